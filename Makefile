@@ -1,0 +1,41 @@
+# synthtrust — the README's two commands are `make book` and `make test`; both set up first.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+NODE_DIR := .cache/node
+MATHJAX  := $(NODE_DIR)/node_modules/mathjax/es5/tex-chtml.js
+PRESET ?= default
+
+.PHONY: install assets chromium book test bench clean
+
+install: $(STAMP)
+
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[test]'
+	touch $(STAMP)
+
+# MathJax 3 from the npm registry, served by the site itself (no CDN at read time).
+assets: $(MATHJAX)
+
+$(MATHJAX):
+	mkdir -p $(NODE_DIR)
+	npm install --silent --no-audit --no-fund --prefix $(NODE_DIR) mathjax@3
+
+# Headless Chromium for the site test (Debian package; needs root as on CI).
+chromium:
+	@command -v chromium >/dev/null 2>&1 || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
+
+book: install assets
+	$(BIN)/synthtrust book --preset $(PRESET)
+
+test: install assets chromium
+	$(BIN)/python -m pytest -q tests
+
+bench: install
+	$(BIN)/python benchmarks/bench_hypothesis.py
+
+clean:
+	rm -rf _build .cache/joblib

@@ -1,0 +1,85 @@
+"""Parameter validation shared by every module: clear errors that name the parameter."""
+
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+
+__all__ = [
+    "check_array",
+    "check_delta",
+    "check_epsilon",
+    "check_positive_int",
+    "check_random_state",
+]
+
+
+def check_random_state(random_state) -> np.random.Generator:
+    """Return a ``numpy.random.Generator`` for ``random_state``.
+
+    ``None`` gives fresh OS entropy, an ``int`` or ``SeedSequence`` seeds a PCG64 generator,
+    and a ``Generator`` is returned as is.
+
+    Raises
+    ------
+    TypeError
+        For any other type (e.g. the legacy ``RandomState``).
+    """
+    if random_state is None or isinstance(random_state, (numbers.Integral, np.random.SeedSequence)):
+        return np.random.default_rng(random_state)
+    if isinstance(random_state, np.random.Generator):
+        return random_state
+    raise TypeError(
+        f"random_state must be None, an int, a SeedSequence or a numpy Generator, "
+        f"got {type(random_state).__name__}"
+    )
+
+
+def _check_real(value, name: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{name} must be a real number, got {type(value).__name__} {value!r}")
+    value = float(value)
+    if not np.isfinite(value):
+        raise ValueError(f"{name} must be finite, got {value!r}")
+    return value
+
+
+def check_epsilon(epsilon, name: str = "epsilon") -> float:
+    """Validate a privacy parameter ε: a finite real number > 0."""
+    epsilon = _check_real(epsilon, name)
+    if epsilon <= 0:
+        raise ValueError(f"{name} must be > 0, got {epsilon!r}")
+    return epsilon
+
+
+def check_delta(delta, name: str = "delta") -> float:
+    """Validate a privacy parameter δ: a real number in the open interval (0, 1)."""
+    delta = _check_real(delta, name)
+    if not 0 < delta < 1:
+        raise ValueError(f"{name} must be in the open interval (0, 1), got {delta!r}")
+    return delta
+
+
+def check_positive_int(value, name: str) -> int:
+    """Validate an integer ≥ 1 (booleans rejected)."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"{name} must be an integer, got {type(value).__name__} {value!r}")
+    if value < 1:
+        raise ValueError(f"{name} must be >= 1, got {value!r}")
+    return int(value)
+
+
+def check_array(x, name: str, ndim_min: int = 1) -> np.ndarray:
+    """Convert ``x`` to a float array; reject NaN/inf, empty last axis and too few dimensions."""
+    try:
+        arr = np.asarray(x, dtype=float)
+    except (TypeError, ValueError) as exc:
+        raise TypeError(f"{name} must be numeric array-like: {exc}") from None
+    if arr.ndim < ndim_min:
+        raise ValueError(f"{name} must have at least {ndim_min} dimension(s), got shape {arr.shape}")
+    if arr.size == 0 or arr.shape[-1] == 0:
+        raise ValueError(f"{name} is empty (shape {arr.shape}); at least one observation is needed")
+    if not np.all(np.isfinite(arr)):
+        raise ValueError(f"{name} contains NaN or infinite values; remove or impute them first")
+    return arr

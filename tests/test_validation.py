@@ -1,0 +1,57 @@
+import numpy as np
+import pytest
+
+from synthtrust._validation import (
+    check_array,
+    check_delta,
+    check_epsilon,
+    check_positive_int,
+    check_random_state,
+)
+
+
+def test_random_state_int_is_reproducible():
+    a = check_random_state(7).integers(0, 1_000_000, 5)
+    b = check_random_state(7).integers(0, 1_000_000, 5)
+    np.testing.assert_array_equal(a, b)
+    g = np.random.default_rng(1)
+    assert check_random_state(g) is g
+
+
+def test_random_state_rejects_legacy():
+    with pytest.raises(TypeError, match="random_state"):
+        check_random_state(np.random.RandomState(0))
+
+
+@pytest.mark.parametrize("eps", [0, -1, float("nan"), float("inf")])
+def test_epsilon_must_be_positive_finite(eps):
+    with pytest.raises(ValueError, match="epsilon"):
+        check_epsilon(eps)
+
+
+def test_epsilon_type():
+    with pytest.raises(TypeError, match="epsilon"):
+        check_epsilon("1")
+    assert check_epsilon(2) == 2.0
+
+
+@pytest.mark.parametrize("delta", [0, 1, -0.1, 1.5])
+def test_delta_open_interval(delta):
+    with pytest.raises(ValueError, match=r"delta must be in the open interval \(0, 1\)"):
+        check_delta(delta)
+
+
+def test_positive_int():
+    assert check_positive_int(3, "n_reps") == 3
+    with pytest.raises(ValueError, match="n_reps must be >= 1, got 0"):
+        check_positive_int(0, "n_reps")
+    with pytest.raises(TypeError, match="n_reps"):
+        check_positive_int(2.5, "n_reps")
+
+
+def test_array_rejects_nan_and_empty():
+    with pytest.raises(ValueError, match="x contains NaN"):
+        check_array([1.0, np.nan], "x")
+    with pytest.raises(ValueError, match="y is empty"):
+        check_array([], "y")
+    np.testing.assert_array_equal(check_array([[1, 2]], "x"), [[1.0, 2.0]])
