@@ -1,0 +1,316 @@
+"""Tests of synthtrust.experiment.run_grid: seeds, parallel backends, caching/resumption, errors."""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+import uuid
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from synthtrust.experiment import cell_key, replicate_rngs, run_grid
+
+GRID = {"mu": [0.0, 2.5], "name": ["a", "b", "c"]}
+
+
+def normal_draws(params, rngs):
+    """Two draws per replicate from N(mu, 1) and an integer; one row per replicate."""
+    return pd.DataFrame(
+        {
+            "x": [rng.normal(params["mu"]) for rng in rngs],
+            "k": [int(rng.integers(0, 1_000_000)) for rng in rngs],
+        }
+    )
+
+
+def oracle_key(params: dict) -> int:
+    # documented canonical form: integral floats are written as integers (1.0 -> 1)
+    params = {
+        k: int(v) if isinstance(v, float) and v.is_integer() else v for k, v in params.items()
+    }
+    text = json.dumps(params, sort_keys=True, separators=(",", ":"))
+    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big")
+
+
+def oracle_frame(cells, n_reps, seed):
+    """Brute-force loop: the frame run_grid must return for `normal_draws`."""
+    rows = []
+    for cell in cells:
+        for rep in range(n_reps):
+            rng = np.random.default_rng(
+                np.random.SeedSequence(seed, spawn_key=(oracle_key(cell), rep))
+            )
+            rows.append(
+                {
+                    **cell,
+                    "rep": rep,
+                    "x": rng.normal(cell["mu"]),
+                    "k": int(rng.integers(0, 1_000_000)),
+                }
+            )
+    return pd.DataFrame(rows)
+
+
+# ---------------------------------------------------------------------------------------------
+# Seeds and layout
+# ---------------------------------------------------------------------------------------------
+def test_cell_key_is_sha256_of_canonical_json():
+    assert cell_key({"b": 2, "a": "x"}) == oracle_key({"a": "x", "b": 2})
+    # numpy scalars and integral floats hash like Python ints
+    assert cell_key({"n": np.int64(5), "eps": 1.0}) == oracle_key({"eps": 1, "n": 5})
+    assert cell_key({"eps": 0.5}) != cell_key({"eps": 0.25})
+
+
+def test_sequential_matches_brute_force_oracle():
+    got = run_grid(normal_draws, GRID, n_reps=9, seed=11, n_jobs=1, chunk_size=4, progress=False)
+    cells = [{"mu": m, "name": n} for m in GRID["mu"] for n in GRID["name"]]
+    want = oracle_frame(cells, 9, 11)
+    pd.testing.assert_frame_equal(got, want, check_dtype=False)
+    assert list(got.columns) == ["mu", "name", "rep", "x", "k"]
+    assert got["rep"].dtype == np.int64
+
+
+def test_replicate_rngs_reproduces_one_replicate():
+    got = run_grid(normal_draws, {"mu": [1.0]}, n_reps=5, seed=3, n_jobs=1, progress=False)
+    rng = replicate_rngs({"mu": 1.0}, [4], seed=3)[0]
+    assert got.loc[4, "x"] == rng.normal(1.0)
+
+
+def test_loky_two_jobs_equals_one_job():
+    one = run_grid(normal_draws, GRID, n_reps=23, seed=5, n_jobs=1, chunk_size=5, progress=False)
+    two = run_grid(normal_draws, GRID, n_reps=23, seed=5, n_jobs=2, chunk_size=5, progress=False)
+    pd.testing.assert_frame_equal(one, two)
+
+
+def test_chunk_size_does_not_change_results():
+    a = run_grid(normal_draws, GRID, n_reps=23, seed=5, n_jobs=2, chunk_size=7, progress=False)
+    b = run_grid(normal_draws, GRID, n_reps=23, seed=5, n_jobs=1, chunk_size=100, progress=False)
+    pd.testing.assert_frame_equal(a, b)
+
+
+def test_threading_backend_equals_sequential():
+    a = run_grid(
+        normal_draws,
+        GRID,
+        n_reps=6,
+        seed=1,
+        n_jobs=2,
+        backend="threading",
+        chunk_size=2,
+        progress=False,
+    )
+    b = run_grid(normal_draws, GRID, n_reps=6, seed=1, n_jobs=1, progress=False)
+    pd.testing.assert_frame_equal(a, b)
+
+
+def test_dask_local_cluster_equals_sequential():
+    pytest.importorskip("distributed")
+    a = run_grid(
+        normal_draws, GRID, n_reps=7, seed=2, n_jobs=2, dask="local", chunk_size=3, progress=False
+    )
+    b = run_grid(normal_draws, GRID, n_reps=7, seed=2, n_jobs=1, progress=False)
+    pd.testing.assert_frame_equal(a, b)
+
+
+def test_dask_scheduler_address_and_client_equal_sequential():
+    distributed = pytest.importorskip("distributed")
+    b = run_grid(normal_draws, GRID, n_reps=5, seed=9, n_jobs=1, progress=False)
+    with distributed.LocalCluster(
+        n_workers=1, threads_per_worker=2, processes=True, dashboard_address=None
+    ) as cluster:
+        by_address = run_grid(
+            normal_draws,
+            GRID,
+            n_reps=5,
+            seed=9,
+            dask=cluster.scheduler_address,
+            chunk_size=2,
+            progress=False,
+        )
+        with distributed.Client(cluster) as client:
+            by_client = run_grid(
+                normal_draws, GRID, n_reps=5, seed=9, dask=client, chunk_size=4, progress=False
+            )
+            assert client.status == "running"  # a client we did not create is left open
+    pd.testing.assert_frame_equal(by_address, b)
+    pd.testing.assert_frame_equal(by_client, b)
+
+
+def test_adding_a_grid_value_keeps_other_cells():
+    small = run_grid(normal_draws, {"mu": [0.0, 1.0]}, n_reps=4, seed=0, n_jobs=1, progress=False)
+    big = run_grid(
+        normal_draws, {"mu": [0.0, 0.5, 1.0]}, n_reps=4, seed=0, n_jobs=1, progress=False
+    )
+    kept = big[big["mu"] != 0.5].reset_index(drop=True)
+    pd.testing.assert_frame_equal(small, kept)
+    # and the explicit-cells form gives the same rows as the product form
+    explicit = run_grid(
+        normal_draws, [{"mu": 1.0}, {"mu": 0.0}], n_reps=4, seed=0, n_jobs=1, progress=False
+    )
+    pd.testing.assert_frame_equal(explicit.sort_values(["mu", "rep"]).reset_index(drop=True), small)
+    assert explicit["mu"].tolist()[:4] == [1.0] * 4  # cell order is kept
+
+
+def test_seed_changes_results():
+    a = run_grid(normal_draws, {"mu": [0.0]}, n_reps=3, seed=0, n_jobs=1, progress=False)
+    b = run_grid(normal_draws, {"mu": [0.0]}, n_reps=3, seed=1, n_jobs=1, progress=False)
+    assert not np.any(a["x"].to_numpy() == b["x"].to_numpy())
+
+
+def test_scalar_axis_is_a_single_value():
+    a = run_grid(normal_draws, {"mu": 1.0, "name": ["a"]}, n_reps=2, n_jobs=1, progress=False)
+    b = run_grid(normal_draws, {"mu": [1.0], "name": ["a"]}, n_reps=2, n_jobs=1, progress=False)
+    pd.testing.assert_frame_equal(a, b)
+
+
+def long_format(params, rngs):
+    """Several rows per replicate, with the replicate index read from the generator's key."""
+    rows = []
+    for rng in reversed(rngs):  # deliberately out of order
+        rep = rng.bit_generator.seed_seq.spawn_key[1]
+        rows += [{"rep": rep, "stat": s, "value": rng.random()} for s in ("b", "a")]
+    return pd.DataFrame(rows)
+
+
+def test_long_format_with_rep_column_is_sorted_stably():
+    got = run_grid(
+        long_format, {"eps": [1, 2]}, n_reps=5, seed=0, n_jobs=1, chunk_size=2, progress=False
+    )
+    assert len(got) == 2 * 5 * 2
+    assert got["rep"].tolist() == [r for _ in range(2) for r in range(5) for _ in range(2)]
+    assert got["stat"].tolist() == ["b", "a"] * 10  # func's order within a replicate kept
+    assert got["eps"].tolist() == [1] * 10 + [2] * 10
+
+
+def test_progress_bar_reports_tasks(capsys):
+    run_grid(normal_draws, {"mu": [0.0]}, n_reps=4, chunk_size=2, n_jobs=1, progress=True)
+    err = capsys.readouterr().err
+    assert "2/2" in err and "task" in err
+
+
+# ---------------------------------------------------------------------------------------------
+# Caching and resumption
+# ---------------------------------------------------------------------------------------------
+def flaky(marker_dir, params, rngs):
+    """Fails on the chunk starting at replicate 6 of mu=2.5 while `marker_dir/fail` exists;
+    otherwise writes one marker file per successful call (chunk = cell + first replicate)."""
+    marker_dir = Path(marker_dir)
+    r0 = rngs[0].bit_generator.seed_seq.spawn_key[1]
+    if (marker_dir / "fail").exists() and params["mu"] == 2.5 and r0 == 6:
+        raise RuntimeError("simulated crash")
+    (marker_dir / f"call-{params['mu']}-{params['name']}-{r0}-{uuid.uuid4().hex}").touch()
+    return normal_draws(params, rngs)
+
+
+def calls(marker_dir: Path) -> list[str]:
+    return sorted("-".join(p.name.split("-")[1:4]) for p in marker_dir.glob("call-*"))
+
+
+def test_killed_run_resumes_from_cache(tmp_path):
+    markers, cache = tmp_path / "markers", tmp_path / "cache"
+    markers.mkdir()
+    func = functools.partial(flaky, str(markers))
+    (markers / "fail").touch()
+    with pytest.raises(RuntimeError, match="simulated crash") as info:
+        run_grid(
+            func, GRID, n_reps=8, seed=4, chunk_size=3, n_jobs=1, cache_dir=cache, progress=False
+        )
+    assert "replicates [6, 8)" in "".join(getattr(info.value, "__notes__", []))
+    # sequential order: the 3 cells of mu=0 (3 chunks each) and 2 chunks of mu=2.5, name=a
+    first = calls(markers)
+    assert len(first) == 3 * 3 + 2
+
+    (markers / "fail").unlink()
+    resumed = run_grid(
+        func, GRID, n_reps=8, seed=4, chunk_size=3, n_jobs=2, cache_dir=cache, progress=False
+    )
+    after = calls(markers)
+    assert len(after) == 6 * 3  # every chunk computed exactly once over both runs
+    assert len(set(after)) == len(after)
+
+    fresh = run_grid(normal_draws, GRID, n_reps=8, seed=4, chunk_size=3, n_jobs=1, progress=False)
+    pd.testing.assert_frame_equal(resumed, fresh)
+
+    again = run_grid(
+        func, GRID, n_reps=8, seed=4, chunk_size=3, n_jobs=1, cache_dir=cache, progress=False
+    )
+    assert len(calls(markers)) == 6 * 3  # fully cached: nothing recomputed
+    pd.testing.assert_frame_equal(again, fresh)
+
+    # the seed is part of the key: a new seed recomputes
+    run_grid(
+        func,
+        {"mu": [0.0], "name": ["a"]},
+        n_reps=3,
+        seed=5,
+        chunk_size=3,
+        n_jobs=1,
+        cache_dir=cache,
+        progress=False,
+    )
+    assert len(calls(markers)) == 6 * 3 + 1
+
+
+# ---------------------------------------------------------------------------------------------
+# Errors
+# ---------------------------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("kwargs", "error", "match"),
+    [
+        ({"grid": {}}, ValueError, "grid is empty"),
+        ({"grid": []}, ValueError, "grid is empty"),
+        ({"grid": {"mu": []}}, ValueError, r"grid\['mu'\] is an empty list"),
+        ({"grid": "mu"}, TypeError, "grid must be a dict of lists"),
+        ({"grid": [{"mu": 1}, 3]}, TypeError, r"grid\[1\] must be a dict"),
+        ({"grid": [{"mu": 1}, {"mu": 1.0}]}, ValueError, "duplicate cells"),
+        ({"grid": {"mu": [object()]}}, TypeError, "cannot be hashed"),
+        ({"grid": {"mu": [float("nan")]}}, ValueError, "finite"),
+        ({"n_reps": 0}, ValueError, "n_reps must be >= 1"),
+        ({"n_reps": 2.5}, TypeError, "n_reps must be an integer"),
+        ({"chunk_size": 0}, ValueError, "chunk_size must be >= 1"),
+        ({"seed": -1}, ValueError, "seed must be a non-negative integer"),
+        ({"seed": None}, TypeError, "seed must be a non-negative integer"),
+        ({"backend": "spark"}, ValueError, "backend must be one of loky, threading"),
+        ({"backend": "loky", "dask": "local"}, ValueError, "use backend='dask'"),
+        ({"n_jobs": 0}, ValueError, "n_jobs must be >= 1"),
+        ({"func": 3}, TypeError, "func must be callable"),
+    ],
+)
+def test_validation_errors(kwargs, error, match):
+    args = {
+        "func": normal_draws,
+        "grid": {"mu": [0.0]},
+        "n_reps": 2,
+        "n_jobs": 1,
+        "progress": False,
+    }
+    args.update(kwargs)
+    with pytest.raises(error, match=match):
+        run_grid(**args)
+
+
+def test_bad_func_outputs():
+    def not_a_frame(params, rngs):
+        return [1] * len(rngs)
+
+    def wrong_rows(params, rngs):
+        return pd.DataFrame({"x": [0.0] * (len(rngs) + 1)})
+
+    def clash(params, rngs):
+        return pd.DataFrame({"mu": [0.0] * len(rngs)})
+
+    def bad_rep(params, rngs):
+        return pd.DataFrame({"rep": [99] * len(rngs)})
+
+    common = {"grid": {"mu": [0.0]}, "n_reps": 2, "n_jobs": 1, "progress": False}
+    with pytest.raises(TypeError, match="must return a pandas DataFrame"):
+        run_grid(not_a_frame, **common)
+    with pytest.raises(ValueError, match="3 rows for 2 replicates"):
+        run_grid(wrong_rows, **common)
+    with pytest.raises(ValueError, match=r"column\(s\) \['mu'\]"):
+        run_grid(clash, **common)
+    with pytest.raises(ValueError, match=r"outside the task's replicates \[0, 2\)"):
+        run_grid(bad_rep, **common)
