@@ -1,0 +1,51 @@
+"""Differentially private synthesizers for tables of discrete (integer-coded) columns.
+
+Estimators (sklearn style: ``Synth(epsilon=..., domain=..., random_state=...).fit(df).sample(n)``,
+``.ledger``): :class:`PerturbedHistogram`, :class:`SmoothedHistogram`, :class:`MWEM`,
+:class:`PrivatePGM`.
+
+Vectorized functional forms on count matrices ``(reps, cells)`` of the flattened joint domain,
+returning synthetic count matrices, with one generator per replicate:
+:func:`perturbed_histogram`, :func:`smoothed_histogram`, :func:`mwem_counts` (and :func:`mwem_histogram`),
+:func:`private_pgm`.
+
+:mod:`.pgm` imports JAX/mbi lazily (first use), so importing this package stays cheap.
+"""
+
+from .base import (
+    BaseSynthesizer,
+    NotFittedError,
+    counts_to_frame,
+    frame_to_counts,
+    largest_remainder,
+    replicate_generators,
+)
+from .histogram import (
+    PerturbedHistogram,
+    SmoothedHistogram,
+    perturbed_histogram,
+    smoothed_histogram,
+    smoothed_histogram_probabilities,
+)
+from .mwem import MWEM, marginal_queries, mwem_counts, mwem_histogram
+from .pgm import PrivatePGM, private_pgm
+
+__all__ = [
+    "MWEM",
+    "BaseSynthesizer",
+    "NotFittedError",
+    "PerturbedHistogram",
+    "PrivatePGM",
+    "SmoothedHistogram",
+    "counts_to_frame",
+    "frame_to_counts",
+    "largest_remainder",
+    "marginal_queries",
+    "mwem_counts",
+    "mwem_histogram",
+    "perturbed_histogram",
+    "private_pgm",
+    "replicate_generators",
+    "smoothed_histogram",
+    "smoothed_histogram_probabilities",
+]
