@@ -1,0 +1,429 @@
+"""Chapter 1 — hypothesis validity on DP synthetic data (Montoya Perez et al. 2024).
+
+The study: draw an original two-group dataset (Gaussian non-signal or signal, or a sample of the
+Kaggle cardiovascular data), release DP synthetic data from it with one of the paper's
+synthesizers, and run two-sample tests on the synthetic data. Over replicates, the share of
+rejections estimates the Type I error (no true difference) or the power (a true difference;
+Type II error = 1 − power). The DP Mann–Whitney U test on the original data (Couch et al. 2019)
+and the non-private tests on the original data are the reference rows.
+
+Everything here is vectorised across replicates: an original dataset becomes a per-bin count
+matrix of shape ``(reps, 2, n_bins)`` (group × value bin), synthesizers map count matrices to
+synthetic count matrices, and the tests are computed exactly from counts
+(:mod:`synthtrust.hypothesis`). Each replicate has its own random generator (from
+:func:`synthtrust.experiment.run_grid`), so results do not depend on chunking or ``n_jobs``.
+
+Source: Montoya Perez et al. (2024), §4 (datasets, synthesizers, setup; Table 1) and
+supplement A.1 (Algorithm 1) and A.2 (failed synthetic datasets).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+
+from synthtrust import datasets, hypothesis
+from synthtrust.synthesizers import (
+    mwem_counts,
+    perturbed_histogram,
+    private_pgm,
+    smoothed_histogram,
+)
+
+__all__ = [
+    "CARDIO_BINS",
+    "GAUSSIAN_BINS",
+    "METHODS",
+    "SYNTHESIZERS",
+    "TESTS",
+    "BinnedVariable",
+    "build_grid",
+    "cardio_pool",
+    "error_rates",
+    "original_samples",
+    "simulate_cell",
+]
+
+
+@dataclass(frozen=True)
+class BinnedVariable:
+    """A public discretisation of a continuous variable.
+
+    Attributes
+    ----------
+    cuts : ndarray, shape (n_bins - 1,)
+        Increasing interior cut points; bin ``k`` holds ``cuts[k-1] <= v < cuts[k]``, the first
+        bin everything below ``cuts[0]``, the last everything at or above ``cuts[-1]``.
+    values : ndarray, shape (n_bins,)
+        The value a synthetic record in each bin takes (the bin centre point, as in the paper).
+    split : float
+        A public threshold that dichotomises the variable for the χ² test (a bin counts as
+        "high" when its value is ≥ ``split``; choose it on a cut point).
+    """
+
+    cuts: np.ndarray
+    values: np.ndarray
+    split: float
+
+    @property
+    def n_bins(self) -> int:
+        return len(self.values)
+
+    def counts(self, v: np.ndarray) -> np.ndarray:
+        """Per-bin counts of ``v`` (shape (..., n)) → shape (..., n_bins)."""
+        idx = np.searchsorted(self.cuts, v, side="right")
+        flat = idx.reshape(-1, idx.shape[-1])
+        offsets = np.arange(flat.shape[0])[:, None] * self.n_bins
+        out = np.bincount((flat + offsets).ravel(), minlength=flat.shape[0] * self.n_bins)
+        return out.reshape(*idx.shape[:-1], self.n_bins)
+
+
+#: Gaussian data: 100 bins labelled 1..100, bin k = [k, k+1) (open-ended first and last bins),
+#: synthetic value k + 0.5 (paper §4.1: "discretized into 100 bins").
+#: χ² compares the share of values ≥ 50 (the null mean) between the groups.
+GAUSSIAN_BINS = BinnedVariable(
+    cuts=np.arange(2.0, 101.0), values=np.arange(1, 101) + 0.5, split=50.0
+)
+
+#: Cardio BMI: 24 bins, first BMI < 18, then [18, 19), …, [39, 40), last BMI ≥ 40 (paper §4.1).
+#: Synthetic values are the centres 17.5, 18.5, …, 39.5, 40.5.
+#: χ² compares the share with BMI ≥ 25 (overweight, WHO) between the groups.
+CARDIO_BINS = BinnedVariable(cuts=np.arange(18.0, 41.0), values=np.arange(17, 41) + 0.5, split=25.0)
+
+#: Gaussian scenarios (paper §4.1): (mean, sd) of group x and group y.
+GAUSSIAN = {"null": ((50.0, 2.0), (50.0, 2.0)), "signal": ((51.0, 1.0), (50.0, 1.0))}
+
+#: Vectorized synthesizers by method name: ``f(counts (reps, cells), epsilon, shape, size, rngs)``
+#: → synthetic counts (reps, cells) of the group × value-bin table (see synthtrust.synthesizers).
+SYNTHESIZERS = {
+    "perturbed_histogram": lambda c, e, shape, size, rngs: perturbed_histogram(
+        c, e, n_synthetic=size, random_state=rngs
+    ),
+    "smoothed_histogram": lambda c, e, shape, size, rngs: smoothed_histogram(
+        c, e, size, random_state=rngs
+    ),
+    "mwem": lambda c, e, shape, size, rngs: mwem_counts(
+        c, e, shape, n_synthetic=size, random_state=rngs
+    ),
+    "private_pgm": lambda c, e, shape, size, rngs: private_pgm(
+        c, e, shape, n_synthetic=size, random_state=rngs
+    ),
+}
+
+#: Methods of the study: the synthesizers, the DP-MWU test and the non-private reference.
+METHODS = ("real", "dp_mwu", *SYNTHESIZERS)
+
+#: Tests run on each synthetic dataset.
+TESTS = ("mannwhitneyu", "ttest_ind", "median_test", "chi2")
+
+
+@lru_cache(maxsize=1)
+def cardio_pool() -> tuple[np.ndarray, np.ndarray]:
+    """BMI (kg/m², from weight and height) of the 70 000 cardio records and their group.
+
+    Returns ``(bmi, group)`` with group 0 = cardiovascular disease present (``cardio == 1``),
+    1 = absent. No record is dropped (the paper does not say it dropped implausible values).
+    """
+    df = datasets.load("cardio")
+    bmi = (df["weight"] / (df["height"] / 100.0) ** 2).to_numpy(dtype=float)
+    group = np.where(df["cardio"].to_numpy() == 1, 0, 1)
+    bmi.setflags(write=False)
+    group.setflags(write=False)
+    return bmi, group
+
+
+def original_samples(data: str, n: int, rngs: list[np.random.Generator]):
+    """Draw one original dataset per replicate.
+
+    Parameters
+    ----------
+    data : {"null", "signal", "cardio"}
+        Gaussian non-signal, Gaussian signal (paper §4.1), or a simple random sample of ``n``
+        records of the cardio data.
+    n : int
+        Original dataset size; Gaussian groups have sizes ``n // 2`` and ``n - n // 2``
+        (group ratio 50 %).
+    rngs : list of numpy.random.Generator
+        One generator per replicate.
+
+    Returns
+    -------
+    list of (x, y)
+        Raw values of group x and group y for every replicate (arrays of floats).
+    """
+    if data in GAUSSIAN:
+        (mx, sx), (my, sy) = GAUSSIAN[data]
+        nx = n // 2
+        return [(r.normal(mx, sx, nx), r.normal(my, sy, n - nx)) for r in rngs]
+    if data == "cardio":
+        bmi, group = cardio_pool()
+        if n > len(bmi):
+            raise ValueError(f"n={n} exceeds the {len(bmi)} cardio records")
+        out = []
+        for r in rngs:
+            idx = r.choice(len(bmi), size=n, replace=False)
+            out.append((bmi[idx][group[idx] == 0], bmi[idx][group[idx] == 1]))
+        return out
+    raise ValueError(f"unknown data {data!r}; expected one of 'null', 'signal', 'cardio'")
+
+
+def _bins_for(data: str) -> BinnedVariable:
+    return CARDIO_BINS if data == "cardio" else GAUSSIAN_BINS
+
+
+def _group_counts(samples, bins: BinnedVariable) -> np.ndarray:
+    """(reps, 2, n_bins) counts of the raw samples."""
+    return np.stack([np.stack([_one_counts(x, bins), _one_counts(y, bins)]) for x, y in samples])
+
+
+def _one_counts(v: np.ndarray, bins: BinnedVariable) -> np.ndarray:
+    return np.bincount(np.searchsorted(bins.cuts, v, side="right"), minlength=bins.n_bins)
+
+
+def _tests_from_counts(counts: np.ndarray, bins: BinnedVariable) -> dict[str, tuple]:
+    """Run every test of :data:`TESTS` on (reps, 2, n_bins) counts.
+
+    Returns ``{test: (pvalue, feasible)}`` with arrays of shape (reps,). Feasibility follows
+    the paper's supplement A.2: both groups present (all tests); for the t-test at least two
+    records per group; for χ² (group × [value < split, value ≥ split], Yates-corrected as
+    SciPy) Cochran's rule — every expected count ≥ 1 and at least 80 % of them ≥ 5.
+    """
+    values = bins.values
+    cx, cy = counts[:, 0], counts[:, 1]
+    nx, ny = cx.sum(-1), cy.sum(-1)
+    both = (nx > 0) & (ny > 0)
+    mwu = hypothesis.mannwhitneyu_counts(cx, cy)
+    tt = hypothesis.ttest_ind_counts(cx, cy, values)
+    med = hypothesis.median_test_counts(cx, cy, values)
+    high = values >= bins.split
+    dx = np.stack([cx[:, ~high].sum(-1), cx[:, high].sum(-1)], axis=-1)
+    dy = np.stack([cy[:, ~high].sum(-1), cy[:, high].sum(-1)], axis=-1)
+    chi = hypothesis.chi2_counts(dx, dy)
+    return {
+        "mannwhitneyu": (mwu.pvalue, both & np.isfinite(mwu.pvalue)),
+        "ttest_ind": (tt.pvalue, both & (nx > 1) & (ny > 1) & np.isfinite(tt.pvalue)),
+        "median_test": (med.pvalue, both & np.isfinite(med.pvalue)),
+        "chi2": (chi.pvalue, both & _cochran(dx, dy) & np.isfinite(chi.pvalue)),
+    }
+
+
+def _cochran(cx: np.ndarray, cy: np.ndarray) -> np.ndarray:
+    """Cochran's rule on the 2 × (non-empty categories) table, per replicate."""
+    col = cx + cy
+    n = col.sum(-1, keepdims=True)
+    rows = np.stack([cx.sum(-1), cy.sum(-1)], axis=-1)  # (reps, 2)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        expected = rows[..., :, None] * col[..., None, :] / n[..., None]
+    nonempty = (col > 0)[..., None, :].repeat(2, axis=-2)
+    n_cells = nonempty.sum((-1, -2))
+    ge5 = ((expected >= 5) & nonempty).sum((-1, -2))
+    lt1 = ((expected < 1) & nonempty).sum((-1, -2))
+    return (lt1 == 0) & (ge5 >= 0.8 * n_cells)
+
+
+def _tests_from_raw(samples, bins: BinnedVariable) -> dict[str, tuple]:
+    """The non-private reference: MWU, t and median tests on the raw values, χ² on the split."""
+    out = {t: ([], []) for t in TESTS}
+    for x, y in samples:
+        for name, res in (
+            ("mannwhitneyu", hypothesis.mannwhitneyu(x, y)),
+            ("ttest_ind", hypothesis.ttest_ind(x, y)),
+            ("median_test", hypothesis.median_test(x, y)),
+        ):
+            out[name][0].append(float(res.pvalue))
+            out[name][1].append(bool(np.isfinite(res.pvalue)))
+    counts = _group_counts(samples, bins)
+    out["chi2"] = _tests_from_counts(counts, bins)["chi2"]
+    return {k: (np.asarray(p, dtype=float), np.asarray(f, dtype=bool)) for k, (p, f) in out.items()}
+
+
+def _synthesize(method, counts, epsilon, size, rngs):
+    """Synthetic (reps, 2, n_bins) counts from original counts with one DP synthesizer."""
+    reps, _, n_bins = counts.shape
+    flat = counts.reshape(reps, 2 * n_bins)
+    syn = SYNTHESIZERS[method](flat, float(epsilon), (2, n_bins), size, rngs)
+    return np.asarray(syn).reshape(reps, 2, n_bins)
+
+
+def simulate_cell(params: dict, rngs: list[np.random.Generator]) -> pd.DataFrame:
+    """One grid cell of the study, for ``len(rngs)`` replicates.
+
+    Parameters
+    ----------
+    params : dict
+        ``data`` ("null", "signal", "cardio"), ``method`` (one of :data:`METHODS`), ``n``
+        (original size), ``epsilon`` (ignored for "real"), ``m`` (synthetic size; only the
+        smoothed histogram, else the original size), ``alpha``, and for "dp_mwu" ``delta``
+        and ``n_sim``.
+    rngs : list of numpy.random.Generator
+        One per replicate (:func:`synthtrust.experiment.run_grid` provides them).
+
+    Returns
+    -------
+    pandas.DataFrame
+        Long format: one row per (replicate, test) with columns ``test``, ``pvalue``,
+        ``reject`` (p ≤ α) and ``feasible``; the runner adds the parameters and ``rep``.
+    """
+    data, method, n = params["data"], params["method"], int(params["n"])
+    bins = _bins_for(data)
+    samples = original_samples(data, n, rngs)
+    if method == "real":
+        results = _tests_from_raw(samples, bins)
+    elif method == "dp_mwu":
+        res = [
+            hypothesis.dp_mannwhitneyu(
+                x,
+                y,
+                params["epsilon"],
+                delta=params["delta"],
+                alpha=params["alpha"],
+                n_sim=params["n_sim"],
+                random_state=r,
+            )
+            for (x, y), r in zip(samples, rngs, strict=True)
+        ]
+        p = np.array([float(r.pvalue) for r in res])
+        results = {"dp_mwu": (p, np.isfinite(p))}
+    elif method in SYNTHESIZERS:
+        counts = _group_counts(samples, bins)
+        size = int(params.get("m") or n)
+        syn = _synthesize(method, counts, params["epsilon"], size, rngs)
+        results = _tests_from_counts(syn, bins)
+    else:
+        raise ValueError(f"unknown method {method!r}; expected one of {', '.join(METHODS)}")
+    reps = np.array([r.bit_generator.seed_seq.spawn_key[-1] for r in rngs])
+    frames = []
+    for test, (p, feasible) in results.items():
+        frames.append(
+            pd.DataFrame(
+                {
+                    "rep": reps,
+                    "test": test,
+                    "pvalue": p,
+                    "reject": np.where(feasible, p <= params["alpha"], False),
+                    "feasible": feasible,
+                }
+            )
+        )
+    return pd.concat(frames, ignore_index=True)
+
+
+def build_grid(
+    *,
+    data: list[str],
+    methods: list[str],
+    sizes: list[int],
+    epsilon: list[float],
+    smoothed_original_size: int,
+    smoothed_sizes: list[int],
+    alpha: float,
+    delta: float,
+    n_sim: int,
+) -> list[dict]:
+    """The explicit list of grid cells (Table 1 of the paper) for the given data scenarios.
+
+    "real" runs once per (data, n) with ``epsilon = None``; the smoothed histogram runs on an
+    original of ``smoothed_original_size`` with synthetic sizes ``m`` in ``smoothed_sizes``;
+    every other method runs for each (n, ε) with ``m = n``.
+    """
+    unknown = sorted(set(methods) - set(METHODS))
+    if unknown:
+        raise ValueError(f"unknown method(s) {unknown}; expected a subset of {list(METHODS)}")
+    common = {"alpha": float(alpha), "delta": float(delta), "n_sim": int(n_sim)}
+    cells = []
+    for d in data:
+        for method in methods:
+            if method == "real":
+                cells += [
+                    {
+                        "data": d,
+                        "method": method,
+                        "n": int(n),
+                        "m": int(n),
+                        "epsilon": None,
+                        **common,
+                    }
+                    for n in sizes
+                ]
+            elif method == "smoothed_histogram":
+                cells += [
+                    {
+                        "data": d,
+                        "method": method,
+                        "n": int(smoothed_original_size),
+                        "m": int(m),
+                        "epsilon": float(e),
+                        **common,
+                    }
+                    for m in smoothed_sizes
+                    for e in epsilon
+                ]
+            else:
+                cells += [
+                    {
+                        "data": d,
+                        "method": method,
+                        "n": int(n),
+                        "m": int(n),
+                        "epsilon": float(e),
+                        **common,
+                    }
+                    for n in sizes
+                    for e in epsilon
+                ]
+    return cells
+
+
+def error_rates(results: pd.DataFrame, min_feasible: float = 0.05) -> pd.DataFrame:
+    """Proportion of Type I / Type II errors per cell and test, with Clopper–Pearson 95 % CIs.
+
+    Parameters
+    ----------
+    results : DataFrame
+        Output of ``run_grid(simulate_cell, ...)``.
+    min_feasible : float
+        A rate is reported only when at least this share of replicates met the test's
+        requirements (the paper: 50 of 1000); otherwise ``rate`` is NaN.
+
+    Returns
+    -------
+    DataFrame
+        One row per (data, method, n, m, epsilon, test): ``error`` ("Type I" for the null
+        scenario, "Type II" otherwise), ``rate`` (Type I = share rejected; Type II = share not
+        rejected, among feasible replicates), ``lo``/``hi`` (95 % Clopper–Pearson),
+        ``n_feasible``, ``n_reps``.
+    """
+    keys = ["data", "method", "n", "m", "epsilon", "test"]
+    g = results.groupby(keys, dropna=False, sort=False)
+    out = g.agg(
+        n_reps=("reject", "size"), n_feasible=("feasible", "sum"), k=("reject", "sum")
+    ).reset_index()
+    null = out["data"].eq("null")
+    out["error"] = np.where(null, "Type I", "Type II")
+    errors = np.where(null, out["k"], out["n_feasible"] - out["k"]).astype(int)
+    nf = out["n_feasible"].to_numpy(int)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        rate = np.where(nf > 0, errors / np.maximum(nf, 1), np.nan)
+    lo = np.where(nf > 0, stats.beta.ppf(0.025, errors, nf - errors + 1), np.nan)
+    hi = np.where(nf > 0, stats.beta.ppf(0.975, errors + 1, nf - errors), np.nan)
+    lo = np.where(errors == 0, 0.0, lo)
+    hi = np.where(errors == nf, 1.0, hi)
+    enough = nf >= min_feasible * out["n_reps"].to_numpy()
+    out["rate"] = np.where(enough, rate, np.nan)
+    out["lo"] = np.where(enough, lo, np.nan)
+    out["hi"] = np.where(enough, hi, np.nan)
+    return out.drop(columns="k")
+
+
+def spread_reference(rates: pd.DataFrame, epsilon: list[float]) -> pd.DataFrame:
+    """Repeat the ε-free "real" rows once per ε so they draw as a flat reference line.
+
+    ``rates`` is the output of :func:`error_rates`; rows of other methods are unchanged.
+    """
+    real = rates["method"].eq("real")
+    spread = [rates.loc[real].assign(epsilon=float(e)) for e in epsilon]
+    return pd.concat([rates.loc[~real], *spread], ignore_index=True)
