@@ -144,9 +144,12 @@ def test_method_scale_orders_known_methods_and_colours_unknown_ones():
 # ----------------------------------------------------------------------------- error_rate_chart
 def test_error_rate_chart_has_alpha_rule_log_scale_facets_and_interval():
     df = _results()
-    spec = charts.error_rate_chart(df, alpha=0.05, title="Type I error").to_dict()
+    spec = charts.error_rate_chart(df, alpha=0.05, title="Type I error", columns=None).to_dict()
     assert spec["facet"]["column"]["field"] == "n"
     assert "row" not in spec["facet"]
+    wrapped = charts.error_rate_chart(df, alpha=0.05, columns=2).to_dict()
+    assert wrapped["facet"]["field"] == "n"
+    assert wrapped["columns"] == 2
     assert spec["title"] == "Type I error"
     layers = _layers(spec)
     marks = [_mark_type(layer) for layer in layers]

@@ -218,6 +218,17 @@ def _check_offline_outputs(name: str, notebook: Path) -> None:
                 )
 
 
+def _stage_notebook(src: Path, dst: Path) -> None:
+    """Copy an executed notebook, hiding papermill's injected-parameters cell (the page shows
+    its parameters in prose; the cell would also print machine-local paths)."""
+    nb = json.loads(src.read_text(encoding="utf-8"))
+    for cell in nb.get("cells", []):
+        tags = cell.get("metadata", {}).get("tags", [])
+        if "injected-parameters" in tags and "remove-cell" not in tags:
+            cell["metadata"]["tags"] = [*tags, "remove-cell"]
+    dst.write_text(json.dumps(nb, ensure_ascii=False), encoding="utf-8")
+
+
 def stage(
     notebooks: Mapping[str, str | os.PathLike],
     root: str | os.PathLike | None = None,
@@ -279,7 +290,7 @@ def stage(
         if (root_path / folder).is_dir():
             shutil.copytree(root_path / folder, stage_dir / folder)
     for name, notebook in notebooks.items():
-        shutil.copy2(notebook, stage_dir / "chapters" / f"{name}.ipynb")
+        _stage_notebook(Path(notebook), stage_dir / "chapters" / f"{name}.ipynb")
 
     assets = stage_dir / ASSETS_DIR
     charts.write_vega_bundle(assets / charts.VEGA_BUNDLE_FILENAME)

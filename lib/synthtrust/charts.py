@@ -98,6 +98,8 @@ _ALIASES: dict[str, str] = {
     "dp_mw_u": "dp_mwu",
     "dp_mann_whitney_u": "dp_mwu",
     "dp_mann_whitney": "dp_mwu",
+    "dp_mw_u_test": "dp_mwu",
+    "real_data_non_dp": "real",
     "dp_perturbed_histogram": "perturbed_histogram",
     "perturbedhistogram": "perturbed_histogram",
     "perturbed_hist": "perturbed_histogram",
@@ -431,6 +433,7 @@ def error_rate_chart(
     y_title: str = "error proportion",
     width: int = 180,
     height: int = 160,
+    columns: int | None = 3,
 ) -> alt.TopLevelMixin:
     """Line + point chart of an error proportion against ε (log axis), faceted.
 
@@ -458,6 +461,9 @@ def error_rate_chart(
         Title of the y axis.
     width, height : int
         Size of one facet cell in pixels.
+    columns : int or None
+        Without ``facet_row``, wrap the ``facet_col`` panels after this many columns so wide
+        grids fit the page (``None``: one row).
 
     Returns
     -------
@@ -500,8 +506,8 @@ def error_rate_chart(
         )
     has_interval = lo in df.columns and hi in df.columns
 
-    columns = [color, x, y, *facets] + ([lo, hi] if has_interval else [])
-    data = df.loc[:, list(dict.fromkeys(columns))].copy()
+    used = [color, x, y, *facets] + ([lo, hi] if has_interval else [])
+    data = df.loc[:, list(dict.fromkeys(used))].copy()
     data[x] = xs
     data[y] = ys
     data[color] = data[color].astype(str)
@@ -554,7 +560,10 @@ def error_rate_chart(
         chart = layer
     else:
         facet_kwargs = {}
-        if facet_col is not None:
+        if facet_col is not None and facet_row is None and columns is not None:
+            facet_kwargs["facet"] = alt.Facet(f"{facet_col}:O", title=_title(facet_col))
+            facet_kwargs["columns"] = columns
+        elif facet_col is not None:
             facet_kwargs["column"] = alt.Column(f"{facet_col}:O", title=_title(facet_col))
         if facet_row is not None:
             facet_kwargs["row"] = alt.Row(f"{facet_row}:O", title=_title(facet_row))
