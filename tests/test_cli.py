@@ -17,6 +17,7 @@ import numpy as np
 import pandas as pd
 import pytest
 import yaml
+
 from synthtrust import cli, manifest, runner
 from synthtrust.experiment import cell_key
 

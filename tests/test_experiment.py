@@ -11,6 +11,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+
 from synthtrust.experiment import cell_key, replicate_rngs, run_grid
 
 GRID = {"mu": [0.0, 2.5], "name": ["a", "b", "c"]}

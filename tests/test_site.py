@@ -1,10 +1,11 @@
 """The built site, opened offline in headless Chromium (DESIGN.md, "The build", step 4).
 
 The site is built once per session on the ``smoke`` preset into a temporary ``_build`` folder
-(``synthtrust.book.build``), or taken from ``$SYNTHTRUST_SITE`` (a site folder, or ``1`` for
-``_build/html``). Until the chapters and ``synthtrust.runner`` exist, or with
-``SYNTHTRUST_SITE_PLACEHOLDER=1``, the chapter is a small placeholder notebook executed in a
-temporary folder (never written to ``chapters/``).
+(``synthtrust.book.build``, the ``site`` fixture of tests/conftest.py, shared with the chapter
+tests), or taken from ``$SYNTHTRUST_SITE`` (a site folder, or ``1`` for ``_build/html``). Until
+the chapters and ``synthtrust.runner`` exist, or with ``SYNTHTRUST_SITE_PLACEHOLDER=1``, the
+chapter is a small placeholder notebook executed in a temporary folder (never written to
+``chapters/``).
 
 Every page is opened from ``file://`` with every other request blocked (and recorded). A page
 fails on: a console error, a page error, a failed or blocked request, a chart container
@@ -54,96 +55,8 @@ def _real_chapters() -> list[str]:
 REAL_CHAPTERS = _real_chapters()
 CHAPTERS = REAL_CHAPTERS or ["hypothesis_validity"]
 
-PLACEHOLDER_MARKDOWN = r"""# Hypothesis validity (placeholder)
-
-A placeholder chapter for the site test: inline math $\alpha = 0.05$, a display equation
-
-$$
-\Pr[M(D) \in S] \le e^{\varepsilon} \Pr[M(D') \in S] + \delta ,
-$$
-
-and a citation {cite:p}`montoyaperez2024`, also cited on the front page.
-"""
-
-PLACEHOLDER_REFERENCES = """## References
-
-```{bibliography}
-:filter: docname in docnames
-```
-"""
-
-PLACEHOLDER_CODE = """\
-import altair as alt
-import pandas as pd
-from synthtrust import charts
-
-charts.enable()
-rows = []
-for n in (50, 500):
-    for method, base in (("MWEM", 0.30), ("Private-PGM", 0.08), ("DP-MWU", 0.05)):
-        for eps in (0.1, 1.0, 10.0):
-            rate = base / (1 + eps) + 0.04
-            rows.append(dict(method=method, n=n, epsilon=eps, rate=rate,
-                             lo=max(rate - 0.03, 0), hi=rate + 0.03))
-results = pd.DataFrame(rows)
-charts.error_rate_chart(results, alpha=0.05, title="Type I error (placeholder data)")
-"""
-
-PLACEHOLDER_CODE_2 = """\
-alt.Chart(results).mark_bar().encode(x="method:N", y="mean(rate):Q", color="method:N")
-"""
-
-
-def _placeholder_runner(tmp: Path):
-    """A stand-in for synthtrust.runner.run_chapter: executes a small notebook with a chart,
-    math and a citation into ``tmp/<name>/<name>.ipynb``."""
-    import nbformat
-    from nbclient import NotebookClient
-
-    def run_chapter(name, preset="default", out=None, n_jobs=None, dask=None, **_):
-        nb = nbformat.v4.new_notebook()
-        nb.cells = [
-            nbformat.v4.new_markdown_cell(PLACEHOLDER_MARKDOWN),
-            nbformat.v4.new_code_cell(PLACEHOLDER_CODE),
-            nbformat.v4.new_code_cell(PLACEHOLDER_CODE_2),
-            nbformat.v4.new_markdown_cell(PLACEHOLDER_REFERENCES),
-        ]
-        nb.metadata["kernelspec"] = {
-            "name": "python3",
-            "display_name": "Python 3",
-            "language": "python",
-        }
-        run_dir = Path(out) if out is not None else tmp / name
-        run_dir.mkdir(parents=True, exist_ok=True)
-        NotebookClient(
-            nb, timeout=120, kernel_name="python3", resources={"metadata": {"path": str(run_dir)}}
-        ).execute()
-        nbformat.write(nb, run_dir / f"{name}.ipynb")
-        return run_dir
-
-    return run_chapter
-
-
-@pytest.fixture(scope="session")
-def site(tmp_path_factory) -> Path:
-    """The built site folder (``html/``)."""
-    env = os.environ.get("SYNTHTRUST_SITE")
-    if env:
-        html = ROOT / "_build" / "html" if env.lower() in ("1", "true", "yes") else Path(env)
-        if not (html / "intro.html").is_file():
-            pytest.fail(f"SYNTHTRUST_SITE={env!r}: no built site at {html} (run make book)")
-        return html
-    out = tmp_path_factory.mktemp("_build")
-    try:
-        book.mathjax_source(ROOT)
-    except FileNotFoundError as err:
-        pytest.fail(str(err))
-    if REAL_CHAPTERS:  # runs go to <out>/runs/smoke/<chapter>
-        return book.build(preset="smoke", out=out, chapters=REAL_CHAPTERS, progress=False)
-    runner = _placeholder_runner(tmp_path_factory.mktemp("runs"))
-    return book.build(
-        preset="smoke", out=out, chapters=CHAPTERS, progress=False, run_chapter=runner
-    )
+# The site itself is built once per session by the `site` fixture of tests/conftest.py
+# (smoke preset; shared with the chapter tests, which read its run folders).
 
 
 # -------------------------------------------------------------------------------- the browser

@@ -75,7 +75,9 @@ class BinnedVariable:
 
     def counts(self, v: np.ndarray) -> np.ndarray:
         """Per-bin counts of ``v`` (shape (..., n)) → shape (..., n_bins)."""
-        idx = np.searchsorted(self.cuts, v, side="right")
+        idx = np.searchsorted(self.cuts, np.asarray(v, dtype=float), side="right")
+        if idx.shape[-1] == 0:
+            return np.zeros((*idx.shape[:-1], self.n_bins), dtype=np.int64)
         flat = idx.reshape(-1, idx.shape[-1])
         offsets = np.arange(flat.shape[0])[:, None] * self.n_bins
         out = np.bincount((flat + offsets).ravel(), minlength=flat.shape[0] * self.n_bins)
@@ -95,7 +97,7 @@ GAUSSIAN_BINS = BinnedVariable(
 CARDIO_BINS = BinnedVariable(cuts=np.arange(18.0, 41.0), values=np.arange(17, 41) + 0.5, split=25.0)
 
 #: Gaussian scenarios (paper §4.1): (mean, sd) of group x and group y.
-GAUSSIAN = {"null": ((50.0, 2.0), (50.0, 2.0)), "signal": ((51.0, 1.0), (50.0, 1.0))}
+GAUSSIAN = {"nonsignal": ((50.0, 2.0), (50.0, 2.0)), "signal": ((51.0, 1.0), (50.0, 1.0))}
 
 #: Vectorized synthesizers by method name: ``f(counts (reps, cells), epsilon, shape, size, rngs)``
 #: → synthetic counts (reps, cells) of the group × value-bin table (see synthtrust.synthesizers).
@@ -141,7 +143,7 @@ def original_samples(data: str, n: int, rngs: list[np.random.Generator]):
 
     Parameters
     ----------
-    data : {"null", "signal", "cardio"}
+    data : {"nonsignal", "signal", "cardio"}
         Gaussian non-signal, Gaussian signal (paper §4.1), or a simple random sample of ``n``
         records of the cardio data.
     n : int
@@ -190,7 +192,8 @@ def _tests_from_counts(counts: np.ndarray, bins: BinnedVariable) -> dict[str, tu
     Returns ``{test: (pvalue, feasible)}`` with arrays of shape (reps,). Feasibility follows
     the paper's supplement A.2: both groups present (all tests); for the t-test at least two
     records per group; for χ² (group × [value < split, value ≥ split], Yates-corrected as
-    SciPy) Cochran's rule — every expected count ≥ 1 and at least 80 % of them ≥ 5.
+    SciPy) values on both sides of the split and Cochran's rule — every expected count ≥ 1 and
+    at least 80 % of them ≥ 5.
     """
     values = bins.values
     cx, cy = counts[:, 0], counts[:, 1]
@@ -203,11 +206,12 @@ def _tests_from_counts(counts: np.ndarray, bins: BinnedVariable) -> dict[str, tu
     dx = np.stack([cx[:, ~high].sum(-1), cx[:, high].sum(-1)], axis=-1)
     dy = np.stack([cy[:, ~high].sum(-1), cy[:, high].sum(-1)], axis=-1)
     chi = hypothesis.chi2_counts(dx, dy)
+    split_seen = ((dx + dy) > 0).all(-1)  # both sides of the split occur (SciPy raises otherwise)
     return {
         "mannwhitneyu": (mwu.pvalue, both & np.isfinite(mwu.pvalue)),
         "ttest_ind": (tt.pvalue, both & (nx > 1) & (ny > 1) & np.isfinite(tt.pvalue)),
         "median_test": (med.pvalue, both & np.isfinite(med.pvalue)),
-        "chi2": (chi.pvalue, both & _cochran(dx, dy) & np.isfinite(chi.pvalue)),
+        "chi2": (chi.pvalue, both & split_seen & _cochran(dx, dy) & np.isfinite(chi.pvalue)),
     }
 
 
@@ -255,7 +259,7 @@ def simulate_cell(params: dict, rngs: list[np.random.Generator]) -> pd.DataFrame
     Parameters
     ----------
     params : dict
-        ``data`` ("null", "signal", "cardio"), ``method`` (one of :data:`METHODS`), ``n``
+        ``data`` ("nonsignal", "signal", "cardio"), ``method`` (one of :data:`METHODS`), ``n``
         (original size), ``epsilon`` (ignored for "real"), ``m`` (synthetic size; only the
         smoothed histogram, else the original size), ``alpha``, and for "dp_mwu" ``delta``
         and ``n_sim``.
@@ -295,7 +299,7 @@ def simulate_cell(params: dict, rngs: list[np.random.Generator]) -> pd.DataFrame
         results = _tests_from_counts(syn, bins)
     else:
         raise ValueError(f"unknown method {method!r}; expected one of {', '.join(METHODS)}")
-    reps = np.array([r.bit_generator.seed_seq.spawn_key[-1] for r in rngs])
+    reps = np.array([_replicate_index(r, i) for i, r in enumerate(rngs)])
     frames = []
     for test, (p, feasible) in results.items():
         frames.append(
@@ -310,6 +314,13 @@ def simulate_cell(params: dict, rngs: list[np.random.Generator]) -> pd.DataFrame
             )
         )
     return pd.concat(frames, ignore_index=True)
+
+
+def _replicate_index(rng: np.random.Generator, position: int) -> int:
+    """The replicate index :func:`~synthtrust.experiment.run_grid` keyed ``rng`` with (last
+    entry of its SeedSequence spawn key), else the position in the list."""
+    key = getattr(getattr(rng.bit_generator, "seed_seq", None), "spawn_key", ())
+    return int(key[-1]) if key else position
 
 
 def build_grid(
@@ -402,7 +413,7 @@ def error_rates(results: pd.DataFrame, min_feasible: float = 0.05) -> pd.DataFra
     out = g.agg(
         n_reps=("reject", "size"), n_feasible=("feasible", "sum"), k=("reject", "sum")
     ).reset_index()
-    null = out["data"].eq("null")
+    null = out["data"].eq("nonsignal")
     out["error"] = np.where(null, "Type I", "Type II")
     errors = np.where(null, out["k"], out["n_feasible"] - out["k"]).astype(int)
     nf = out["n_feasible"].to_numpy(int)
@@ -410,8 +421,8 @@ def error_rates(results: pd.DataFrame, min_feasible: float = 0.05) -> pd.DataFra
         rate = np.where(nf > 0, errors / np.maximum(nf, 1), np.nan)
     lo = np.where(nf > 0, stats.beta.ppf(0.025, errors, nf - errors + 1), np.nan)
     hi = np.where(nf > 0, stats.beta.ppf(0.975, errors + 1, nf - errors), np.nan)
-    lo = np.where(errors == 0, 0.0, lo)
-    hi = np.where(errors == nf, 1.0, hi)
+    lo = np.where((errors == 0) & (nf > 0), 0.0, lo)
+    hi = np.where((errors == nf) & (nf > 0), 1.0, hi)
     enough = nf >= min_feasible * out["n_reps"].to_numpy()
     out["rate"] = np.where(enough, rate, np.nan)
     out["lo"] = np.where(enough, lo, np.nan)
