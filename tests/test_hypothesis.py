@@ -502,3 +502,43 @@ def test_non_dp_mwu_type_i_error_within_band():
     rate = (H.mannwhitneyu_counts(cx, cy).pvalue <= 0.05).mean()
     lo, hi = _band(1000)
     assert lo <= rate <= hi
+
+
+# ----------------------------------------------------------------- normal null for large samples
+@pytest.mark.parametrize("n1", [50, 100, 200])
+def test_normal_null_cdf_error_is_order_one_over_n(n1):
+    """The exact null CDF of U against the continuity-corrected normal: max error ≈ 0.083/n,
+    the bound quoted in dp_mannwhitneyu's docstring for null="auto"."""
+    exact = H.mwu_exact_cdf(n1, n1)
+    u = np.arange(len(exact))
+    mn = n1 * n1
+    sd = np.sqrt(mn * (2 * n1 + 1) / 12.0)
+    err = np.max(np.abs(exact - stats.norm.cdf((u + 0.5 - mn / 2) / sd)))
+    assert err < 0.09 / (2 * n1)
+    assert err > 0.07 / (2 * n1)  # the bound is tight, so the test can tell a wrong variance
+
+
+def test_normal_null_draws_match_exact_draws():
+    rng = np.random.default_rng(5)
+    n = np.full(100_000, 6000)
+    m = np.full(100_000, 2500)
+    exact = H._sample_null_u(n, m, rng)
+    normal = H._sample_null_u_normal(n, m, rng)
+    mean, var = 2500 * 3500 / 2, 2500 * 3500 * 6001 / 12
+    assert abs(normal.mean() - mean) < 5 * np.sqrt(var / len(n))
+    assert abs(normal.var() / var - 1) < 0.02
+    assert stats.ks_2samp(exact, normal).pvalue > 1e-3
+
+
+def test_dp_mwu_null_methods_agree_and_validate():
+    rng = np.random.default_rng(9)
+    x = rng.normal(size=(40, 3000))
+    y = rng.normal(size=(40, 3000))
+    p = {
+        null: H.dp_mannwhitneyu(x, y, 1.0, n_sim=2000, random_state=1, null=null).pvalue
+        for null in ("exact", "normal")
+    }
+    # same released statistic, independent null simulations: p-values within MC noise
+    np.testing.assert_allclose(p["exact"], p["normal"], atol=0.06)
+    with pytest.raises(ValueError, match="null must be one of"):
+        H.dp_mannwhitneyu(x[0], y[0], 1.0, null="asymptotic")

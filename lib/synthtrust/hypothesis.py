@@ -909,7 +909,37 @@ def _check_unit_interval(value, name):
     return value
 
 
-def _dp_mwu_core(u1, n1, n2, epsilon, delta, alpha, n_sim, size_fraction, random_state):
+#: Above this total size n, ``null="auto"`` draws the null U from its normal approximation.
+NULL_EXACT_MAX_N = 5000
+_NULL_METHODS = ("auto", "exact", "normal")
+
+
+def _sample_null_u_normal(n, m, rng):
+    """Null U draws from the normal approximation: round(N(m(n−m)/2, m(n−m)(n+1)/12)),
+    clipped to [0, m(n−m)]. n, m int64 1-D arrays."""
+    mn = m * (n - m)
+    sd = np.sqrt(mn * (n + 1) / 12.0)
+    return np.clip(np.rint(mn / 2.0 + sd * rng.standard_normal(n.shape)), 0, mn)
+
+
+def _sample_null(n, m, rng, null):
+    """Null U draws for sizes (m, n − m) by ``null`` (see :func:`dp_mannwhitneyu`)."""
+    if null == "exact":
+        return _sample_null_u(n, m, rng).astype(float)
+    if null == "normal":
+        return _sample_null_u_normal(n, m, rng)
+    out = np.empty(n.shape, dtype=float)
+    big = n > NULL_EXACT_MAX_N
+    if np.any(~big):
+        out[~big] = _sample_null_u(n[~big], m[~big], rng)
+    if np.any(big):
+        out[big] = _sample_null_u_normal(n[big], m[big], rng)
+    return out
+
+
+def _dp_mwu_core(u1, n1, n2, epsilon, delta, alpha, n_sim, size_fraction, random_state, null):
+    if null not in _NULL_METHODS:
+        raise ValueError(f"null must be one of {_NULL_METHODS}, got {null!r}")
     epsilon = check_epsilon(epsilon)
     delta = check_delta(delta)
     alpha = _check_unit_interval(alpha, "alpha")
@@ -944,7 +974,7 @@ def _dp_mwu_core(u1, n1, n2, epsilon, delta, alpha, n_sim, size_fraction, random
         b = min(reps, a + per)
         nn = np.repeat(n[a:b], n_sim)
         mm = np.repeat(m_hat[a:b], n_sim)
-        u_b = _sample_null_u(nn, mm, rng).astype(float)
+        u_b = _sample_null(nn, mm, rng, null)
         mb_noisy = mm + rng.laplace(0.0, 1.0 / eps_m, size=mm.shape)
         mb_lower = np.clip(mb_noisy - shift, 0.0, nn // 2)
         ub_noisy = u_b + rng.laplace(0.0, 1.0, size=mm.shape) * ((nn - mb_lower) / eps_u)
@@ -995,6 +1025,14 @@ _DP_DOC = """
     is simulated for continuous (tie-free) data — with ties in the real data the test is
     conservative (ties shrink the variance of U).  The replicates' null draws are independent.
 
+    Null draws for large n: with ``null="auto"`` (default) samples larger than
+    ``NULL_EXACT_MAX_N`` = 5000 draw U from its rounded normal approximation
+    N(m̂(n − m̂)/2, m̂(n − m̂)(n + 1)/12) instead of exactly. Under H₀ U is symmetric and its
+    CDF differs from the continuity-corrected normal one by ≈ 0.083/n (1.7e-5 at n = 5000; tested
+    against the exact CDF for n = 100 … 400),
+    far below the Monte-Carlo resolution 1/(1 + n_sim) of the p-value; the exact sampler
+    costs ~20–70 µs a draw at n = 20 000, the normal one ~0.01 µs.
+
     Cost: the exact within-block tables are built once per process (~0.3–0.5 s, 25 MB); then
     ~1 µs per null draw for n <= 1000 and ~15–20 µs for n = 20 000 (so 1000 replicates ×
     n_sim = 1000 at n = 20 000 take ~20 s).  Memory is bounded by batching 2^20 draws.
@@ -1018,6 +1056,7 @@ def dp_mannwhitneyu(
     n_sim=1000,
     size_fraction=0.65,
     random_state=None,
+    null="auto",
 ) -> DPMannWhitneyUResult:
     """Differentially private two-sided Mann–Whitney U test on raw samples.
 
@@ -1031,6 +1070,9 @@ def dp_mannwhitneyu(
     n_sim : int >= 1 — Monte-Carlo null draws per replicate.
     size_fraction : float in (0, 1) — share of ε for the group size (paper: 0.65).
     random_state : None | int | numpy.random.Generator.
+    null : {"auto", "exact", "normal"} — how null U draws are simulated: exactly, from the
+        rounded normal approximation, or ("auto") exactly for n <= NULL_EXACT_MAX_N and by the
+        normal approximation above it (see below).
 
     Returns
     -------
@@ -1041,7 +1083,7 @@ def dp_mannwhitneyu(
     order, ranks, _, _ = _mid_ranks(xy)
     u1 = np.sum(np.where(order < n1, ranks, 0.0), axis=-1) - n1 * (n1 + 1) / 2
     return _dp_mwu_core(
-        u1.reshape(lead), n1, n2, epsilon, delta, alpha, n_sim, size_fraction, random_state
+        u1.reshape(lead), n1, n2, epsilon, delta, alpha, n_sim, size_fraction, random_state, null
     )
 
 
@@ -1054,13 +1096,14 @@ def dp_mannwhitneyu_counts(
     n_sim=1000,
     size_fraction=0.65,
     random_state=None,
+    null="auto",
 ) -> DPMannWhitneyUResult:
     """Differentially private two-sided Mann–Whitney U test from per-bin counts.
 
     Parameters
     ----------
     cx, cy : array_like of nonnegative ints, shape (..., n_bins), bins in increasing order.
-    epsilon, delta, alpha, n_sim, size_fraction, random_state : as :func:`dp_mannwhitneyu`.
+    epsilon, delta, alpha, n_sim, size_fraction, random_state, null : as :func:`dp_mannwhitneyu`.
 
     Returns
     -------
@@ -1076,7 +1119,7 @@ def dp_mannwhitneyu_counts(
         )
     t = cx + cy
     u1 = np.sum(cx * (2 * np.cumsum(t, axis=-1) - t + 1), axis=-1) / 2.0 - n1 * (n1 + 1) / 2.0
-    return _dp_mwu_core(u1, n1, n2, epsilon, delta, alpha, n_sim, size_fraction, random_state)
+    return _dp_mwu_core(u1, n1, n2, epsilon, delta, alpha, n_sim, size_fraction, random_state, null)
 
 
 dp_mannwhitneyu.__doc__ += _DP_DOC
