@@ -187,7 +187,9 @@ def theme() -> dict[str, Any]:
                 "titleFontSize": 13,
                 "titleFontWeight": "normal",
                 "symbolSize": 90,
-                "orient": "right",
+                "orient": "bottom",  # below the panels: faceted charts then fit a book page
+                "direction": "horizontal",
+                "columns": 3,
             },
             "header": {
                 "labelFont": FONT,
@@ -431,8 +433,8 @@ def error_rate_chart(
     lo: str = "lo",
     hi: str = "hi",
     y_title: str = "error proportion",
-    width: int = 180,
-    height: int = 160,
+    width: int = 170,
+    height: int = 150,
     columns: int | None = 3,
 ) -> alt.TopLevelMixin:
     """Line + point chart of an error proportion against ε (log axis), faceted.
