@@ -1,4 +1,4 @@
-"""Command line: ``synthtrust list | run | book``.
+"""Command line: ``synthtrust list | run | book | fidelity``.
 
 Examples::
 
@@ -7,6 +7,7 @@ Examples::
     synthtrust run hypothesis_validity -p epsilon "[0.1,1]" -p n_reps 200 --out runs/x
     synthtrust run hypothesis_validity --dask tcp://scheduler:8786
     synthtrust book --preset default
+    synthtrust fidelity --train t.csv --holdout h.csv --synthetic s.csv --json r.json --html r.html
 
 Set ``SYNTHTRUST_DEBUG=1`` to see the traceback of such errors.
 
@@ -20,6 +21,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import uuid
 from pathlib import Path
 
 __all__ = ["build_parser", "main"]
@@ -167,12 +169,322 @@ def _cmd_book(args) -> int:
 
 
 # --------------------------------------------------------------------------------------------
+# fidelity
+# --------------------------------------------------------------------------------------------
+_ROLES = ("train", "holdout", "synthetic")
+_SEPARATORS = {",": ",", ";": ";", "|": "|", "tab": "\t", "\\t": "\t", "\t": "\t"}
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be >= 1, got {value}")
+    return value
+
+
+def _seed(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be >= 0, got {value}")
+    return value
+
+
+def _separator(text: str) -> str:
+    if text not in _SEPARATORS:
+        raise argparse.ArgumentTypeError(
+            f"unknown delimiter {text!r}; use one of: ',', ';', '|', tab"
+        )
+    return _SEPARATORS[text]
+
+
+def _add_fidelity(sub) -> None:
+    p = sub.add_parser(
+        "fidelity",
+        help="holdout-based fidelity and privacy report of one synthetic table",
+        description="Score a synthetic table against the training table it was made from and a "
+        "holdout table from the same population (Platzer & Reutterer 2021): k-way TVD "
+        "(k = 1, 2, 3) against the holdout's reference, the distances to the closest training "
+        "and holdout records (DCR) and the share of synthetic records closer to training. "
+        "Files: CSV (.gz/.bz2/.xz/.zip ok) or Parquet (.parquet/.pq), with the same columns.",
+    )
+    p.add_argument(
+        "--train",
+        type=Path,
+        required=True,
+        metavar="FILE",
+        help="the training table the synthesizer was fitted on",
+    )
+    p.add_argument(
+        "--holdout",
+        type=Path,
+        required=True,
+        metavar="FILE",
+        help="records of the same population not shown to the synthesizer",
+    )
+    p.add_argument(
+        "--synthetic",
+        type=Path,
+        required=True,
+        metavar="FILE",
+        help="the synthetic table to assess",
+    )
+    p.add_argument(
+        "--json", type=Path, default=None, metavar="OUT.json", help="write the metrics as JSON"
+    )
+    p.add_argument(
+        "--html",
+        type=Path,
+        default=None,
+        metavar="OUT.html",
+        help="write the report with charts as a self-contained HTML page",
+    )
+    p.add_argument(
+        "--max-rows",
+        type=_positive_int,
+        default=None,
+        metavar="N",
+        help="use at most N rows of each table (random subsample drawn with --seed)",
+    )
+    p.add_argument(
+        "--n-jobs",
+        type=_positive_or_all,
+        default=None,
+        metavar="N",
+        help="parallel workers (default: all cores; 1 = no parallelism)",
+    )
+    p.add_argument(
+        "--seed",
+        type=_seed,
+        default=None,
+        metavar="N",
+        help="seed of the random parts (subsampling); default: fresh entropy",
+    )
+    p.add_argument(
+        "--sep",
+        type=_separator,
+        default=None,
+        metavar="DELIM",
+        help="CSV delimiter of the three files: ',' ';' '|' or tab (default: ',', tab for .tsv)",
+    )
+    p.set_defaults(handler=_cmd_fidelity)
+
+
+def _dtype_kind(series) -> str:
+    """Type class of a column for the same-type check: numeric, boolean, datetime or text.
+
+    Integers and floats are one class (a column with NaN, or written as ``1e+05``, reads as
+    float in one file and int in another). An object column holding only True/False and
+    missing values (``TRUE``/``FALSE`` with empty cells) is boolean like a bool column.
+    """
+    import numpy as np
+    import pandas as pd
+
+    dtype = series.dtype
+    if pd.api.types.is_bool_dtype(dtype):
+        return "boolean"
+    if pd.api.types.is_numeric_dtype(dtype):
+        return "numeric"
+    if pd.api.types.is_datetime64_any_dtype(dtype) or pd.api.types.is_timedelta64_dtype(dtype):
+        return "datetime"
+    if pd.api.types.is_object_dtype(dtype):
+        values = series.dropna().unique()
+        if len(values) and all(isinstance(v, (bool, np.bool_)) for v in values):
+            return "boolean"
+    return "text"
+
+
+def _first_non_numeric(series):
+    """(row number, value) of the first non-missing value of ``series`` that is not a number."""
+    import pandas as pd
+
+    values = series.dropna()
+    bad = values[pd.to_numeric(values.astype(str), errors="coerce").isna()]
+    if bad.empty:
+        return None
+    return int(series.index.get_loc(bad.index[0])) + 1, bad.iloc[0]
+
+
+def check_tables(tables: dict, paths: dict | None = None) -> dict:
+    """Check three tables for :func:`synthtrust.fidelity.holdout_report` and align them.
+
+    Parameters
+    ----------
+    tables : dict
+        ``{"train": df, "holdout": df, "synthetic": df}`` (pandas DataFrames).
+    paths : dict, optional
+        The file of each table, named in the messages.
+
+    Returns
+    -------
+    dict
+        The same tables with the holdout's and synthetic table's columns in the training
+        table's order.
+
+    Raises
+    ------
+    ValueError
+        A table without rows; columns missing from or extra in the holdout or synthetic table
+        (each named, with the file); a column whose values are all missing in some table; a
+        column whose type class (numeric, boolean, datetime, text; see :func:`_dtype_kind`)
+        differs between tables (the column, each table's dtype, and a first non-numeric value
+        where a numeric column turned into text).
+    """
+    paths = paths or {}
+
+    def where(role: str) -> str:
+        return f"the {role} file {paths[role]}" if role in paths else f"the {role} table"
+
+    for role in _ROLES:
+        if len(tables[role]) == 0 or tables[role].shape[1] == 0:
+            raise ValueError(
+                f"{where(role)} is empty ({tables[role].shape[0]} rows, "
+                f"{tables[role].shape[1]} columns)"
+            )
+    columns = list(tables["train"].columns)
+    problems = []
+    for role in _ROLES[1:]:
+        have = list(tables[role].columns)
+        missing = [c for c in columns if c not in set(have)]
+        extra = [c for c in have if c not in set(columns)]
+        if missing:
+            problems.append(
+                f"{where(role)} lacks {len(missing)} column(s) of the train file: "
+                f"{', '.join(map(repr, missing))}"
+            )
+        if extra:
+            problems.append(
+                f"{where(role)} has {len(extra)} column(s) not in the train file: "
+                f"{', '.join(map(repr, extra))}"
+            )
+    if problems:
+        raise ValueError("the three files must have the same columns: " + "; ".join(problems))
+    out = {role: tables[role][columns] if role != "train" else tables[role] for role in _ROLES}
+
+    empty = []
+    for role in _ROLES:
+        all_na = out[role].isna().all()
+        empty += [f"{c!r} in {where(role)}" for c in columns if all_na[c]]
+    if empty:
+        raise ValueError(
+            f"column(s) with only missing values: {'; '.join(empty)}; drop the "
+            "column from all three files or fill it"
+        )
+
+    problems = []
+    for col in columns:
+        kinds = {role: _dtype_kind(out[role][col]) for role in _ROLES}
+        if len(set(kinds.values())) == 1:
+            continue
+        text = ", ".join(f"{role} {out[role][col].dtype} ({kinds[role]})" for role in _ROLES)
+        hint = ""
+        if "numeric" in kinds.values():
+            for role in _ROLES:
+                found = _first_non_numeric(out[role][col]) if kinds[role] == "text" else None
+                if found:
+                    hint = f"; e.g. data row {found[0]} of {where(role)} holds {found[1]!r}"
+                    break
+        problems.append(f"column {col!r} has different types: {text}{hint}")
+    if problems:
+        raise ValueError(
+            "each column must have the same type in the three files: " + "; ".join(problems)
+        )
+    return out
+
+
+def _write_atomic(path: Path, write) -> None:
+    """Call ``write(tmp)`` on a temporary file next to ``path``, then rename it to ``path``
+    (a reader never sees a half-written report; a failure leaves no file and keeps an older
+    ``path`` intact). The file gets the usual permissions (0o666 minus the umask), also when
+    ``write`` created it with ``tempfile.mkstemp`` (0o600)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.{uuid.uuid4().hex[:8]}.tmp{path.suffix}")
+    try:
+        write(tmp)
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)
+        os.replace(tmp, path)
+    finally:
+        if tmp.exists():
+            tmp.unlink()
+
+
+def _cmd_fidelity(args) -> int:
+    from synthtrust import datasets
+
+    paths = {role: getattr(args, role) for role in _ROLES}
+    inputs = {path.resolve() for path in paths.values()}
+    for flag, out in (("--json", args.json), ("--html", args.html)):
+        if out is None:
+            continue
+        if out.is_dir():
+            raise ValueError(f"{flag} {out} is a directory; give a file name")
+        if out.resolve() in inputs:
+            raise ValueError(f"{flag} {out} is one of the input files; give another file name")
+    if (
+        args.json is not None
+        and args.html is not None
+        and args.json.resolve() == args.html.resolve()
+    ):
+        raise ValueError(f"--json and --html name the same file {args.json}")
+
+    try:
+        same = os.path.samefile(paths["synthetic"], paths["holdout"])
+    except OSError:
+        same = False
+    tables = {}
+    for role, path in paths.items():
+        if role == "synthetic" and same:
+            tables[role] = tables["holdout"]  # the holdout scored as synthetic: read once
+            continue
+        try:
+            tables[role] = datasets.read_table(path, sep=args.sep)
+        except (FileNotFoundError, ValueError) as exc:
+            raise ValueError(f"--{role}: {exc}") from None
+    tables = check_tables(tables, paths)
+
+    from synthtrust.fidelity import holdout_report
+
+    for role in _ROLES:
+        n, k = tables[role].shape
+        print(f"{role + ':':<10} {paths[role]}  ({n:,} rows, {k} columns)")
+    report = holdout_report(
+        tables["train"],
+        tables["holdout"],
+        tables["synthetic"],
+        max_rows=args.max_rows,
+        n_jobs=args.n_jobs,
+        random_state=args.seed,
+        synthetic_is_holdout=True if same else None,
+    )
+    print(report.summary())
+    for flag, out, write in (
+        ("json", args.json, report.to_json),
+        ("html", args.html, report.to_html),
+    ):
+        if out is None:
+            continue
+        try:
+            _write_atomic(out, write)
+        except OSError as exc:  # e.g. no permission: a clear error, not a traceback
+            raise ValueError(f"--{flag}: cannot write {out}: {exc}") from None
+        print(f"{flag}: {out}")
+    return 0
+
+
+# --------------------------------------------------------------------------------------------
 # Subcommands. To add one (e.g. `fidelity --train --holdout --synthetic`, `audit`): write
 # `_add_<name>(sub)` that declares its arguments and `set_defaults(handler=_cmd_<name>)`, and
 # a `_cmd_<name>(args) -> int` that imports its module lazily; then list `_add_<name>` here.
 # Raise ValueError/TypeError for bad input: main() turns them into `synthtrust: error:`, exit 2.
 # --------------------------------------------------------------------------------------------
-_SUBCOMMANDS = (_add_list, _add_run, _add_book)
+_SUBCOMMANDS = (_add_list, _add_run, _add_book, _add_fidelity)
 
 
 def build_parser() -> argparse.ArgumentParser:

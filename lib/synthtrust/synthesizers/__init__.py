@@ -9,6 +9,9 @@ returning synthetic count matrices, with one generator per replicate:
 :func:`perturbed_histogram`, :func:`smoothed_histogram`, :func:`mwem_counts` (and :func:`mwem_histogram`),
 :func:`private_pgm`.
 
+Non-private baselines for mixed-type DataFrames (:mod:`.baselines`): :class:`Flip` (the "flip p"
+perturbation of Platzer & Reutterer 2021), :class:`IndependentMarginals`, :class:`Bootstrap`.
+
 :mod:`.pgm` imports JAX/mbi lazily (first use), so importing this package stays cheap.
 """
 
@@ -20,6 +23,7 @@ from .base import (
     largest_remainder,
     replicate_generators,
 )
+from .baselines import Bootstrap, Flip, IndependentMarginals
 from .histogram import (
     PerturbedHistogram,
     SmoothedHistogram,
@@ -33,6 +37,9 @@ from .pgm import PrivatePGM, private_pgm
 __all__ = [
     "MWEM",
     "BaseSynthesizer",
+    "Bootstrap",
+    "Flip",
+    "IndependentMarginals",
     "NotFittedError",
     "PerturbedHistogram",
     "PrivatePGM",

@@ -1,0 +1,98 @@
+"""Chapter 2 contract: parameters cell = default preset, presets, the smoke run's outputs, and
+the paper's rows reproduced where the paper's definitions apply (adult, credit-default)."""
+
+import json
+
+import nbformat
+import numpy as np
+import pandas as pd
+import pytest
+
+from synthtrust import runner
+from synthtrust.studies import holdout_fidelity_privacy as hf
+
+NAME = "holdout_fidelity_privacy"
+
+
+def test_parameters_cell_equals_default_preset_and_has_runtime_keys():
+    cell = runner.notebook_parameters(NAME)
+    default = runner.load_params(NAME, "default")
+    assert set(cell) == set(default) | set(runner.RUNTIME_KEYS)
+    for key, value in default.items():
+        assert cell[key] == value, key
+
+
+def test_presets_share_keys_and_paper_preset_is_the_published_study():
+    params = {p: runner.load_params(NAME, p) for p in ("smoke", "default", "paper")}
+    assert list(params["smoke"]) == list(params["default"]) == list(params["paper"])
+    paper = params["paper"]
+    assert paper["datasets"] == list(hf.DATASETS)
+    assert paper["flip_rates"] == [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9]
+    assert paper["flip_rows"] == 50_000  # perturbate.R's n
+
+
+def test_paper_table_transcription():
+    """Spot checks of Figures 7 and 8 against the printed numbers."""
+    adult = hf.paper_rows("adult").set_index("source")
+    assert adult.loc["Holdout", "tvd_3"] == pytest.approx(0.021)
+    assert adult.loc["Flip 10%", "dcr_share"] == pytest.approx(0.943)
+    assert adult.loc["Flip 90%", "dcr_holdout_mean"] == pytest.approx(3.84)
+    credit = hf.paper_rows("credit-default").set_index("source")
+    assert credit.loc["Flip 50%", "tvd_2"] == pytest.approx(0.148)
+    assert len(hf.PAPER) == 4 * 11
+    with pytest.raises(ValueError, match="unknown dataset 'iris'"):
+        hf.paper_rows("iris")
+
+
+def test_build_grid_and_published_files():
+    cells = hf.build_grid(datasets_=["adult"], flip_rates=[0.1, 0.5], flip_rows=0, published=True)
+    labels = [c["label"] for c in cells]
+    assert labels[:3] == ["Holdout", "Flip 10%", "Flip 50%"]
+    assert "mostlyai_DP_eps1.6_noise1.5" in labels
+    assert hf.dp_epsilon("mostlyai_DP_eps1.6_noise1.5") == 1.6
+    assert np.isnan(hf.dp_epsilon("synthcity-arf"))
+    with pytest.raises(ValueError, match="unknown dataset"):
+        hf.build_grid(datasets_=["adlt"], flip_rates=[], flip_rows=0, published=False)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("dataset", ["adult", "credit-default"])
+def test_holdout_row_reproduces_the_paper(dataset):
+    """Figure 7/8 holdout rows to the printed precision (TVD/share 0.1 %, DCR 0.01)."""
+    row = hf.score_cell(
+        {"dataset": dataset, "source": "holdout", "p": None, "rows": None, "label": "Holdout"},
+        [np.random.default_rng(0)],
+    ).iloc[0]
+    paper = hf.paper_rows(dataset).iloc[0]
+    for key in ("tvd_1", "tvd_2", "tvd_3", "dcr_share"):
+        assert round(row[key], 3) == pytest.approx(paper[key], abs=1e-9), key
+    for key in ("dcr_train_mean", "dcr_holdout_mean"):
+        assert round(row[key], 2) == pytest.approx(paper[key], abs=1e-9), key
+
+
+@pytest.fixture(scope="module")
+def smoke_run(book_build, tmp_path_factory):
+    run = book_build.run_dir(NAME)
+    if run is None:
+        run = runner.run_chapter(NAME, preset="smoke", out=tmp_path_factory.mktemp("r") / "run",
+                                 n_jobs=1, progress=False)
+    return run
+
+
+def test_smoke_run_outputs(smoke_run):
+    nb = nbformat.read(smoke_run / f"{NAME}.ipynb", as_version=4)
+    errors = [o for c in nb.cells if c.cell_type == "code" for o in c.get("outputs", [])
+              if o.get("output_type") == "error"]
+    assert errors == []
+    scores = pd.read_csv(smoke_run / "results" / "scores.csv")
+    smoke = runner.load_params(NAME, "smoke")
+    assert sorted(scores.dataset.unique()) == sorted(smoke["datasets"])
+    assert len(scores) == len(smoke["datasets"]) * (1 + len(smoke["flip_rates"]))
+    assert scores.dcr_share.between(0, 1).all() and scores.tvd_3.between(0, 1).all()
+    # the flip baselines: more flipping, lower share, higher three-way TVD
+    flips = scores[scores.source == "flip"].sort_values("p")
+    assert flips.dcr_share.is_monotonic_decreasing and flips.tvd_3.is_monotonic_increasing
+    side = pd.read_csv(smoke_run / "results" / "beside_paper.csv")
+    assert {"this_run", "paper", "metric"} <= set(side.columns)
+    manifest = json.loads((smoke_run / "manifest.json").read_text())
+    assert manifest["parameters"] == smoke
