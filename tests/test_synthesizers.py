@@ -31,6 +31,7 @@ from synthtrust.synthesizers import (
     smoothed_histogram,
     smoothed_histogram_probabilities,
 )
+from synthtrust.synthesizers.base import check_marginals
 
 mwem_module = importlib.import_module("synthtrust.synthesizers.mwem")
 pgm_module = importlib.import_module("synthtrust.synthesizers.pgm")
@@ -355,7 +356,7 @@ def test_mwem_tiny_epsilon_ignores_the_data():
     # the first selection is uniform over the 32 queries
     reps = 3200
     counts = np.tile(a[0], (reps, 1))
-    queries = mwem_module._Queries(SHAPE, mwem_module._check_marginals(None, 2))
+    queries = mwem_module._Queries(SHAPE, check_marginals(None, 2))
     _, chosen, _ = mwem_module._mwem_core(counts, 1e-9, queries, 1, 0, _gens(reps))
     assert stats.chisquare(np.bincount(chosen[:, 0], minlength=32)).pvalue > 0.001
 
@@ -405,7 +406,7 @@ def test_private_pgm_huge_epsilon_reproduces_the_two_way_marginal():
 
 def test_private_pgm_batched_equals_per_replicate_mbi():
     counts = _count_matrix(4, 1000, seed=6)
-    cliques = pgm_module._check_marginals(None, 2)
+    cliques = check_marginals(None, 2)
     domain = pgm_module._domain(SHAPE)
     noisy, b = pgm_module._measure(counts, SHAPE, cliques, 1.0, _gens(4))
     sd, tot = math.sqrt(2) * b, counts.sum(axis=1).astype(float)

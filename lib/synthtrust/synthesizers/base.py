@@ -20,6 +20,7 @@ Conventions
 from __future__ import annotations
 
 import inspect
+import itertools
 import numbers
 import warnings
 from collections.abc import Mapping, Sequence
@@ -458,3 +459,29 @@ class BaseSynthesizer:
                 ledger_entries=len(self.ledger),
             )
         return info
+
+
+def check_marginals(marginals, ndim: int) -> list[tuple[int, ...]]:
+    """Validate a list of marginals (tuples of axes of an ``ndim``-column table).
+
+    ``None`` means every 1-way and 2-way marginal. An int is a 1-way marginal; each tuple is
+    sorted and duplicates are dropped. Raises TypeError for non-integer axes, ValueError for an
+    axis outside ``0..ndim-1``, a repeated axis, or an empty list.
+    """
+    if marginals is None:
+        return [(a,) for a in range(ndim)] + list(itertools.combinations(range(ndim), 2))
+    if isinstance(marginals, (str, bytes)) or not hasattr(marginals, "__iter__"):
+        raise TypeError(f"marginals must be a list of tuples of axes, got {marginals!r}")
+    out: list[tuple[int, ...]] = []
+    for cl in marginals:
+        cl = (cl,) if isinstance(cl, numbers.Integral) else tuple(cl)
+        if not cl or any(isinstance(a, bool) or not isinstance(a, numbers.Integral) for a in cl):
+            raise TypeError(f"each marginal must be a non-empty tuple of integer axes, got {cl!r}")
+        if any(a < 0 or a >= ndim for a in cl) or len(set(cl)) != len(cl):
+            raise ValueError(f"marginal {cl!r} has an axis outside 0..{ndim - 1} or a repeated axis")
+        cl = tuple(sorted(int(a) for a in cl))
+        if cl not in out:
+            out.append(cl)
+    if not out:
+        raise ValueError("marginals is empty; give at least one marginal")
+    return out

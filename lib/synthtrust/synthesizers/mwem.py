@@ -47,14 +47,19 @@ The histogram is kept in log space, so no cell underflows to an absorbing zero.
 
 from __future__ import annotations
 
-import itertools
 import numbers
 
 import numpy as np
 
 from .._validation import check_epsilon, check_positive_int
 from ..privacy.ledger import PrivacyLedger
-from .base import BaseSynthesizer, as_count_matrix, check_shape, replicate_generators
+from .base import (
+    BaseSynthesizer,
+    as_count_matrix,
+    check_marginals,
+    check_shape,
+    replicate_generators,
+)
 
 __all__ = ["MWEM", "marginal_queries", "mwem_counts", "mwem_histogram"]
 
@@ -62,30 +67,6 @@ __all__ = ["MWEM", "marginal_queries", "mwem_counts", "mwem_histogram"]
 # --------------------------------------------------------------------------------------------
 # query structure
 # --------------------------------------------------------------------------------------------
-def _check_marginals(marginals, ndim: int) -> list[tuple[int, ...]]:
-    if marginals is None:
-        one = [(a,) for a in range(ndim)]
-        two = list(itertools.combinations(range(ndim), 2))
-        return one + two
-    if isinstance(marginals, (str, bytes)) or not hasattr(marginals, "__iter__"):
-        raise TypeError(f"marginals must be a list of tuples of axes, got {marginals!r}")
-    out: list[tuple[int, ...]] = []
-    for cl in marginals:
-        if isinstance(cl, numbers.Integral):
-            cl = (cl,)
-        cl = tuple(cl)
-        if not cl or any(isinstance(a, bool) or not isinstance(a, numbers.Integral) for a in cl):
-            raise TypeError(f"each marginal must be a non-empty tuple of integer axes, got {cl!r}")
-        if any(a < 0 or a >= ndim for a in cl) or len(set(cl)) != len(cl):
-            raise ValueError(f"marginal {cl!r} has an axis outside 0..{ndim - 1} or a repeated axis")
-        cl = tuple(sorted(int(a) for a in cl))
-        if cl not in out:
-            out.append(cl)
-    if not out:
-        raise ValueError("marginals is empty; give at least one marginal")
-    return out
-
-
 class _Queries:
     """All counting queries of a set of marginals over a domain of the given shape.
 
@@ -129,7 +110,7 @@ class _Queries:
 def marginal_queries(shape, marginals=None) -> np.ndarray:
     """The query matrix (Q, cells) of 0/1 counting queries used by MWEM (for inspection/tests)."""
     shape = check_shape(shape)
-    qs = _Queries(shape, _check_marginals(marginals, len(shape)))
+    qs = _Queries(shape, check_marginals(marginals, len(shape)))
     return qs.masks(np.arange(qs.n_queries))
 
 
@@ -246,7 +227,7 @@ def mwem_histogram(
     epsilon = check_epsilon(epsilon)
     mat, was_1d = as_count_matrix(counts)
     shape = check_shape(shape, mat.shape[1])
-    queries = _Queries(shape, _check_marginals(marginals, len(shape)))
+    queries = _Queries(shape, check_marginals(marginals, len(shape)))
     iterations, repetitions = _check_iterations(iterations, repetitions, queries.n_queries)
     rngs = replicate_generators(random_state, mat.shape[0])
     hist, _, _ = _mwem_core(mat, epsilon, queries, iterations, repetitions, rngs)
@@ -276,7 +257,7 @@ def mwem_counts(
     epsilon = check_epsilon(epsilon)
     mat, was_1d = as_count_matrix(counts)
     shape = check_shape(shape, mat.shape[1])
-    queries = _Queries(shape, _check_marginals(marginals, len(shape)))
+    queries = _Queries(shape, check_marginals(marginals, len(shape)))
     iterations, repetitions = _check_iterations(iterations, repetitions, queries.n_queries)
     if n_synthetic is not None:
         n_synthetic = check_positive_int(n_synthetic, "n_synthetic")
@@ -336,7 +317,7 @@ class MWEM(BaseSynthesizer):
             except KeyError as exc:
                 raise ValueError(f"marginals name column {exc.args[0]!r}, which is not in the data "
                                  f"(columns {self.columns_})") from None
-        queries = _Queries(self.shape_, _check_marginals(axes, len(self.shape_)))
+        queries = _Queries(self.shape_, check_marginals(axes, len(self.shape_)))
         iterations, repetitions = _check_iterations(self.iterations, self.repetitions, queries.n_queries)
         hist, chosen, values = _mwem_core(counts[None, :], float(self.epsilon), queries, iterations,
                                           repetitions, [self._rng])

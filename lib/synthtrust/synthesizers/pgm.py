@@ -39,16 +39,20 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import itertools
 import math
-import numbers
 
 import numpy as np
 
 from .._jax import configure_jax, import_mbi
 from .._validation import check_epsilon, check_positive_int
 from ..privacy.ledger import PrivacyLedger
-from .base import BaseSynthesizer, as_count_matrix, check_shape, replicate_generators
+from .base import (
+    BaseSynthesizer,
+    as_count_matrix,
+    check_marginals,
+    check_shape,
+    replicate_generators,
+)
 
 __all__ = ["PrivatePGM", "private_pgm"]
 
@@ -61,26 +65,6 @@ _METHODS = ("round", "sample")
 # --------------------------------------------------------------------------------------------
 # validation and structure
 # --------------------------------------------------------------------------------------------
-def _check_marginals(marginals, ndim: int) -> list[tuple[int, ...]]:
-    if marginals is None:
-        return [(a,) for a in range(ndim)] + list(itertools.combinations(range(ndim), 2))
-    if isinstance(marginals, (str, bytes)) or not hasattr(marginals, "__iter__"):
-        raise TypeError(f"marginals must be a list of tuples of axes, got {marginals!r}")
-    out: list[tuple[int, ...]] = []
-    for cl in marginals:
-        cl = (cl,) if isinstance(cl, numbers.Integral) else tuple(cl)
-        if not cl or any(isinstance(a, bool) or not isinstance(a, numbers.Integral) for a in cl):
-            raise TypeError(f"each marginal must be a non-empty tuple of integer axes, got {cl!r}")
-        if any(a < 0 or a >= ndim for a in cl) or len(set(cl)) != len(cl):
-            raise ValueError(f"marginal {cl!r} has an axis outside 0..{ndim - 1} or a repeated axis")
-        cl = tuple(sorted(int(a) for a in cl))
-        if cl not in out:
-            out.append(cl)
-    if not out:
-        raise ValueError("marginals is empty; give at least one marginal")
-    return out
-
-
 def _check_options(iters, total, synthetic_method) -> int:
     iters = check_positive_int(iters, "iters")
     if total not in _TOTALS:
@@ -273,7 +257,7 @@ def private_pgm(
     epsilon = check_epsilon(epsilon)
     mat, was_1d = as_count_matrix(counts)
     shape = check_shape(shape, mat.shape[1])
-    cliques = _check_marginals(marginals, len(shape))
+    cliques = check_marginals(marginals, len(shape))
     iters = _check_options(iters, total, synthetic_method)
     if n_synthetic is not None:
         n_synthetic = check_positive_int(n_synthetic, "n_synthetic")
@@ -346,7 +330,7 @@ class PrivatePGM(BaseSynthesizer):
             except KeyError as exc:
                 raise ValueError(f"marginals name column {exc.args[0]!r}, which is not in the data "
                                  f"(columns {self.columns_})") from None
-        cliques = _check_marginals(axes, len(self.shape_))
+        cliques = check_marginals(axes, len(self.shape_))
         eps = float(self.epsilon)
         mat = counts[None, :]
         noisy, b = _measure(mat, self.shape_, cliques, eps, [self._rng])
