@@ -312,7 +312,49 @@ def largest_remainder(weights, totals, tie_breaker) -> np.ndarray:
 # --------------------------------------------------------------------------------------------
 # base estimator
 # --------------------------------------------------------------------------------------------
-class BaseSynthesizer:
+class ParamsMixin:
+    """sklearn's parameter protocol: ``get_params``, ``set_params`` (re-validated through
+    ``_validate_params``) and a ``repr`` from the constructor's signature."""
+
+    @classmethod
+    def _param_names(cls) -> list[str]:
+        sig = inspect.signature(cls.__init__)
+        return [p for p in sig.parameters if p != "self"]
+
+    def get_params(self, deep: bool = True) -> dict:
+        """Constructor parameters (sklearn convention)."""
+        return {name: getattr(self, name) for name in self._param_names()}
+
+    def set_params(self, **params):
+        """Set constructor parameters (validated); returns self."""
+        valid = set(self._param_names())
+        for key, value in params.items():
+            if key not in valid:
+                raise ValueError(f"invalid parameter {key!r} for {type(self).__name__}; valid: {sorted(valid)}")
+            setattr(self, key, value)
+        self._validate_params()
+        return self
+
+    def __repr__(self) -> str:
+        args = ", ".join(f"{k}={v!r}" for k, v in self.get_params().items())
+        return f"{type(self).__name__}({args})"
+
+
+
+def check_random_state_param(random_state) -> None:
+    """Validate a ``random_state`` constructor parameter (None, int, SeedSequence, Generator)."""
+    if not (
+        random_state is None
+        or (isinstance(random_state, numbers.Integral) and not isinstance(random_state, bool))
+        or isinstance(random_state, (np.random.Generator, np.random.SeedSequence))
+    ):
+        raise TypeError(
+            "random_state must be None, an int, a SeedSequence or a numpy Generator, "
+            f"got {type(random_state).__name__} {random_state!r}"
+        )
+
+
+class BaseSynthesizer(ParamsMixin):
     """sklearn-style base of the discrete-table synthesizers.
 
     Subclasses implement ``_fit_counts(counts, n)`` (spend the budget, record every mechanism call
@@ -337,33 +379,7 @@ class BaseSynthesizer:
         check_epsilon(self.epsilon)
         if self.domain is not None:
             check_domain(self.domain)
-        if not (self.random_state is None or isinstance(self.random_state, (numbers.Integral, np.random.Generator,
-                                                                           np.random.SeedSequence))):
-            raise TypeError("random_state must be None, an int, a SeedSequence or a numpy Generator, "
-                            f"got {type(self.random_state).__name__}")
-
-    @classmethod
-    def _param_names(cls) -> list[str]:
-        sig = inspect.signature(cls.__init__)
-        return [p for p in sig.parameters if p != "self"]
-
-    def get_params(self, deep: bool = True) -> dict:
-        """Constructor parameters (sklearn convention)."""
-        return {name: getattr(self, name) for name in self._param_names()}
-
-    def set_params(self, **params):
-        """Set constructor parameters (validated); returns self."""
-        valid = set(self._param_names())
-        for key, value in params.items():
-            if key not in valid:
-                raise ValueError(f"invalid parameter {key!r} for {type(self).__name__}; valid: {sorted(valid)}")
-            setattr(self, key, value)
-        self._validate_params()
-        return self
-
-    def __repr__(self) -> str:
-        args = ", ".join(f"{k}={v!r}" for k, v in self.get_params().items())
-        return f"{type(self).__name__}({args})"
+        check_random_state_param(self.random_state)
 
     # -- fitting ------------------------------------------------------------------------------
     def fit(self, X, y=None):

@@ -23,14 +23,13 @@ Interface (sklearn style, like the DP synthesizers)::
 
 from __future__ import annotations
 
-import inspect
 import numbers
 
 import numpy as np
 import pandas as pd
 
 from .._validation import check_positive_int, check_random_state
-from .base import NotFittedError
+from .base import NotFittedError, ParamsMixin, check_random_state_param
 
 __all__ = ["Bootstrap", "Flip", "IndependentMarginals"]
 
@@ -40,7 +39,7 @@ _NOT_DP = (
 )
 
 
-class _Baseline:
+class _Baseline(ParamsMixin):
     """Shared machinery: parameters, fit (store the training table), sampling, card."""
 
     #: one-line description used by :meth:`card`
@@ -56,40 +55,7 @@ class _Baseline:
 
     # -- parameters ---------------------------------------------------------------------------
     def _validate_params(self) -> None:
-        rs = self.random_state
-        if not (
-            rs is None
-            or (isinstance(rs, numbers.Integral) and not isinstance(rs, bool))
-            or isinstance(rs, (np.random.Generator, np.random.SeedSequence))
-        ):
-            raise TypeError(
-                "random_state must be None, an int, a SeedSequence or a numpy Generator, "
-                f"got {type(rs).__name__} {rs!r}"
-            )
-
-    @classmethod
-    def _param_names(cls) -> list[str]:
-        return [p for p in inspect.signature(cls.__init__).parameters if p != "self"]
-
-    def get_params(self, deep: bool = True) -> dict:
-        """Constructor parameters (sklearn convention)."""
-        return {name: getattr(self, name) for name in self._param_names()}
-
-    def set_params(self, **params):
-        """Set constructor parameters (validated); returns self."""
-        valid = set(self._param_names())
-        for key, value in params.items():
-            if key not in valid:
-                raise ValueError(
-                    f"invalid parameter {key!r} for {type(self).__name__}; valid: {sorted(valid)}"
-                )
-            setattr(self, key, value)
-        self._validate_params()
-        return self
-
-    def __repr__(self) -> str:
-        args = ", ".join(f"{k}={v!r}" for k, v in self.get_params().items())
-        return f"{type(self).__name__}({args})"
+        check_random_state_param(self.random_state)
 
     # -- fitting ------------------------------------------------------------------------------
     def fit(self, X, y=None):
