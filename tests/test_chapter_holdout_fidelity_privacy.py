@@ -96,3 +96,31 @@ def test_smoke_run_outputs(smoke_run):
     assert {"this_run", "paper", "metric"} <= set(side.columns)
     manifest = json.loads((smoke_run / "manifest.json").read_text())
     assert manifest["parameters"] == smoke
+
+
+def test_dp_table_and_public_domain():
+    from synthtrust import datasets
+
+    train, _ = datasets.holdout_split("adult")
+    table = hf.dp_table(train.head(50))
+    assert list(table.columns) == list(hf.DP_COLUMNS)
+    domain = hf.dp_domain()
+    assert domain["age"][0] == "17-24" and domain["age"][-1] == "70+" and len(domain["age"]) == 11
+    assert [len(domain[c]) for c in hf.DP_COLUMNS] == [11, 16, 7, 2, 2]
+    # each age lands in its bin: 17..24 -> "17-24", 25 -> "25-29", 90 -> "70+"
+    ages = pd.DataFrame({"age": [17, 24, 25, 69, 70, 90], **{c: "x" for c in hf.DP_COLUMNS[1:]}})
+    assert hf.dp_table(ages)["age"].tolist() == ["17-24", "17-24", "25-29", "65-69", "70+", "70+"]
+    with pytest.raises(ValueError, match="unknown DP method 'gan'"):
+        hf.dp_synthetic("gan", 1.0, np.random.default_rng(0))
+
+
+def test_dp_frontier_cells():
+    """The holdout of the 5-column table is the 50 % reference; a perturbed histogram at a huge
+    ε reproduces the training histogram, so its F³ is far below the holdout's."""
+    ref = hf.dp_score_cell({"method": "holdout", "epsilon": None}, [np.random.default_rng(0)])
+    assert ref.dcr_share.iloc[0] == pytest.approx(0.5, abs=0.01)
+    big = hf.dp_score_cell({"method": "perturbed_histogram", "epsilon": 1e4},
+                           [np.random.default_rng(0)])
+    assert big.tvd_3.iloc[0] < 0.2 * ref.tvd_3.iloc[0]
+    synth = hf.dp_synthetic("perturbed_histogram", 1.0, np.random.default_rng(0))
+    assert len(synth) == 24_421 and set(synth.columns) == set(hf.DP_COLUMNS)
