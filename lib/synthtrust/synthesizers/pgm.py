@@ -57,8 +57,6 @@ from .base import (
 __all__ = ["PrivatePGM", "private_pgm"]
 
 DEFAULT_ITERS = 5000
-DEFAULT_TOL = None
-PATIENCE = 2  # mbi's default patience for tol
 _SENSITIVITY = 2.0  # L1 sensitivity of one marginal under replace-one neighbours
 _TOTALS = ("public", "estimate")
 _METHODS = ("round", "sample")
@@ -143,12 +141,11 @@ def _measurements(noisy_row, cliques, stddev):
     ]
 
 
-def _fit_one(domain, noisy_row, cliques, stddev, total, iters, tol=None, patience=PATIENCE):
+def _fit_one(domain, noisy_row, cliques, stddev, total, iters):
     """One mbi MirrorDescent().estimate call (the reference path)."""
     mbi = import_mbi()
     ms = _measurements(noisy_row, cliques, stddev)
-    return mbi.estimation.MirrorDescent().estimate(domain, ms, known_total=total, iters=iters,
-                                                   tol=tol, patience=patience)
+    return mbi.estimation.MirrorDescent().estimate(domain, ms, known_total=total, iters=iters)
 
 
 @functools.lru_cache(maxsize=16)
@@ -162,13 +159,11 @@ def _batched_functions(domain, clique_names):
     def init(loss_fn, total):
         return est._init(domain, loss_fn, total)
 
-    def block(state, loss_fn, total, active):
+    def block(state, loss_fn, total):
         def step(s, _):
             return est._step(s, loss_fn, total), None
 
-        new = jax.lax.scan(step, state, None, length=every)[0]
-        # a replicate that has converged keeps its state (as if mbi's estimate loop had stopped)
-        return jax.tree.map(lambda a, b: jax.numpy.where(active, a, b), new, state)
+        return jax.lax.scan(step, state, None, length=every)[0]
 
     def finalize(state, total):
         return est._finalize(state, total)
@@ -176,7 +171,7 @@ def _batched_functions(domain, clique_names):
     return jax.jit(jax.vmap(init)), jax.jit(jax.vmap(block)), jax.jit(jax.vmap(finalize)), every
 
 
-def _fit_batched(domain, noisy, cliques, stddev, totals, iters, tol=None, patience=PATIENCE):
+def _fit_batched(domain, noisy, cliques, stddev, totals, iters):
     """mbi's MirrorDescent vectorized over replicates; returns one MarkovRandomField per replicate."""
     jax = configure_jax()
     import jax.numpy as jnp
@@ -193,23 +188,8 @@ def _fit_batched(domain, noisy, cliques, stddev, totals, iters, tol=None, patien
     init, block, finalize, every = _batched_functions(domain, tuple(m.clique for m in template))
     tot = jnp.asarray(totals, dtype=float)
     state = init(loss, tot)
-    # mbi's Estimator.estimate early stopping, applied to each replicate separately
-    prev = np.full(r, np.inf)
-    stalls = np.zeros(r, dtype=int)
-    active = np.ones(r, dtype=bool)
     for _ in range(math.ceil(iters / every)):
-        state = block(state, loss, tot, jnp.asarray(active))
-        if tol is None:
-            continue
-        cur = np.asarray(state.loss, dtype=float)
-        converged = prev - cur <= tol * np.maximum(np.abs(cur), 1.0)
-        stalls = np.where(active, np.where(converged, stalls + 1, 0), stalls)
-        prev = np.where(active, cur, prev)
-        active = active & (stalls < patience)
-        if not active.any():
-            break
-    global _LAST_BLOCKS
-    _LAST_BLOCKS = _ + 1
+        state = block(state, loss, tot)
     models = jax.tree.map(np.asarray, finalize(state, tot))
     return [jax.tree.map(lambda x, i=i: x[i], models) for i in range(r)]
 
