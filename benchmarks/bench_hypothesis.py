@@ -377,7 +377,8 @@ def chapter_cells(p: dict) -> dict[str, list[dict]]:
     common = dict(methods=p["methods"], epsilon=p["epsilon"],
                   smoothed_original_size=p["smoothed_original_size"],
                   smoothed_sizes=p["smoothed_sizes"], alpha=p["alpha"],
-                  delta=p["dp_mwu_delta"], n_sim=p["dp_mwu_n_sim"])
+                  delta=p["dp_mwu_delta"], n_sim=p["dp_mwu_n_sim"],
+                  pgm_iters=p.get("pgm_iters"))
     return {
         "gaussian": hv.build_grid(data=GAUSSIAN_DATA, sizes=p["sizes"], **common),
         "cardio": hv.build_grid(data=["cardio"], sizes=p["cardio_sizes"], **common),

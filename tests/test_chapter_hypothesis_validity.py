@@ -46,6 +46,7 @@ REPLICATE_COLUMNS = [
     "alpha",
     "delta",
     "n_sim",
+    "iters",
     "rep",
     "test",
     "pvalue",
@@ -161,6 +162,7 @@ def _expected_cells(params: dict, data: list[str]) -> list[dict]:
         alpha=params["alpha"],
         delta=params["dp_mwu_delta"],
         n_sim=params["dp_mwu_n_sim"],
+        pgm_iters=params["pgm_iters"],
     )
 
 

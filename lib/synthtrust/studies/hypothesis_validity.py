@@ -102,17 +102,17 @@ GAUSSIAN = {"nonsignal": ((50.0, 2.0), (50.0, 2.0)), "signal": ((51.0, 1.0), (50
 #: Vectorized synthesizers by method name: ``f(counts (reps, cells), epsilon, shape, size, rngs)``
 #: → synthetic counts (reps, cells) of the group × value-bin table (see synthtrust.synthesizers).
 SYNTHESIZERS = {
-    "perturbed_histogram": lambda c, e, shape, size, rngs: perturbed_histogram(
+    "perturbed_histogram": lambda c, e, shape, size, rngs, **_: perturbed_histogram(
         c, e, n_synthetic=size, random_state=rngs
     ),
-    "smoothed_histogram": lambda c, e, shape, size, rngs: smoothed_histogram(
+    "smoothed_histogram": lambda c, e, shape, size, rngs, **_: smoothed_histogram(
         c, e, size, random_state=rngs
     ),
-    "mwem": lambda c, e, shape, size, rngs: mwem_counts(
+    "mwem": lambda c, e, shape, size, rngs, **_: mwem_counts(
         c, e, shape, n_synthetic=size, random_state=rngs
     ),
-    "private_pgm": lambda c, e, shape, size, rngs: private_pgm(
-        c, e, shape, n_synthetic=size, random_state=rngs
+    "private_pgm": lambda c, e, shape, size, rngs, **options: private_pgm(
+        c, e, shape, n_synthetic=size, random_state=rngs, **options
     ),
 }
 
@@ -245,11 +245,11 @@ def _tests_from_raw(samples, bins: BinnedVariable) -> dict[str, tuple]:
     return {k: (np.asarray(p, dtype=float), np.asarray(f, dtype=bool)) for k, (p, f) in out.items()}
 
 
-def _synthesize(method, counts, epsilon, size, rngs):
+def _synthesize(method, counts, epsilon, size, rngs, **options):
     """Synthetic (reps, 2, n_bins) counts from original counts with one DP synthesizer."""
     reps, _, n_bins = counts.shape
     flat = counts.reshape(reps, 2 * n_bins)
-    syn = SYNTHESIZERS[method](flat, float(epsilon), (2, n_bins), size, rngs)
+    syn = SYNTHESIZERS[method](flat, float(epsilon), (2, n_bins), size, rngs, **options)
     return np.asarray(syn).reshape(reps, 2, n_bins)
 
 
@@ -262,7 +262,7 @@ def simulate_cell(params: dict, rngs: list[np.random.Generator]) -> pd.DataFrame
         ``data`` ("nonsignal", "signal", "cardio"), ``method`` (one of :data:`METHODS`), ``n``
         (original size), ``epsilon`` (ignored for "real"), ``m`` (synthetic size; only the
         smoothed histogram, else the original size), ``alpha``, and for "dp_mwu" ``delta``
-        and ``n_sim``.
+        and ``n_sim``; for "private_pgm" optionally ``iters`` (mirror-descent steps).
     rngs : list of numpy.random.Generator
         One per replicate (:func:`synthtrust.experiment.run_grid` provides them).
 
@@ -295,7 +295,8 @@ def simulate_cell(params: dict, rngs: list[np.random.Generator]) -> pd.DataFrame
     elif method in SYNTHESIZERS:
         counts = _group_counts(samples, bins)
         size = int(params.get("m") or n)
-        syn = _synthesize(method, counts, params["epsilon"], size, rngs)
+        options = {"iters": int(params["iters"])} if params.get("iters") else {}
+        syn = _synthesize(method, counts, params["epsilon"], size, rngs, **options)
         results = _tests_from_counts(syn, bins)
     else:
         raise ValueError(f"unknown method {method!r}; expected one of {', '.join(METHODS)}")
@@ -334,12 +335,14 @@ def build_grid(
     alpha: float,
     delta: float,
     n_sim: int,
+    pgm_iters: int | None = None,
 ) -> list[dict]:
     """The explicit list of grid cells (Table 1 of the paper) for the given data scenarios.
 
     "real" runs once per (data, n) with ``epsilon = None``; the smoothed histogram runs on an
     original of ``smoothed_original_size`` with synthetic sizes ``m`` in ``smoothed_sizes``;
-    every other method runs for each (n, ε) with ``m = n``.
+    every other method runs for each (n, ε) with ``m = n``. ``pgm_iters`` (Private-PGM's
+    mirror-descent steps; None: the synthesizer's default) is added to Private-PGM cells only.
     """
     unknown = sorted(set(methods) - set(METHODS))
     if unknown:
@@ -386,6 +389,10 @@ def build_grid(
                     for n in sizes
                     for e in epsilon
                 ]
+    if pgm_iters is not None:
+        for cell in cells:
+            if cell["method"] == "private_pgm":
+                cell["iters"] = int(pgm_iters)
     return cells
 
 
