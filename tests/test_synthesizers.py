@@ -431,6 +431,12 @@ def test_private_pgm_class_equals_functional_and_chunking():
     df = counts_to_frame(counts[2], SHAPE, ["group", "value"], random_state=0)
     synth = PrivatePGM(2.0, domain=DOMAIN, iters=500, random_state=_gens(3)[2]).fit(df)
     np.testing.assert_array_equal(synth.sample_counts().ravel(), whole[2])
+    # marginals by column name reach the mechanism: names in the data only, one ledger entry each
+    named = PrivatePGM(2.0, domain=DOMAIN, marginals=[("group", "value")], iters=100,
+                       random_state=0).fit(df)
+    assert len(named.ledger) == 1 and named.ledger.total_epsilon == pytest.approx(2.0)
+    with pytest.raises(ValueError, match="marginals name column 'age'"):
+        PrivatePGM(2.0, domain=DOMAIN, marginals=[("age",)]).fit(df)
     np.testing.assert_array_equal(private_pgm(counts, 2.0, SHAPE, iters=500, n_synthetic=50,
                                               random_state=0).sum(axis=1), [50] * 3)
     # the vmapped path: chunks of another batch size give the same counts (up to rounding ties)

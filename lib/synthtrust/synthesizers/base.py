@@ -381,6 +381,20 @@ class BaseSynthesizer(ParamsMixin):
             check_domain(self.domain)
         check_random_state_param(self.random_state)
 
+    def _marginal_axes(self) -> list[tuple[int, ...]]:
+        """``self.marginals`` (column names, or None for all 1- and 2-way) as validated axes of
+        the fitted columns; ValueError for a name not in the data."""
+        marginals = getattr(self, "marginals", None)
+        if marginals is None:
+            return check_marginals(None, len(self.shape_))
+        index = {c: i for i, c in enumerate(self.columns_)}
+        try:
+            axes = [tuple(index[c] for c in ((cl,) if isinstance(cl, str) else cl)) for cl in marginals]
+        except KeyError as exc:
+            raise ValueError(f"marginals name column {exc.args[0]!r}, which is not in the data "
+                             f"(columns {self.columns_})") from None
+        return check_marginals(axes, len(self.shape_))
+
     # -- fitting ------------------------------------------------------------------------------
     def fit(self, X, y=None):
         """Fit on a DataFrame of integer codes (see module docstring); returns ``self``.

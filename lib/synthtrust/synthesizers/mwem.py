@@ -308,16 +308,7 @@ class MWEM(BaseSynthesizer):
         _check_iterations(self.iterations, self.repetitions, None)
 
     def _fit_counts(self, counts, n):
-        if self.marginals is None:
-            axes = None
-        else:
-            index = {c: i for i, c in enumerate(self.columns_)}
-            try:
-                axes = [tuple(index[c] for c in ((cl,) if isinstance(cl, str) else cl)) for cl in self.marginals]
-            except KeyError as exc:
-                raise ValueError(f"marginals name column {exc.args[0]!r}, which is not in the data "
-                                 f"(columns {self.columns_})") from None
-        queries = _Queries(self.shape_, check_marginals(axes, len(self.shape_)))
+        queries = _Queries(self.shape_, self._marginal_axes())
         iterations, repetitions = _check_iterations(self.iterations, self.repetitions, queries.n_queries)
         hist, chosen, values = _mwem_core(counts[None, :], float(self.epsilon), queries, iterations,
                                           repetitions, [self._rng])

@@ -321,16 +321,7 @@ class PrivatePGM(BaseSynthesizer):
         _check_options(self.iters, self.total, self.synthetic_method)
 
     def _fit_counts(self, counts, n):
-        if self.marginals is None:
-            axes = None
-        else:
-            index = {c: i for i, c in enumerate(self.columns_)}
-            try:
-                axes = [tuple(index[c] for c in ((cl,) if isinstance(cl, str) else cl)) for cl in self.marginals]
-            except KeyError as exc:
-                raise ValueError(f"marginals name column {exc.args[0]!r}, which is not in the data "
-                                 f"(columns {self.columns_})") from None
-        cliques = check_marginals(axes, len(self.shape_))
+        cliques = self._marginal_axes()
         eps = float(self.epsilon)
         mat = counts[None, :]
         noisy, b = _measure(mat, self.shape_, cliques, eps, [self._rng])
