@@ -88,19 +88,7 @@ def _add_run(sub) -> None:
         metavar="DIR",
         help="run folder (default: _build/runs/PRESET/CHAPTER/)",
     )
-    p.add_argument(
-        "--n-jobs",
-        type=_positive_or_all,
-        default=None,
-        metavar="N",
-        help="parallel workers (default: all cores; 1 = no parallelism)",
-    )
-    p.add_argument(
-        "--dask",
-        default=None,
-        metavar="ADDR",
-        help="run replicates on Dask: 'local' (LocalCluster) or tcp://host:port",
-    )
+    _add_parallel_options(p, dask=True)
     p.add_argument(
         "--cache-dir",
         type=Path,
@@ -148,10 +136,7 @@ def _add_book(sub) -> None:
     p.add_argument(
         "--out", type=Path, default=None, metavar="DIR", help="build folder (default: _build/)"
     )
-    p.add_argument(
-        "--n-jobs", type=_positive_or_all, default=None, metavar="N", help="parallel workers"
-    )
-    p.add_argument("--dask", default=None, metavar="ADDR", help="'local' or tcp://host:port")
+    _add_parallel_options(p, dask=True)
     p.set_defaults(handler=_cmd_book)
 
 
@@ -173,6 +158,24 @@ def _cmd_book(args) -> int:
 # --------------------------------------------------------------------------------------------
 _ROLES = ("train", "holdout", "synthetic")
 _SEPARATORS = {",": ",", ";": ";", "|": "|", "tab": "\t", "\\t": "\t", "\t": "\t"}
+
+
+def _add_parallel_options(p: argparse.ArgumentParser, *, dask: bool) -> None:
+    """``--n-jobs`` (and with ``dask``, ``--dask``), shared by run, book and fidelity."""
+    p.add_argument(
+        "--n-jobs",
+        type=_positive_or_all,
+        default=None,
+        metavar="N",
+        help="parallel workers (default: all cores; 1 = no parallelism)",
+    )
+    if dask:
+        p.add_argument(
+            "--dask",
+            default=None,
+            metavar="ADDR",
+            help="run replicates on Dask: 'local' (LocalCluster) or tcp://host:port",
+        )
 
 
 def _int_at_least(minimum: int):
@@ -250,13 +253,7 @@ def _add_fidelity(sub) -> None:
         metavar="N",
         help="use at most N rows of each table (random subsample drawn with --seed)",
     )
-    p.add_argument(
-        "--n-jobs",
-        type=_positive_or_all,
-        default=None,
-        metavar="N",
-        help="parallel workers (default: all cores; 1 = no parallelism)",
-    )
+    _add_parallel_options(p, dask=False)
     p.add_argument(
         "--seed",
         type=_seed,
