@@ -38,6 +38,7 @@ __all__ = [
     "check_domain",
     "check_shape",
     "counts_to_frame",
+    "frame_to_codes",
     "frame_to_counts",
     "largest_remainder",
     "replicate_generators",
@@ -167,8 +168,8 @@ def replicate_generators(random_state, n_reps: int) -> list[np.random.Generator]
 # --------------------------------------------------------------------------------------------
 # tables <-> counts
 # --------------------------------------------------------------------------------------------
-def frame_to_counts(X, domain) -> tuple[list, dict, np.ndarray]:
-    """Validate a table of integer codes and return ``(columns, domain, flat joint counts)``.
+def frame_to_codes(X, domain) -> tuple[list, dict, list[np.ndarray]]:
+    """Validate a table of integer codes and return ``(columns, domain, codes)``.
 
     Parameters
     ----------
@@ -182,7 +183,7 @@ def frame_to_counts(X, domain) -> tuple[list, dict, np.ndarray]:
     -------
     columns : list
     domain : dict ordered like ``columns``
-    counts : ndarray int64, shape (prod(levels),)
+    codes : list of int64 arrays, one per column, each of shape (rows,)
 
     Raises
     ------
@@ -201,25 +202,7 @@ def frame_to_counts(X, domain) -> tuple[list, dict, np.ndarray]:
     columns = list(X.columns)
     if len(set(columns)) != len(columns):
         raise ValueError(f"X has duplicated column names: {columns}")
-    codes = []
-    for col in columns:
-        s = X[col]
-        if s.isna().any():
-            raise ValueError(f"column {col!r} has {int(s.isna().sum())} missing value(s) (NaN); "
-                             "encode missing values as their own level first")
-        if pd.api.types.is_bool_dtype(s):
-            values = s.to_numpy(dtype=np.int64)
-        elif pd.api.types.is_numeric_dtype(s):
-            values = s.to_numpy(dtype=float)
-            bad = ~np.isfinite(values) | (values != np.rint(values))
-            if bad.any():
-                raise ValueError(f"column {col!r} has non-integer value {values[bad][0]!r}; "
-                                 "synthesizers need integer codes 0..levels-1")
-            values = values.astype(np.int64)
-        else:
-            raise TypeError(f"column {col!r} has dtype {s.dtype}; encode it as integer codes 0..levels-1 "
-                            "first (e.g. with synthtrust.domain)")
-        codes.append(values)
+    codes = [_column_codes(X[col], col) for col in columns]
     if domain is None:
         domain = {col: int(v.max()) + 1 for col, v in zip(columns, codes, strict=True)}
         warnings.warn(
@@ -234,6 +217,31 @@ def frame_to_counts(X, domain) -> tuple[list, dict, np.ndarray]:
         if lo < 0 or hi >= domain[col]:
             bad = lo if lo < 0 else hi
             raise ValueError(f"column {col!r} has code {bad}, outside the domain 0..{domain[col] - 1}")
+    return columns, domain, codes
+
+
+def _column_codes(s: pd.Series, col) -> np.ndarray:
+    if s.isna().any():
+        raise ValueError(f"column {col!r} has {int(s.isna().sum())} missing value(s) (NaN); "
+                         "encode missing values as their own level first (synthtrust.domain)")
+    if pd.api.types.is_bool_dtype(s):
+        return s.to_numpy(dtype=np.int64)
+    if not pd.api.types.is_numeric_dtype(s):
+        raise TypeError(f"column {col!r} has dtype {s.dtype}; encode it as integer codes 0..levels-1 "
+                        "first (e.g. with synthtrust.domain)")
+    values = s.to_numpy(dtype=float)
+    bad = ~np.isfinite(values) | (values != np.rint(values))
+    if bad.any():
+        raise ValueError(f"column {col!r} has non-integer value {values[bad][0]!r}; "
+                         "synthesizers need integer codes 0..levels-1")
+    return values.astype(np.int64)
+
+
+def frame_to_counts(X, domain) -> tuple[list, dict, np.ndarray]:
+    """Validate a table of integer codes (see :func:`frame_to_codes`) and return
+    ``(columns, domain, flat joint counts)``; the counts have shape ``(prod(levels),)``, C order over
+    the columns of ``X``."""
+    columns, domain, codes = frame_to_codes(X, domain)
     shape = tuple(domain.values())
     flat = np.ravel_multi_index(tuple(codes), shape)
     counts = np.bincount(flat, minlength=int(np.prod(shape, dtype=np.int64))).astype(np.int64)
