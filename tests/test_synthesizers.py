@@ -410,14 +410,63 @@ def test_private_pgm_batched_equals_per_replicate_mbi():
     domain = pgm_module._domain(SHAPE)
     noisy, b = pgm_module._measure(counts, SHAPE, cliques, 1.0, _gens(4))
     sd, tot = math.sqrt(2) * b, counts.sum(axis=1).astype(float)
-    batched = pgm_module._fit_batched(domain, noisy, cliques, sd, tot, 1000)
+    batched = pgm_module._split_models(pgm_module._fit_batched(domain, noisy, cliques, sd, tot, 1000), 4)
+    expected = []
     for i in range(4):
         single = pgm_module._fit_one(domain, [y[i] for y in noisy], cliques, sd, tot[i], 1000)
         np.testing.assert_allclose(_joint(batched[i]), _joint(single), rtol=0, atol=1e-6 * tot[i])
-    out_b = private_pgm(counts, 1.0, SHAPE, iters=1000, random_state=_gens(4))
-    out_s = private_pgm(counts, 1.0, SHAPE, iters=1000, random_state=_gens(4), batched=False)
+        expected.append(_joint(single))
+    out_b = private_pgm(counts, 1.0, SHAPE, iters=1000, random_state=_gens(4))  # vectorized rounding
+    out_s = private_pgm(counts, 1.0, SHAPE, iters=1000, random_state=_gens(4), batched=False)  # mbi
     np.testing.assert_array_equal(out_b.sum(axis=1), 1000)
-    assert np.abs(out_b - out_s).max() <= 1
+    # both are randomized roundings of the same model: every cell within 2 of its expected count
+    # (±1 for the group total, ±1 for the stratified conditional draw)
+    for out in (out_b, out_s):
+        assert np.abs(out - np.asarray(expected)).max() < 2
+
+
+def _mbi_round_counts(joint, rows, seed):
+    """Reference: mbi's own synthetic_data(method="round") on a one-clique model of ``joint``."""
+    mbi = pgm_module.import_mbi()
+    import jax.numpy as jnp
+
+    names = pgm_module._names(joint.ndim)
+    domain = mbi.Domain(names, joint.shape)
+    with np.errstate(divide="ignore"):
+        factor = mbi.Factor(domain, jnp.log(joint))
+    potentials = mbi.CliqueVector(domain=domain, cliques=[names], tables={names: factor})
+    marginals = mbi.CliqueVector(domain=domain, cliques=[names], tables={names: mbi.Factor(domain, jnp.asarray(joint))})
+    model = mbi.MarkovRandomField(potentials=potentials, marginals=marginals, total=float(joint.sum()))
+    return pgm_module._synthetic_counts(model, rows, seed, "round", joint.shape).reshape(joint.shape)
+
+
+@pytest.mark.parametrize("shape, rows", [((2, 10), 37), ((3, 4, 5), 1000)])
+def test_round_joint_counts_has_mbi_rounding_distribution(shape, rows):
+    """The vectorized rounding equals mbi's synthetic_data("round") in distribution: same exact
+    support (group totals floor/ceil of their quota, cells within 2 of rows·p) and the same mean
+    (unbiased: the average over draws approaches rows·p for both)."""
+    rng = np.random.default_rng(3)
+    joint = rng.gamma(0.5, size=shape)
+    joint[0, 0] = 0.0  # a zero cell is never drawn
+    joint[-1] = 1e-12  # a trailing first-column value that is (almost) never drawn
+    p = joint / joint.sum()
+    domain = pgm_module._domain(shape)
+    order = pgm_module._sampling_order(domain, (domain.attributes,))
+    assert sorted(order) == list(range(len(shape)))
+    assert pgm_module._sampling_order(domain, tuple((a,) for a in domain.attributes)) is None
+    ours = np.stack([pgm_module.round_joint_counts(joint, order, rows, np.random.default_rng(s))
+                     for s in range(400)])
+    theirs = np.stack([_mbi_round_counts(joint, rows, s) for s in range(400)])
+    first = order[0]
+    quota = rows * p.sum(axis=tuple(a for a in range(len(shape)) if a != first))
+    for draws in (ours, theirs):
+        assert (draws.reshape(400, -1).sum(axis=1) == rows).all()
+        assert (draws[:, 0, 0] == 0).all()
+        totals = draws.sum(axis=tuple(a + 1 for a in range(len(shape)) if a != first))
+        assert ((totals == np.floor(quota)) | (totals == np.floor(quota) + 1)).all()
+        assert np.abs(draws - rows * p).max() < 2 + (len(shape) > 2)
+        se = draws.std(axis=0).max() / np.sqrt(400)
+        assert np.abs(draws.mean(axis=0) - rows * p).max() < 5 * se + 1e-9
 
 
 def test_private_pgm_class_equals_functional_and_chunking():

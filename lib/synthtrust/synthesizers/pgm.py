@@ -190,8 +190,115 @@ def _fit_batched(domain, noisy, cliques, stddev, totals, iters):
     state = init(loss, tot)
     for _ in range(math.ceil(iters / every)):
         state = block(state, loss, tot)
-    models = jax.tree.map(np.asarray, finalize(state, tot))
+    return jax.tree.map(np.asarray, finalize(state, tot))
+
+
+def _split_models(models, r: int) -> list:
+    """One MarkovRandomField per replicate from a batched (vmapped) one."""
+    jax = configure_jax()
     return [jax.tree.map(lambda x, i=i: x[i], models) for i in range(r)]
+
+
+def _sample_models(models, rows, rngs, method, shape) -> np.ndarray:
+    """(R, cells) synthetic counts, one mbi ``synthetic_data`` call per replicate model."""
+    return np.stack([_synthetic_counts(model, int(r), int(rng.integers(2**32)), method, shape)
+                     for model, r, rng in zip(models, rows, rngs, strict=True)])
+
+
+def _sample_batched(models, domain, rows, rngs, method, shape) -> np.ndarray:
+    """Synthetic counts from a batched model: :func:`round_joint_counts` when the model is one
+    clique over the whole domain and ``method="round"``, else mbi per replicate."""
+    cliques = tuple(models.cliques)
+    order = _sampling_order(domain, cliques)
+    if method != "round" or order is None:
+        return _sample_models(_split_models(models, len(rngs)), rows, rngs, method, shape)
+    clique = cliques[0]
+    values = np.asarray(models.marginals[clique].values)  # (R, *clique shape), clique order
+    joint = np.moveaxis(values, [1 + clique.index(a) for a in domain.attributes], range(1, values.ndim))
+    return np.stack([round_joint_counts(j, order, int(r), rng).reshape(-1)
+                     for j, r, rng in zip(joint, rows, rngs, strict=True)])
+
+
+# --------------------------------------------------------------------------------------------
+# vectorized randomized rounding for models whose one clique is the whole domain
+# --------------------------------------------------------------------------------------------
+@functools.lru_cache(maxsize=16)
+def _sampling_order(domain, cliques) -> tuple[int, ...] | None:
+    """Axes in mbi's sampling order (reversed elimination order) if the junction tree of
+    ``cliques`` is a single node holding every attribute, else None."""
+    mbi = import_mbi()
+    jtree, elimination = mbi.junction_tree.make_junction_tree(domain, [tuple(c) for c in cliques])
+    nodes = list(jtree.nodes)
+    if len(nodes) != 1 or set(nodes[0]) != set(domain.attributes):
+        return None
+    return tuple(domain.attributes.index(a) for a in elimination[::-1])
+
+
+def _round_first(weights: np.ndarray, rows: int, rng: np.random.Generator) -> np.ndarray:
+    """mbi's randomized rounding of one column: integer parts of the quota rows·w/Σw, then the
+    remaining units to distinct cells drawn without replacement ∝ the fractional parts
+    (successive sampling, drawn here as Gumbel top-k)."""
+    quota = weights * (rows / weights.sum())
+    counts = np.floor(quota)
+    frac = quota - counts
+    counts = counts.astype(np.int64)
+    extra = rows - int(counts.sum())
+    if extra > 0:
+        with np.errstate(divide="ignore"):
+            keys = np.log(frac) + rng.gumbel(size=frac.shape)
+        counts[np.argpartition(-keys, extra - 1)[:extra]] += 1
+    return counts
+
+
+def _round_next(parents: np.ndarray, cond: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Counts of the next column given parent-configuration counts, by mbi's stratified draws.
+
+    ``parents`` (P,) counts n_p; ``cond`` (P, K) non-negative conditional weights. In parent group
+    p, record k (a random rank 0..n_p−1) gets u_k = (k + U_k)/n_p and value
+    #{v : F_p(v) <= u_k} (capped at K−1), F_p the conditional CDF; so the number of records below
+    the cut x = n_p·F_p(v) is floor(x) + [U_floor(x) < frac(x)]. Returns (P, K) counts.
+    """
+    mass = cond.sum(axis=1, keepdims=True)
+    cdf = np.divide(np.cumsum(cond, axis=1), mass, out=np.zeros_like(cond), where=mass > 0)
+    n = parents[:, None]
+    cut = n * cdf[:, :-1]
+    whole = np.floor(cut)
+    starts = np.concatenate([[0], np.cumsum(parents)[:-1]])[:, None]
+    u = np.append(rng.random(int(parents.sum())), 0.0)  # + 1 slot for empty trailing groups
+    k = np.minimum(whole.astype(np.int64), np.maximum(n - 1, 0))
+    below = np.minimum(whole + (u[starts + k] < cut - whole), n)
+    below = np.concatenate([np.zeros_like(n), below, n], axis=1)
+    return np.diff(below, axis=1).astype(np.int64)
+
+
+def round_joint_counts(joint: np.ndarray, order: tuple[int, ...], rows: int,
+                       rng: np.random.Generator) -> np.ndarray:
+    """Synthetic counts from a model whose single clique is the whole domain, with the same
+    distribution as mbi's ``synthetic_data(rows, method="round")`` without materialising records.
+
+    Parameters
+    ----------
+    joint : ndarray, shape (k_0, …, k_{d−1})
+        The model's (non-negative) joint marginal, axes in domain order.
+    order : tuple of int
+        Sampling order of the axes (mbi: reversed elimination order).
+    rows : int
+        Records to generate.
+    rng : numpy.random.Generator
+
+    Returns
+    -------
+    ndarray int64 of ``joint``'s shape, summing to ``rows``: the first column in ``order`` by
+    randomized rounding (:func:`_round_first`), each next one by stratified conditional draws
+    given all previous ones (:func:`_round_next`) — mbi's algorithm (REFERENCE.md §1.2), whose
+    parents are all earlier columns when the junction tree is one node.
+    """
+    j = np.transpose(np.asarray(joint, dtype=float), order)
+    counts = _round_first(j.reshape(j.shape[0], -1).sum(axis=1), rows, rng)
+    for axis in range(1, j.ndim):
+        head = j.reshape(j.shape[: axis + 1] + (-1,)).sum(axis=-1)
+        counts = _round_next(counts, head.reshape(counts.size, -1), rng).reshape(-1)
+    return np.transpose(counts.reshape(j.shape), np.argsort(order))
 
 
 def _totals(mat, noisy, cliques, stddev, total) -> np.ndarray:
@@ -266,16 +373,14 @@ def private_pgm(
     noisy, b = _measure(mat, shape, cliques, epsilon, rngs)
     stddev = math.sqrt(2.0) * b
     totals = _totals(mat, noisy, cliques, stddev, total)
+    rows = mat.sum(axis=1) if n_synthetic is None else np.full(mat.shape[0], n_synthetic)
     if batched:
         models = _fit_batched(domain, noisy, cliques, stddev, totals, iters)
+        out = _sample_batched(models, domain, rows, rngs, synthetic_method, shape)
     else:
         models = [_fit_one(domain, [y[i] for y in noisy], cliques, stddev, float(totals[i]), iters)
                   for i in range(mat.shape[0])]
-    out = np.empty_like(mat)
-    for i, (rng, model) in enumerate(zip(rngs, models, strict=True)):
-        rows = int(mat[i].sum()) if n_synthetic is None else n_synthetic
-        seed = int(rng.integers(2**32))
-        out[i] = _synthetic_counts(model, rows, seed, synthetic_method, shape)
+        out = _sample_models(models, rows, rngs, synthetic_method, shape)
     if ledger is not None:
         _record_pgm(ledger, epsilon, cliques, _names(len(shape)))
     return out[0] if was_1d else out
