@@ -1143,11 +1143,42 @@ def _adult_pgm_discretized() -> Domain:
     return Domain(specs)
 
 
+def _cardio() -> Domain:
+    """Kaggle Cardiovascular Disease dataset (cardio_train; data/DATASETS.md). The record ``id``
+    is not an attribute and is not in the domain (select the other columns before encoding).
+
+    Numeric attributes (5, the paper's Table 1) are binned at clinical cut-offs; blood
+    pressures and body measures are clipped to physiologically possible ranges, because the
+    file holds data-entry errors (negative pressures, ap_hi = 16 020) that a public domain must
+    not be stretched to."""
+    return Domain({
+        # age in days; 30..65 years in the file's documentation (bins of 5 years, 29..66 y)
+        "age": Numeric([29 * 365, 40 * 365, 45 * 365, 50 * 365, 55 * 365, 60 * 365, 66 * 365],
+                       integer=True, clip=True),
+        "gender": Categorical([1, 2]),
+        # height (cm); adult range 120..220 clipped
+        "height": Numeric([120, 150, 160, 170, 180, 220], integer=True, clip=True),
+        # weight (kg); 30..200 clipped; WHO-like steps
+        "weight": Numeric([30, 60, 70, 80, 90, 100, 200], clip=True),
+        # systolic pressure (mm Hg), AHA categories 120/130/140/180; clipped to 60..250
+        "ap_hi": Numeric([60, 120, 130, 140, 160, 180, 250], integer=True, clip=True),
+        # diastolic pressure (mm Hg), AHA categories 80/90/120; clipped to 30..180
+        "ap_lo": Numeric([30, 70, 80, 90, 100, 120, 180], integer=True, clip=True),
+        "cholesterol": Categorical([1, 2, 3]),  # normal / above normal / well above normal
+        "gluc": Categorical([1, 2, 3]),
+        "smoke": Categorical([0, 1]),
+        "alco": Categorical([0, 1]),
+        "active": Categorical([0, 1]),
+        "cardio": Categorical([0, 1]),  # class: cardiovascular disease present
+    })
+
+
 _BUILDERS = {
     "pima_diabetes": _pima_diabetes,
     "ilpd": _ilpd,
     "hypothyroid_allhypo": _hypothyroid_allhypo,
     "adult_pgm_discretized": _adult_pgm_discretized,
+    "cardio": _cardio,
 }
 
 #: Datasets (names of :func:`synthtrust.datasets.load`) with a hand-written public domain.
@@ -1169,12 +1200,14 @@ def dataset_domain(name: str) -> Domain:
     name : str
         One of :data:`DATASET_DOMAINS`: ``"pima_diabetes"`` (label ``Outcome``), ``"ilpd"``
         (``Dataset``), ``"hypothyroid_allhypo"`` (``Target``), ``"adult_pgm_discretized"``
-        (``income>50K``; sizes from ``data/adult_pgm_discretized_domain.json``).
+        (``income>50K``; sizes from ``data/adult_pgm_discretized_domain.json``), ``"cardio"``
+        (``cardio``; every column but ``id``).
 
     Returns
     -------
     Domain
-        Covers every column of ``synthtrust.datasets.load(name)``, in the file's order.
+        Covers every column of ``synthtrust.datasets.load(name)`` (cardio: but ``id``), in the
+        file's order.
 
     Raises
     ------

@@ -42,7 +42,7 @@ import pandas as pd
 
 import synthtrust
 
-__all__ = ["cell_key", "replicate_rngs", "run_grid"]
+__all__ = ["cell_key", "replicate_index", "replicate_rngs", "run_grid"]
 
 _BACKENDS = ("loky", "threading", "sequential", "dask")
 
@@ -125,6 +125,13 @@ def replicate_rngs(params: Mapping, reps, seed: int = 0) -> list[np.random.Gener
         np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(key, int(r)))) for r in reps
     ]
 
+
+
+def replicate_index(rng: np.random.Generator, position: int) -> int:
+    """The replicate index :func:`run_grid` keyed ``rng`` with (the last entry of its
+    SeedSequence spawn key), else ``position`` (for generators made elsewhere)."""
+    key = getattr(getattr(rng.bit_generator, "seed_seq", None), "spawn_key", ())
+    return int(key[-1]) if key else position
 
 # --------------------------------------------------------------------------------------------
 # Grid

@@ -27,6 +27,7 @@ import pandas as pd
 from scipy import stats
 
 from synthtrust import datasets, hypothesis
+from synthtrust.experiment import replicate_index
 from synthtrust.synthesizers import (
     mwem_counts,
     perturbed_histogram,
@@ -300,7 +301,7 @@ def simulate_cell(params: dict, rngs: list[np.random.Generator]) -> pd.DataFrame
         results = _tests_from_counts(syn, bins)
     else:
         raise ValueError(f"unknown method {method!r}; expected one of {', '.join(METHODS)}")
-    reps = np.array([_replicate_index(r, i) for i, r in enumerate(rngs)])
+    reps = np.array([replicate_index(r, i) for i, r in enumerate(rngs)])
     frames = []
     for test, (p, feasible) in results.items():
         frames.append(
@@ -315,13 +316,6 @@ def simulate_cell(params: dict, rngs: list[np.random.Generator]) -> pd.DataFrame
             )
         )
     return pd.concat(frames, ignore_index=True)
-
-
-def _replicate_index(rng: np.random.Generator, position: int) -> int:
-    """The replicate index :func:`~synthtrust.experiment.run_grid` keyed ``rng`` with (last
-    entry of its SeedSequence spawn key), else the position in the list."""
-    key = getattr(getattr(rng.bit_generator, "seed_seq", None), "spawn_key", ())
-    return int(key[-1]) if key else position
 
 
 def build_grid(

@@ -4,6 +4,10 @@ Estimators (sklearn style: ``Synth(epsilon=..., domain=..., random_state=...).fi
 ``.ledger``): :class:`PerturbedHistogram`, :class:`SmoothedHistogram`, :class:`MWEM`,
 :class:`PrivatePGM`.
 
+Synthesizers for high-dimensional tables (:class:`TabularSynthesizer`: never the joint histogram;
+``domain`` may be a :class:`synthtrust.domain.Domain` for raw mixed-type tables):
+:class:`PrivBayes`, :class:`MST`, :class:`AIM`, :class:`MWEMPGM`, :class:`PrivMRF`.
+
 Vectorized functional forms on count matrices ``(reps, cells)`` of the flattened joint domain,
 returning synthetic count matrices, with one generator per replicate:
 :func:`perturbed_histogram`, :func:`smoothed_histogram`, :func:`mwem_counts` (and :func:`mwem_histogram`),
@@ -33,6 +37,8 @@ from .histogram import (
 )
 from .mwem import MWEM, marginal_queries, mwem_counts, mwem_histogram
 from .pgm import PrivatePGM, private_pgm
+from .privbayes import PrivBayes
+from .tabular import TabularSynthesizer
 
 __all__ = [
     "MWEM",
@@ -42,8 +48,10 @@ __all__ = [
     "IndependentMarginals",
     "NotFittedError",
     "PerturbedHistogram",
+    "PrivBayes",
     "PrivatePGM",
     "SmoothedHistogram",
+    "TabularSynthesizer",
     "counts_to_frame",
     "frame_to_counts",
     "largest_remainder",
