@@ -205,3 +205,24 @@ def book_build(tmp_path_factory) -> BookBuild:
 def site(book_build) -> Path:
     """The built site folder (``html/``)."""
     return book_build.html
+
+
+@pytest.fixture(scope="session")
+def smoke_run_of(book_build, tmp_path_factory):
+    """``smoke_run_of(name)``: the chapter's smoke run folder from the session's book build, or
+    (placeholder site / ``SYNTHTRUST_SITE``) a run made here once per session."""
+    made: dict[str, Path] = {}
+
+    def get(name: str) -> Path:
+        run = book_build.run_dir(name)
+        if run is not None:
+            return run
+        if name not in made:
+            from synthtrust import runner
+
+            out = tmp_path_factory.mktemp(f"smoke-{name}")
+            made[name] = runner.run_chapter(name, preset="smoke", out=out / "run", n_jobs=1,
+                                            progress=False, cache_dir=out / "cache")
+        return made[name]
+
+    return get

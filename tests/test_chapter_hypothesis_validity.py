@@ -16,7 +16,6 @@ import nbformat
 import numpy as np
 import pandas as pd
 import pytest
-import yaml
 
 from synthtrust import cli, runner
 from synthtrust.studies import hypothesis_validity as hv
@@ -71,22 +70,8 @@ def _tests_of(method: str) -> list[str]:
 
 
 # ------------------------------------------------------------------------ parameters, presets
-def test_parameters_cell_equals_default_preset_and_has_runtime_keys():
-    cell = runner.notebook_parameters(NAME)
-    default = runner.load_params(NAME, "default")
-    assert set(cell) == set(default) | set(runner.RUNTIME_KEYS)
-    for key, value in default.items():
-        assert cell[key] == value, f"parameters cell {key} = {cell[key]!r}, default.yaml {value!r}"
-    # runtime keys: harmless defaults for an interactive session; `synthtrust run` sets them
-    assert cell["n_jobs"] is None and cell["dask"] is None and cell["cache_dir"] is None
-    assert isinstance(cell["results_dir"], str) and cell["results_dir"].endswith("results")
-
-
 def test_presets_share_keys_and_name_known_methods():
-    assert runner.presets(NAME) == list(PRESETS)
     params = {p: runner.load_params(NAME, p) for p in PRESETS}
-    keys = {p: list(v) for p, v in params.items()}
-    assert keys["smoke"] == keys["default"] == keys["paper"]
     for preset, values in params.items():
         assert sorted(values["methods"]) == sorted(hv.METHODS), preset
         assert 0 < values["alpha"] < 1
@@ -124,21 +109,8 @@ def test_paper_preset_is_the_published_grid():
 
 # ------------------------------------------------------------------------- the smoke run
 @pytest.fixture(scope="module")
-def smoke_run(book_build, tmp_path_factory) -> Path:
-    """The chapter's smoke run folder from the session's book build (run here only when the
-    session's site is a placeholder or was given by ``SYNTHTRUST_SITE``)."""
-    run = book_build.run_dir(NAME)
-    if run is None:
-        out = tmp_path_factory.mktemp("smoke-run")
-        run = runner.run_chapter(
-            NAME,
-            preset="smoke",
-            out=out / "run",
-            n_jobs=1,
-            progress=False,
-            cache_dir=out / "cache",
-        )
-    return Path(run)
+def smoke_run(smoke_run_of) -> Path:
+    return Path(smoke_run_of(NAME))
 
 
 @pytest.fixture(scope="module")
@@ -346,11 +318,3 @@ def test_cli_unknown_parameter_exits_2_naming_it(tmp_path, capsys):
     assert "'no_such_key'" in err
     assert "n_reps" in err  # the message lists the allowed keys
     assert not out.exists()
-
-
-def test_presets_are_yaml_mappings_without_runtime_keys():
-    for preset in PRESETS:
-        path = runner.chapters_dir() / "params" / NAME / f"{preset}.yaml"
-        values = yaml.safe_load(path.read_text(encoding="utf-8"))
-        assert isinstance(values, dict)
-        assert not set(values) & set(runner.RUNTIME_KEYS)

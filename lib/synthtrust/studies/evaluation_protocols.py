@@ -75,8 +75,8 @@ GENERATORS = {
     "mwem_pgm": ("MWEM-PGM", True),
     "aim": ("AIM", True),
     "privmrf": ("PrivMRF", True),
-    "independent": ("Independent marginals (non-DP)", False),
-    "bootstrap": ("Bootstrap of the real data (non-DP)", False),
+    "independent": ("Independent (non-DP)", False),
+    "bootstrap": ("Bootstrap (non-DP)", False),
 }
 
 #: What the paper concludes (§V–VI), quoted for the side-by-side table.

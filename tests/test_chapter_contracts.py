@@ -1,0 +1,59 @@
+"""The chapter contract (DESIGN.md "Chapters"), checked for every chapter of the book: one
+``parameters`` cell whose values equal ``params/<chapter>/default.yaml`` plus the runtime keys,
+three presets with the same keys and no runtime keys, and a smoke run without error outputs
+whose manifest records the smoke parameters."""
+
+import json
+
+import nbformat
+import pytest
+import yaml
+
+from synthtrust import runner
+
+CHAPTERS = runner.list_chapters()
+PRESETS = ("smoke", "default", "paper")
+
+
+def test_every_chapter_of_the_toc_is_checked():
+    from synthtrust import book
+
+    assert set(book.toc_chapters(runner.chapters_dir().parent)) <= set(CHAPTERS)
+    assert len(CHAPTERS) >= 3
+
+
+@pytest.mark.parametrize("name", CHAPTERS)
+def test_parameters_cell_equals_default_preset_and_has_runtime_keys(name):
+    cell = runner.notebook_parameters(name)
+    default = runner.load_params(name, "default")
+    assert set(cell) == set(default) | set(runner.RUNTIME_KEYS)
+    for key, value in default.items():
+        assert cell[key] == value, f"parameters cell {key} = {cell[key]!r}, default.yaml {value!r}"
+    # runtime keys: harmless defaults for an interactive session; `synthtrust run` sets them
+    assert cell["n_jobs"] is None and cell["dask"] is None and cell["cache_dir"] is None
+    assert isinstance(cell["results_dir"], str) and cell["results_dir"].endswith("results")
+
+
+@pytest.mark.parametrize("name", CHAPTERS)
+def test_presets_share_keys_and_hold_no_runtime_keys(name):
+    assert runner.presets(name) == list(PRESETS)
+    params = {}
+    for preset in PRESETS:
+        path = runner.chapters_dir() / "params" / name / f"{preset}.yaml"
+        params[preset] = yaml.safe_load(path.read_text(encoding="utf-8"))
+        assert isinstance(params[preset], dict), path
+        assert not set(params[preset]) & set(runner.RUNTIME_KEYS), path
+        assert params[preset] == runner.load_params(name, preset)
+    assert list(params["smoke"]) == list(params["default"]) == list(params["paper"])
+
+
+@pytest.mark.parametrize("name", CHAPTERS)
+def test_smoke_run_has_no_errors_and_records_its_parameters(name, smoke_run_of):
+    run = smoke_run_of(name)
+    nb = nbformat.read(run / f"{name}.ipynb", as_version=4)
+    errors = [o for c in nb.cells if c.cell_type == "code" for o in c.get("outputs", [])
+              if o.get("output_type") == "error"]
+    assert errors == []
+    manifest = json.loads((run / "manifest.json").read_text())
+    assert manifest["parameters"] == runner.load_params(name, "smoke")
+    assert (run / "results").is_dir() and any((run / "results").iterdir())
