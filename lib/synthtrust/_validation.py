@@ -7,6 +7,7 @@ import numbers
 import numpy as np
 
 __all__ = [
+    "check_real",
     "check_array",
     "check_delta",
     "check_epsilon",
@@ -36,7 +37,8 @@ def check_random_state(random_state) -> np.random.Generator:
     )
 
 
-def _check_real(value, name: str) -> float:
+def check_real(value, name: str) -> float:
+    """A finite real number (not bool); TypeError/ValueError naming ``name``."""
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
         raise TypeError(f"{name} must be a real number, got {type(value).__name__} {value!r}")
     value = float(value)
@@ -47,7 +49,7 @@ def _check_real(value, name: str) -> float:
 
 def check_epsilon(epsilon, name: str = "epsilon") -> float:
     """Validate a privacy parameter ε: a finite real number > 0."""
-    epsilon = _check_real(epsilon, name)
+    epsilon = check_real(epsilon, name)
     if epsilon <= 0:
         raise ValueError(f"{name} must be > 0, got {epsilon!r}")
     return epsilon
@@ -55,7 +57,7 @@ def check_epsilon(epsilon, name: str = "epsilon") -> float:
 
 def check_delta(delta, name: str = "delta") -> float:
     """Validate a privacy parameter δ: a real number in the open interval (0, 1)."""
-    delta = _check_real(delta, name)
+    delta = check_real(delta, name)
     if not 0 < delta < 1:
         raise ValueError(f"{name} must be in the open interval (0, 1), got {delta!r}")
     return delta

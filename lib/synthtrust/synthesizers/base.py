@@ -362,7 +362,21 @@ def check_random_state_param(random_state) -> None:
         )
 
 
-class BaseSynthesizer(ParamsMixin):
+class FittedMixin:
+    """``_check_fitted`` and ``_n_rows`` shared by the synthesizer base classes."""
+
+    def _check_fitted(self) -> None:
+        if not getattr(self, "_fitted", False):
+            raise NotFittedError(f"this {type(self).__name__} is not fitted yet; call fit(X) first")
+
+    def _n_rows(self, n) -> int:
+        """The number of records to sample: ``n`` validated, or the default; NotFittedError
+        before ``fit``."""
+        self._check_fitted()
+        return self._default_n() if n is None else check_positive_int(n, "n")
+
+
+class BaseSynthesizer(ParamsMixin, FittedMixin):
     """sklearn-style base of the discrete-table synthesizers.
 
     Subclasses implement ``_fit_counts(counts, n)`` (spend the budget, record every mechanism call
@@ -445,10 +459,6 @@ class BaseSynthesizer(ParamsMixin):
         raise NotImplementedError
 
     # -- sampling -----------------------------------------------------------------------------
-    def _check_fitted(self) -> None:
-        if not getattr(self, "_fitted", False):
-            raise NotFittedError(f"this {type(self).__name__} is not fitted yet; call fit(X) first")
-
     def _default_n(self) -> int:
         return self.n_records_
 
@@ -465,16 +475,13 @@ class BaseSynthesizer(ParamsMixin):
         TypeError, ValueError
             ``n`` not a positive integer.
         """
-        self._check_fitted()
-        n = self._default_n() if n is None else check_positive_int(n, "n")
+        n = self._n_rows(n)
         counts = self._sample_counts(n)
         return counts_to_frame(counts, self.shape_, self.columns_, self._rng)
 
     def sample_counts(self, n: int | None = None) -> np.ndarray:
         """Like :meth:`sample` but return the synthetic joint histogram, shape ``shape_``."""
-        self._check_fitted()
-        n = self._default_n() if n is None else check_positive_int(n, "n")
-        return self._sample_counts(n).reshape(self.shape_)
+        return self._sample_counts(self._n_rows(n)).reshape(self.shape_)
 
     def _sample_counts(self, n: int) -> np.ndarray:  # pragma: no cover - abstract
         raise NotImplementedError

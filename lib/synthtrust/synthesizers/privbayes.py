@@ -76,6 +76,7 @@ from itertools import groupby
 import numpy as np
 import pandas as pd
 
+from .._validation import check_real
 from ..privacy.mechanisms import exponential_mechanism, laplace
 from .tabular import TabularSynthesizer
 
@@ -97,15 +98,6 @@ MAX_CANDIDATES = 200_000
 # --------------------------------------------------------------------------------------------
 # formulas of the paper
 # --------------------------------------------------------------------------------------------
-def _real(value, name: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        raise TypeError(f"{name} must be a real number, got {type(value).__name__} {value!r}")
-    value = float(value)
-    if not math.isfinite(value):
-        raise ValueError(f"{name} must be finite, got {value!r}")
-    return value
-
-
 def _int(value, name: str, low: int) -> int:
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
         raise TypeError(f"{name} must be an integer, got {type(value).__name__} {value!r}")
@@ -115,7 +107,7 @@ def _int(value, name: str, low: int) -> int:
 
 
 def _beta(beta) -> float:
-    beta = _real(beta, "beta")
+    beta = check_real(beta, "beta")
     if not 0 < beta < 1:
         raise ValueError(f"beta (share of epsilon for the network) must be in the open interval (0, 1), got {beta!r}")
     return beta
@@ -148,7 +140,7 @@ def theta_usefulness(n: int, d: int, k: int, epsilon: float, beta: float = 0.5) 
     k = _int(k, "k", 0)
     if k >= d:
         raise ValueError(f"k must be < d = {d}, got {k}")
-    epsilon = _real(epsilon, "epsilon")
+    epsilon = check_real(epsilon, "epsilon")
     if epsilon <= 0:
         raise ValueError(f"epsilon must be > 0, got {epsilon!r}")
     beta = _beta(beta)
@@ -170,7 +162,7 @@ def choose_degree(n: int, d: int, epsilon: float, theta: float = 4.0, beta: floa
     TypeError, ValueError
         As :func:`theta_usefulness`; ``theta`` not a finite number > 0.
     """
-    theta = _real(theta, "theta")
+    theta = check_real(theta, "theta")
     if theta <= 0:
         raise ValueError(f"theta must be > 0, got {theta!r}")
     d = _int(d, "d", 1)
@@ -405,7 +397,7 @@ class PrivBayes(TabularSynthesizer):
         super()._validate_params()
         if self.degree is not None:
             _int(self.degree, "degree", 0)
-        theta = _real(self.theta, "theta")
+        theta = check_real(self.theta, "theta")
         if theta <= 0:
             raise ValueError(f"theta must be > 0, got {self.theta!r}")
         _beta(self.beta)

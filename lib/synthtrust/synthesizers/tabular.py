@@ -25,11 +25,11 @@ from collections.abc import Mapping
 import numpy as np
 import pandas as pd
 
-from .._validation import check_delta, check_epsilon, check_positive_int, check_random_state
+from .._validation import check_delta, check_epsilon, check_random_state
 from ..privacy.accounting import cdp_rho
 from ..privacy.ledger import PrivacyLedger
 from .base import (
-    NotFittedError,
+    FittedMixin,
     ParamsMixin,
     check_domain,
     check_random_state_param,
@@ -44,7 +44,7 @@ def is_encoder_domain(domain) -> bool:
     return all(hasattr(domain, attr) for attr in ("columns", "sizes", "encode", "decode"))
 
 
-class TabularSynthesizer(ParamsMixin):
+class TabularSynthesizer(ParamsMixin, FittedMixin):
     """sklearn-style base: ``Synth(epsilon=, delta=, domain=, random_state=).fit(df).sample(n)``.
 
     Subclasses implement
@@ -127,29 +127,16 @@ class TabularSynthesizer(ParamsMixin):
         raise NotImplementedError
 
     # -- sampling -----------------------------------------------------------------------------
-    def _check_fitted(self) -> None:
-        if not getattr(self, "_fitted", False):
-            raise NotFittedError(f"this {type(self).__name__} is not fitted yet; call fit(X) first")
-
     def _default_n(self) -> int:  # pragma: no cover - abstract
         raise NotImplementedError
 
     def sample(self, n: int | None = None) -> pd.DataFrame:
         """Draw ``n`` synthetic records (default: the synthesizer's estimate of the data size).
 
-        Sampling is post-processing of the DP release: it spends no budget. With an encoder
-        domain the records are decoded to the original column types.
-
-        Raises
-        ------
-        NotFittedError
-            Before ``fit``.
-        TypeError, ValueError
-            ``n`` not a positive integer.
+        Post-processing of the DP release (no budget); with an encoder domain the records are
+        decoded to the original column types. Errors as ``BaseSynthesizer.sample``.
         """
-        self._check_fitted()
-        n = self._default_n() if n is None else check_positive_int(n, "n")
-        codes = self._sample_codes(n, self._rng)
+        codes = self._sample_codes(self._n_rows(n), self._rng)
         if is_encoder_domain(self.domain):
             return self.domain.decode(codes, random_state=self._rng)
         return codes
