@@ -19,6 +19,7 @@ perturbation of Platzer & Reutterer 2021), :class:`IndependentMarginals`, :class
 :mod:`.pgm` imports JAX/mbi lazily (first use), so importing this package stays cheap.
 """
 
+from .aim import AIM
 from .base import (
     BaseSynthesizer,
     NotFittedError,
@@ -35,13 +36,19 @@ from .histogram import (
     smoothed_histogram,
     smoothed_histogram_probabilities,
 )
+from .mst import MST
 from .mwem import MWEM, marginal_queries, mwem_counts, mwem_histogram
+from .mwem_pgm import MWEMPGM
 from .pgm import PrivatePGM, private_pgm
 from .privbayes import PrivBayes
+from .privmrf import PrivMRF
 from .tabular import TabularSynthesizer
 
 __all__ = [
+    "AIM",
+    "MST",
     "MWEM",
+    "MWEMPGM",
     "BaseSynthesizer",
     "Bootstrap",
     "Flip",
@@ -49,6 +56,7 @@ __all__ = [
     "NotFittedError",
     "PerturbedHistogram",
     "PrivBayes",
+    "PrivMRF",
     "PrivatePGM",
     "SmoothedHistogram",
     "TabularSynthesizer",

@@ -1,0 +1,1018 @@
+"""Shared machinery of the marginal-based synthesizers :class:`~.mst.MST`, :class:`~.aim.AIM` and
+:class:`~.mwem_pgm.MWEMPGM` (Private-PGM family, McKenna et al.).
+
+Conventions
+-----------
+* Columns are referred to internally by their position ``0..d-1``; a *clique* is a sorted tuple of
+  positions; ``sizes[i]`` is the number of levels of column ``i``; the data is an int64 array
+  ``X`` of shape ``(rows, d)`` with ``0 <= X[:, i] < sizes[i]``.
+* A marginal over a clique ``(a, b, ...)`` is a count vector of length ``sizes[a]·sizes[b]·...`` in
+  C order (last column of the clique varies fastest), as in mbi's ``Factor.datavector()``.
+* Neighbouring datasets differ by adding or removing one record (unbounded DP): one marginal has
+  L2 (and L1) sensitivity 1; an L1 error ``‖x_c − x̂‖₁`` used as a selection score has sensitivity 1.
+* Privacy is accounted in zero-concentrated DP (Bun & Steinke 2016): a Gaussian measurement with
+  noise std σ costs ρ = 1/(2σ²), an ε-exponential-mechanism selection costs ε²/8 (Cesar & Rogers
+  2021); the total ρ = ``cdp_rho(ε, δ)`` (Canonne, Kamath & Steinke 2020). Every draw goes through
+  :func:`synthtrust.privacy.gaussian` / :func:`synthtrust.privacy.exponential_mechanism` with the
+  synthesizer's ``PrivacyLedger``.
+
+Pieces
+------
+* :func:`marginal_counts` / :func:`true_marginal` — exact marginals by ``np.bincount`` of raveled codes.
+* :class:`Measurement`, :func:`measure`, :func:`total_estimate` — noisy marginals and the
+  minimum-variance estimate of the number of records.
+* :func:`compress_domain`, :func:`compress_codes`, :func:`decompress_codes` — MST's private domain
+  compression (McKenna, Miklau & Sheldon, JPC 2021, §4; REFERENCE.md §1.6 step 3).
+* :func:`independent_estimate` — the exact Private-PGM estimate from 1-way measurements only.
+* :class:`PGMFitter` — mbi 2.0 ``MirrorDescent`` (McKenna, Sheldon & Miklau, ICML 2019, Alg. 1)
+  with merged repeated measurements, a canonical measurement order (so a clique structure seen
+  before reuses its compiled JAX program) and warm starts; returns a :class:`FittedModel`.
+* :class:`JunctionTree` — numpy inference on a fitted model: calibrated beliefs, the marginal of
+  any clique (used for selection scores), and record generation by mbi's randomised-rounding
+  algorithm (REFERENCE.md §1.2 "Synthetic data algorithm"), vectorized and driven by a numpy
+  ``Generator``.
+* :func:`model_size_mb`, :func:`downward_closure`, :func:`check_workload` — AIM / MWEM+PGM helpers.
+* :func:`mst_budget`, :func:`aim_budget`, :func:`mwem_pgm_budget` — the reference noise scales.
+* :func:`mean_tvd` — mean total-variation distance between the marginals of two coded tables.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import itertools
+import math
+import numbers
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+import pandas as pd
+
+from .._jax import configure_jax, import_mbi
+from ..privacy.ledger import PrivacyLedger
+from ..privacy.mechanisms import gaussian
+
+__all__ = [
+    "Compression",
+    "FittedModel",
+    "JunctionTree",
+    "Measurement",
+    "PGMFitter",
+    "PGMSamplingMixin",
+    "aim_budget",
+    "check_model_size",
+    "check_workload",
+    "check_workload_param",
+    "compress_codes",
+    "compress_domain",
+    "decompress_codes",
+    "downward_closure",
+    "expand_potentials",
+    "independent_estimate",
+    "marginal_counts",
+    "mean_tvd",
+    "measure",
+    "model_size_mb",
+    "mst_budget",
+    "mwem_pgm_budget",
+    "total_estimate",
+    "true_marginal",
+]
+
+Clique = tuple[int, ...]
+
+
+# --------------------------------------------------------------------------------------------
+# budgets (REFERENCE.md §1.5–1.7, test vectors §12)
+# --------------------------------------------------------------------------------------------
+def _check_rho(rho) -> float:
+    if isinstance(rho, bool) or not isinstance(rho, numbers.Real) or not math.isfinite(rho) or rho <= 0:
+        raise ValueError(f"rho must be a finite real number > 0, got {rho!r}")
+    return float(rho)
+
+
+def mst_budget(rho: float, d: int) -> dict:
+    """Noise scales of MST for ``d`` columns and a zCDP budget ``rho``.
+
+    The budget is split in thirds (1-way measurements, tree selection, 2-way measurements):
+    base σ = √(3/(2ρ)); each of the ``d`` 1-way marginals gets std σ√d (together ρ/3), each of the
+    ``d − 1`` tree edges std σ√(d − 1) (together ρ/3), and each of the ``d − 1`` exponential-
+    mechanism draws ε = √(8·(ρ/3)/(d − 1)) (together ρ/3). For ``d = 1`` there is no tree: the
+    single 1-way marginal gets the whole budget (std √(1/(2ρ))) — our choice, the reference code
+    assumes d ≥ 2.
+
+    Source: McKenna, Miklau & Sheldon (JPC 2021) §4; REFERENCE.md §1.6 (adult, d = 14, ε = 1,
+    δ = 1e-9: σ ≈ 10.0, 1-way std ≈ 37.5, 2-way std ≈ 36.1, ε per edge ≈ 0.055).
+
+    Returns
+    -------
+    dict with keys ``sigma``, ``sigma_1way``, ``sigma_2way``, ``epsilon_edge`` (the last two are
+    ``nan`` when ``d = 1``).
+    """
+    rho = _check_rho(rho)
+    if isinstance(d, bool) or not isinstance(d, numbers.Integral) or d < 1:
+        raise ValueError(f"d must be an integer >= 1, got {d!r}")
+    if d == 1:
+        s = math.sqrt(1.0 / (2.0 * rho))
+        return {"sigma": s, "sigma_1way": s, "sigma_2way": math.nan, "epsilon_edge": math.nan}
+    sigma = math.sqrt(3.0 / (2.0 * rho))
+    return {
+        "sigma": sigma,
+        "sigma_1way": sigma * math.sqrt(d),
+        "sigma_2way": sigma * math.sqrt(d - 1),
+        "epsilon_edge": math.sqrt(8.0 * (rho / 3.0) / (d - 1)),
+    }
+
+
+def aim_budget(rho: float, rounds: int, measure_share: float = 0.9) -> tuple[float, float]:
+    """AIM's initial per-round noise std σ and selection ε for ``rounds`` rounds.
+
+    Each round gets ρ/T: ``measure_share`` (0.9) of it for the Gaussian measurement,
+    σ = √(T/(2·0.9·ρ)), the rest for the exponential mechanism, ε = √(8·0.1·ρ/T).
+    Source: McKenna et al. (VLDB 2022) Alg. 2; REFERENCE.md §1.5 (adult, T = 224, ε = 1,
+    δ = 1e-9: σ ≈ 91.2, ε ≈ 0.0073).
+    """
+    rho = _check_rho(rho)
+    sigma = math.sqrt(rounds / (2.0 * measure_share * rho))
+    eps = math.sqrt(8.0 * (1.0 - measure_share) * rho / rounds)
+    return sigma, eps
+
+
+def mwem_pgm_budget(rho: float, rounds: int, alpha: float = 0.9) -> tuple[float, float]:
+    """MWEM+PGM's per-round noise std σ = √(1/(2αρ_r)) and selection ε = √(8(1−α)ρ_r), ρ_r = ρ/T.
+
+    Source: McKenna, Sheldon & Miklau (ICML 2019) §3.3 (MWEM with Private-PGM), reference script
+    ``mwem+pgm.py``; REFERENCE.md §1.7 (adult, T = 14, ε = 1, δ = 1e-9: σ ≈ 22.8, ε ≈ 0.029).
+    """
+    rho = _check_rho(rho)
+    rho_r = rho / rounds
+    return math.sqrt(1.0 / (2.0 * alpha * rho_r)), math.sqrt(8.0 * (1.0 - alpha) * rho_r)
+
+
+# --------------------------------------------------------------------------------------------
+# true marginals
+# --------------------------------------------------------------------------------------------
+def true_marginal(X: np.ndarray, sizes: Sequence[int], clique: Clique) -> np.ndarray:
+    """Exact counts of the marginal over ``clique`` (positions), flat C order, float64.
+
+    ``X`` is the (rows, d) int64 code matrix. One ``np.bincount`` of the raveled codes;
+    ``clique = ()`` gives ``[rows]``.
+    """
+    n = X.shape[0]
+    if len(clique) == 0:
+        return np.array([float(n)])
+    idx = np.zeros(n, dtype=np.int64)
+    cells = 1
+    for a in clique:
+        idx *= sizes[a]
+        idx += X[:, a]
+        cells *= sizes[a]
+    return np.bincount(idx, minlength=cells).astype(float)
+
+
+def marginal_counts(codes: Mapping, domain: Mapping, columns: Sequence) -> np.ndarray:
+    """Exact counts of the marginal of a coded table over ``columns`` (any order).
+
+    Parameters
+    ----------
+    codes : mapping column -> integer array (rows,), or a DataFrame of codes
+    domain : mapping column -> number of levels
+    columns : sequence of column names
+
+    Returns
+    -------
+    ndarray float64 of shape ``tuple(domain[c] for c in columns)``: entry ``[i, j, ...]`` counts the
+    rows with ``codes[columns[0]] == i``, ``codes[columns[1]] == j``, ...
+
+    Raises
+    ------
+    ValueError
+        A column not in ``codes``/``domain``, a repeated column, or a code outside the domain.
+    """
+    columns = list(columns)
+    if len(set(columns)) != len(columns):
+        raise ValueError(f"columns must be distinct, got {columns}")
+    for c in columns:
+        if c not in domain or c not in codes:
+            raise ValueError(f"column {c!r} is not in the codes/domain")
+    X = np.column_stack([np.asarray(codes[c], dtype=np.int64) for c in columns]) if columns else None
+    sizes = [int(domain[c]) for c in columns]
+    if X is None:
+        n = len(next(iter(codes.values()))) if len(codes) else 0
+        return np.array(float(n))
+    if np.any(X < 0) or np.any(X >= np.asarray(sizes)):
+        raise ValueError(f"codes outside the domain {dict(zip(columns, sizes, strict=True))}")
+    return true_marginal(X, sizes, tuple(range(len(columns)))).reshape(sizes)
+
+
+def mean_tvd(X: np.ndarray, Y: np.ndarray, sizes: Sequence[int], cliques: Sequence[Clique]) -> float:
+    """Mean over ``cliques`` of the total-variation distance ½‖p − q‖₁ between the normalised
+    marginals of two code matrices ``X`` (rows, d) and ``Y`` (rows', d) (REFERENCE.md §1.3 step 5)."""
+    out = []
+    for cl in cliques:
+        p = true_marginal(X, sizes, cl)
+        q = true_marginal(Y, sizes, cl)
+        out.append(0.5 * np.abs(p / p.sum() - q / q.sum()).sum())
+    return float(np.mean(out))
+
+
+# --------------------------------------------------------------------------------------------
+# measurements
+# --------------------------------------------------------------------------------------------
+@dataclasses.dataclass(frozen=True, eq=False)
+class Measurement:
+    """A noisy linear measurement ``y = W·x_clique + N(0, stddev²)`` of a marginal.
+
+    Attributes
+    ----------
+    clique : tuple of int (sorted column positions)
+    values : ndarray float64 (cells,)
+        The published vector ``y`` (C order over the clique).
+    stddev : float
+        Standard deviation of the Gaussian noise on every coordinate of ``y`` (counts).
+    weights : ndarray (cells,) or None
+        Diagonal query weights ``W`` (None: identity). MST's compressed 1-way marginals publish
+        a merged cell as (Σ merged noisy counts)/√m, i.e. weight 1/√m.
+    """
+
+    clique: Clique
+    values: np.ndarray
+    stddev: float
+    weights: np.ndarray | None = None
+
+    def total(self) -> tuple[float, float]:
+        """Unbiased estimate of the number of records from this measurement and its variance:
+        Σ_j y_j / w_j, variance σ²·Σ_j 1/w_j²."""
+        if self.weights is None:
+            return float(np.sum(self.values)), self.stddev**2 * self.values.size
+        return (float(np.sum(self.values / self.weights)),
+                self.stddev**2 * float(np.sum(1.0 / self.weights**2)))
+
+
+def measure(X: np.ndarray, sizes: Sequence[int], clique: Clique, sigma: float, rng: np.random.Generator,
+            ledger: PrivacyLedger, note: str = "") -> Measurement:
+    """Gaussian measurement of the marginal over ``clique``: counts + N(0, σ²) per cell.
+
+    L2 sensitivity 1 (add/remove one record) ⇒ ρ = 1/(2σ²), recorded in ``ledger`` through
+    :func:`synthtrust.privacy.gaussian`. Noise drawn from ``rng``.
+    """
+    x = true_marginal(X, sizes, clique)
+    y = gaussian(x, sigma=sigma, sensitivity=1.0, random_state=rng, ledger=ledger, note=note)
+    return Measurement(tuple(clique), np.atleast_1d(np.asarray(y, dtype=float)), float(sigma))
+
+
+def total_estimate(measurements: Sequence[Measurement]) -> float:
+    """Minimum-variance (inverse-variance weighted) estimate of the number of records from the
+    totals of the measurements, floored at 1 (as mbi's ``minimum_variance_unbiased_total``; here
+    weighted measurements count too). 1.0 without measurements."""
+    if not measurements:
+        return 1.0
+    est = np.array([m.total() for m in measurements])
+    w = 1.0 / est[:, 1]
+    return max(1.0, float(np.sum(w * est[:, 0]) / np.sum(w)))
+
+
+# --------------------------------------------------------------------------------------------
+# MST's domain compression
+# --------------------------------------------------------------------------------------------
+@dataclasses.dataclass(frozen=True, eq=False)
+class Compression:
+    """Per-column merge of rare levels (MST).
+
+    Attributes
+    ----------
+    mapping : tuple of int64 arrays, one per column, shape (original levels,)
+        ``mapping[i][v]`` = compressed code of original code ``v``.
+    kept : tuple of int64 arrays
+        ``kept[i][k]`` = original code of compressed code ``k < len(kept[i])``.
+    merged : tuple of int64 arrays
+        Original codes merged into the extra compressed code ``len(kept[i])`` (empty: none).
+    sizes : tuple of int
+        Compressed number of levels per column.
+    """
+
+    mapping: tuple
+    kept: tuple
+    merged: tuple
+    sizes: tuple
+
+
+def compress_domain(one_way: Sequence[Measurement], sizes: Sequence[int],
+                    threshold: float = 3.0) -> tuple[Compression, list[Measurement]]:
+    """MST's private domain compression from the noisy 1-way marginals (post-processing).
+
+    For column ``i`` with noisy counts ``y`` and noise std ``s``, levels with ``y ≥ threshold·s``
+    are kept (in their order); all other levels, if any, are merged into one extra level placed
+    after the kept ones (so a column where nothing is kept becomes a single level). The 1-way
+    measurement is re-expressed on the compressed levels: kept cells unchanged, the merged cell
+    published as (Σ of its noisy cells)/√m with query weight 1/√m, so that its noise std stays
+    ``s`` (m = number of merged levels; m = 1 needs no weight).
+
+    Source: McKenna, Miklau & Sheldon (JPC 2021) §4, reference ``mst.py`` ``compress_domain``;
+    REFERENCE.md §1.6 step 3.
+
+    Parameters
+    ----------
+    one_way : list of Measurement, ``one_way[i]`` the 1-way measurement of column ``i``
+    sizes : original levels per column
+
+    Returns
+    -------
+    (Compression, list of the compressed 1-way Measurements)
+    """
+    mapping, kept_all, merged_all, new_sizes, new_meas = [], [], [], [], []
+    for i, m in enumerate(one_way):
+        if m.clique != (i,) or m.values.size != sizes[i]:
+            raise ValueError(f"one_way[{i}] must be the 1-way measurement of column {i}")
+        keep = m.values >= threshold * m.stddev
+        kept = np.flatnonzero(keep).astype(np.int64)
+        merged = np.flatnonzero(~keep).astype(np.int64)
+        mp = np.empty(sizes[i], dtype=np.int64)
+        mp[kept] = np.arange(kept.size)
+        if merged.size == 0:
+            new_meas.append(m)
+            new_sizes.append(int(sizes[i]))
+        else:
+            mp[merged] = kept.size
+            k = merged.size
+            y = np.concatenate([m.values[kept], [m.values[merged].sum() / math.sqrt(k)]])
+            w = None if k == 1 else np.concatenate([np.ones(kept.size), [1.0 / math.sqrt(k)]])
+            new_meas.append(Measurement((i,), y, m.stddev, w))
+            new_sizes.append(int(kept.size + 1))
+        mapping.append(mp)
+        kept_all.append(kept)
+        merged_all.append(merged)
+    comp = Compression(tuple(mapping), tuple(kept_all), tuple(merged_all), tuple(new_sizes))
+    return comp, new_meas
+
+
+def compress_codes(X: np.ndarray, compression: Compression) -> np.ndarray:
+    """Map the (rows, d) original codes to compressed codes."""
+    return np.column_stack([compression.mapping[i][X[:, i]] for i in range(X.shape[1])])
+
+
+def decompress_codes(Xc: np.ndarray, compression: Compression, rng: np.random.Generator) -> np.ndarray:
+    """Map compressed codes back to original codes; a merged code becomes a uniformly random
+    member of its merged set (drawn from ``rng``), as in the reference ``undo_compress_fn``."""
+    out = np.empty_like(Xc)
+    for i in range(Xc.shape[1]):
+        kept, merged = compression.kept[i], compression.merged[i]
+        col = Xc[:, i]
+        if merged.size == 0:
+            out[:, i] = kept[col]
+            continue
+        is_merged = col == kept.size
+        res = np.empty(col.size, dtype=np.int64)
+        res[~is_merged] = kept[col[~is_merged]]
+        res[is_merged] = merged[rng.integers(0, merged.size, size=int(is_merged.sum()))]
+        out[:, i] = res
+    return out
+
+
+def _project_to_simplex(z: np.ndarray, v: np.ndarray, total: float) -> np.ndarray:
+    """argmin_μ Σ_j (μ_j − z_j)²/(2 v_j) s.t. μ ≥ 0, Σ μ = total (v_j > 0: per-cell variances)."""
+    # KKT: μ_j = max(0, z_j − λ v_j); breakpoints t_j = z_j / v_j, active = {t_j > λ}.
+    t = z / v
+    order = np.argsort(-t)
+    zs, vs, ts = z[order], v[order], t[order]
+    cz, cv = np.cumsum(zs), np.cumsum(vs)
+    lam = (cz - total) / cv
+    nxt = np.append(ts[1:], -np.inf)
+    ok = (lam < ts) & (lam >= nxt)
+    k = int(np.flatnonzero(ok)[0]) if ok.any() else len(z) - 1
+    mu = np.maximum(0.0, z - lam[k] * v)
+    s = mu.sum()
+    return mu * (total / s) if s > 0 else np.full(len(z), total / len(z))
+
+
+def independent_estimate(one_way: Sequence[Measurement], total: float) -> list[np.ndarray]:
+    """The Private-PGM estimate from 1-way measurements only, in closed form.
+
+    With only 1-way cliques the model is a product of independent columns and the L2 loss
+    Σ_i ½‖(W_i μ_i − y_i)/σ_i‖² separates: each μ_i is the weighted Euclidean projection of
+    ``y_i / w_i`` onto {μ ≥ 0, Σ μ = total} (what mirror descent converges to). Returns the list of
+    μ_i (counts summing to ``total``).
+    """
+    out = []
+    for m in one_way:
+        w = np.ones(m.values.size) if m.weights is None else m.weights
+        out.append(_project_to_simplex(m.values / w, 1.0 / w**2, float(total)))
+    return out
+
+
+# --------------------------------------------------------------------------------------------
+# workloads, closures, model size
+# --------------------------------------------------------------------------------------------
+def downward_closure(cliques: Sequence[Clique]) -> list[Clique]:
+    """All non-empty subsets of the given cliques, sorted by (size, clique)."""
+    out = set()
+    for cl in cliques:
+        for r in range(1, len(cl) + 1):
+            out.update(itertools.combinations(cl, r))
+    return sorted(out, key=lambda c: (len(c), c))
+
+
+def check_workload(workload, columns: Sequence, name: str = "workload") -> list[tuple[Clique, float]]:
+    """Validate a workload and return ``[(clique of positions, weight), ...]``.
+
+    ``workload`` is None (every pair of columns, weight 1; the single column if d = 1) or a
+    non-empty list whose items are cliques (tuples/lists of column names) or ``(clique, weight)``
+    pairs with a finite weight > 0.
+
+    Raises
+    ------
+    TypeError
+        Not a list/tuple; an item that is not a tuple/list; a non-numeric weight.
+    ValueError
+        Empty workload or clique, a column not in ``columns``, a repeated column in a clique, a
+        weight ≤ 0 or not finite.
+    """
+    columns = list(columns)
+    pos = {c: i for i, c in enumerate(columns)}
+    d = len(columns)
+    if workload is None:
+        if d == 1:
+            return [((0,), 1.0)]
+        return [(pair, 1.0) for pair in itertools.combinations(range(d), 2)]
+    out = []
+    for item in _workload_items(workload, name):
+        if (isinstance(item, (tuple, list)) and len(item) == 2 and isinstance(item[0], (tuple, list))
+                and not isinstance(item[1], (tuple, list))):
+            cl, wt = item
+            if isinstance(wt, bool) or not isinstance(wt, numbers.Real):
+                raise TypeError(f"{name} weight must be a real number, got {wt!r} in {item!r}")
+            wt = float(wt)
+            if not (math.isfinite(wt) and wt > 0):
+                raise ValueError(f"{name} weight must be finite and > 0, got {wt!r} in {item!r}")
+        else:
+            cl, wt = item, 1.0
+        if not isinstance(cl, (tuple, list)):
+            raise TypeError(f"each {name} item must be a tuple of column names or (clique, weight), "
+                            f"got {type(cl).__name__} {cl!r}")
+        if len(cl) == 0:
+            raise ValueError(f"{name} has an empty clique; each clique needs at least one column")
+        unknown = [c for c in cl if c not in pos]
+        if unknown:
+            raise ValueError(f"{name} clique {tuple(cl)!r} has column(s) {unknown} not in the data "
+                             f"columns {columns}")
+        if len(set(cl)) != len(cl):
+            raise ValueError(f"{name} clique {tuple(cl)!r} repeats a column")
+        out.append((tuple(sorted(pos[c] for c in cl)), wt))
+    return out
+
+
+def _workload_items(workload, name):
+    if isinstance(workload, (str, bytes)) or not isinstance(workload, (list, tuple)):
+        raise TypeError(f"{name} must be None or a list of cliques (tuples of column names), "
+                        f"got {type(workload).__name__}")
+    if len(workload) == 0:
+        raise ValueError(f"{name} is empty; give None (all pairs) or at least one clique")
+    return workload
+
+
+def check_model_size(value, name: str = "max_model_size") -> float:
+    """Validate a model-size cap in MB: a finite real number > 0."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{name} must be a real number (MB), got {type(value).__name__} {value!r}")
+    value = float(value)
+    if not (math.isfinite(value) and value > 0):
+        raise ValueError(f"{name} must be finite and > 0 (MB), got {value!r}")
+    return value
+
+
+def check_workload_param(workload, name: str = "workload") -> None:
+    """Constructor-time structural check of a workload (column names are checked at fit)."""
+    if workload is None:
+        return
+    for item in _workload_items(workload, name):
+        if not isinstance(item, (tuple, list)):
+            raise TypeError(f"each {name} item must be a tuple of column names or (clique, weight), "
+                            f"got {type(item).__name__} {item!r}")
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _model_size_cached(sizes: tuple, cliques: tuple) -> float:
+    mbi = import_mbi()
+    domain = mbi.Domain(tuple(range(len(sizes))), sizes)
+    return float(mbi.junction_tree.hypothetical_model_size(domain, list(cliques)))
+
+
+def model_size_mb(sizes: Sequence[int], cliques: Sequence[Clique]) -> float:
+    """Memory of the junction tree of a model over ``cliques`` in MB (8 bytes a cell, 2²⁰ bytes an
+    MB): mbi's ``junction_tree.hypothetical_model_size`` (cached)."""
+    key = tuple(sorted({tuple(sorted(c)) for c in cliques}))
+    return _model_size_cached(tuple(int(s) for s in sizes), key)
+
+
+# --------------------------------------------------------------------------------------------
+# fitting with mbi
+# --------------------------------------------------------------------------------------------
+@dataclasses.dataclass(frozen=True, eq=False)
+class FittedModel:
+    """A fitted graphical model (log-linear over ``cliques``).
+
+    Attributes
+    ----------
+    sizes : tuple of int
+    cliques : tuple of cliques carrying potentials
+    log_potentials : dict clique -> ndarray of shape ``tuple(sizes[a] for a in clique)``
+    total : float
+        The model's number of records N (the marginals sum to N).
+    """
+
+    sizes: tuple
+    cliques: tuple
+    log_potentials: dict
+    total: float
+
+
+@dataclasses.dataclass(frozen=True)
+class _WeightedQuery:
+    """Diagonal query ``datavector * weights``; hashed by value, so equal weights reuse the
+    compiled program (mbi's ``WeightedQuery`` hashes by identity)."""
+
+    weights: tuple
+
+    def __call__(self, f):
+        import jax.numpy as jnp
+
+        return f.datavector() * jnp.asarray(self.weights)
+
+    def op_norm_sq(self) -> float:
+        return float(max(w * w for w in self.weights))
+
+
+def _merge(measurements: Sequence[Measurement]) -> list[Measurement]:
+    """One measurement per (clique, weights): inverse-variance average of repeated measurements.
+
+    ½Σ_i‖Wμ − y_i‖²/σ_i² = ½‖Wμ − ȳ‖²/σ̄² + const with 1/σ̄² = Σ 1/σ_i², ȳ = σ̄² Σ y_i/σ_i², so
+    the fitted model is unchanged, and the compiled structure depends only on the set of cliques.
+    Sorted by (size, clique).
+    """
+    groups: dict = {}
+    for m in measurements:
+        key = (m.clique, None if m.weights is None else m.weights.tobytes())
+        groups.setdefault(key, []).append(m)
+    out = []
+    for (clique, _), ms in groups.items():
+        if len(ms) == 1:
+            out.append(ms[0])
+            continue
+        prec = np.array([1.0 / m.stddev**2 for m in ms])
+        y = sum(p * m.values for p, m in zip(prec, ms, strict=True)) / prec.sum()
+        out.append(Measurement(clique, y, float(1.0 / math.sqrt(prec.sum())), ms[0].weights))
+    out.sort(key=lambda m: (len(m.clique), m.clique, m.weights is not None))
+    return out
+
+
+def _cells(sizes, clique) -> int:
+    return int(np.prod([sizes[a] for a in clique], dtype=np.int64))
+
+
+def expand_potentials(model: FittedModel | None, cliques: Sequence[Clique]) -> dict:
+    """Warm start: re-express the log-potentials of ``model`` over ``cliques`` (each old clique
+    added to the smallest new clique containing it, as mbi's ``CliqueVector.expand``); zeros
+    where nothing maps. The distribution is unchanged when ``cliques`` support the old cliques."""
+    sizes = None if model is None else model.sizes
+    out = {}
+    for cl in cliques:
+        out[cl] = None
+    if model is not None:
+        for old, pot in model.log_potentials.items():
+            hosts = [cl for cl in cliques if set(old) <= set(cl)]
+            if not hosts:
+                continue
+            host = min(hosts, key=lambda cl: _cells(sizes, cl))
+            add = _align(np.asarray(pot, dtype=float), old, host)
+            out[host] = add if out[host] is None else out[host] + add
+    return out
+
+
+@functools.lru_cache(maxsize=1)
+def _fit_program():
+    """One jitted program: mirror-descent initialisation, ``steps`` steps, final potentials.
+
+    The algorithm of mbi's ``MirrorDescent`` (McKenna, Sheldon & Miklau, ICML 2019, Alg. 1):
+    μ = oracle(θ) (marginals of the potentials θ, scaled to the total N); g = ∂L/∂μ;
+    θ' = θ − α·g; Armijo test L(μ) − L(μ') ≥ ½·α·⟨g, μ − μ'⟩: accept (α ← 1.01α) or keep θ
+    (α ← α/2); initial α = 2/(L_lip·N). Our step carries the marginals of the accepted potentials,
+    so it calls the oracle (mbi's default message passing) once per step instead of twice — the
+    same iterates at about half the run time. Compiled once per clique structure (cliques and
+    measurement cliques are static); ``steps``, the noisy values, σ and N are dynamic.
+    """
+    jax = configure_jax()
+    mbi = import_mbi()
+    state_cls = mbi.estimation.MirrorDescentState
+    est = mbi.estimation.MirrorDescent()
+
+    def run(potentials, loss_fn, total, steps):
+        oracle = est._oracle(loss_fn.cliques, potentials.domain)
+        mu = oracle(potentials, total)
+
+        def step(_, s):
+            loss, grad = jax.value_and_grad(loss_fn)(s.mu)
+            theta = s.potentials - s.alpha * grad
+            mu2 = oracle(theta, total)
+            loss2 = loss_fn(mu2)
+            ok = loss - loss2 >= 0.5 * s.alpha * grad.dot(s.mu - mu2)
+            alpha = jax.lax.select(ok, 1.01 * s.alpha, 0.5 * s.alpha)
+            pots, marg = jax.lax.cond(ok, lambda: (theta, mu2), lambda: (s.potentials, s.mu))
+            return state_cls(marg, pots, alpha, jax.lax.select(ok, loss2, loss))
+
+        alpha = 2.0 / (loss_fn.lipschitz * total)
+        state = jax.lax.fori_loop(0, steps, step, state_cls(mu, potentials, alpha, loss_fn(mu)))
+        return state.potentials, state.loss
+
+    return jax.jit(run)
+
+
+class PGMFitter:
+    """Private-PGM estimation with mbi 2.0 on a fixed domain.
+
+    Parameters
+    ----------
+    sizes : sequence of int
+        Levels per column (columns are named 0..d-1 inside mbi).
+
+    :meth:`fit` takes a list of :class:`Measurement` and returns a :class:`FittedModel`: mbi's
+    L2 loss Σ_M ½‖(Q_M μ − y_M)/σ_M‖² (``from_linear_measurements``, ``stddev`` = the real noise
+    std) minimised over the marginal polytope by mirror descent with Armijo line search (McKenna,
+    Sheldon & Miklau, ICML 2019, Alg. 1; mbi ``MirrorDescent``), with ``known_total`` =
+    :func:`total_estimate` (add/remove DP: the true number of records is not public).
+
+    Speed: repeated measurements of a clique are merged exactly (:func:`_merge`) and sorted, and
+    init + steps run as one jitted program (:func:`_fit_program`), so a clique structure seen
+    before in the process reuses its compiled code (AIM and MWEM+PGM re-measure cliques; refits
+    and repeated fits share structures).
+    """
+
+    def __init__(self, sizes: Sequence[int]):
+        self.sizes = tuple(int(s) for s in sizes)
+        mbi = import_mbi()
+        self._mbi = mbi
+        self.domain = mbi.Domain(tuple(range(len(self.sizes))), self.sizes)
+
+    def _linear(self, m: Measurement):
+        mbi = self._mbi
+        if m.weights is None:
+            return mbi.LinearMeasurement(m.values, m.clique, stddev=float(m.stddev))
+        q = _WeightedQuery(tuple(float(w) for w in m.weights))
+        return mbi.LinearMeasurement(m.values, m.clique, stddev=float(m.stddev), query=q)
+
+    def fit(self, measurements: Sequence[Measurement], *, iters: int,
+            warm_start: FittedModel | None = None) -> FittedModel:
+        """Estimate the model with ``iters`` mirror-descent steps, starting from ``warm_start``'s
+        potentials (expanded to the new cliques) or from zero potentials (uniform). Without
+        measurements: the uniform model with total 1 (as mbi).
+
+        Raises
+        ------
+        FloatingPointError
+            Non-finite potentials after the optimisation (a guard; not expected).
+        """
+        total = total_estimate(measurements)
+        if not measurements:
+            return FittedModel(self.sizes, (), {}, total)
+        mbi = self._mbi
+        lms = [self._linear(m) for m in _merge(measurements)]
+        loss = mbi.marginal_loss.from_linear_measurements(lms, self.domain)
+        cliques = tuple(tuple(c) for c in loss.cliques)
+        start = expand_potentials(warm_start, cliques)
+        tables = {}
+        for cl in cliques:
+            dom = self.domain.project(cl)
+            v = start[cl] if start[cl] is not None else np.zeros(dom.shape)
+            tables[cl] = mbi.Factor(dom, np.broadcast_to(v, dom.shape).astype(float))
+        potentials = mbi.CliqueVector(self.domain, cliques, tables)
+        pots, _ = _fit_program()(potentials, loss, float(total), int(iters))
+        out = {cl: np.asarray(pots[cl].values, dtype=float) for cl in cliques}
+        if not all(np.isfinite(v).all() for v in out.values()):
+            raise FloatingPointError("mirror descent produced non-finite potentials (not expected; "
+                                     "please report the data shape, epsilon and random_state)")
+        return FittedModel(self.sizes, cliques, out, total)
+
+
+# --------------------------------------------------------------------------------------------
+# numpy inference on a fitted model
+# --------------------------------------------------------------------------------------------
+def _align(values: np.ndarray, attrs: Sequence[int], target: Sequence[int]) -> np.ndarray:
+    """Reshape an array over ``attrs`` (a subset of ``target``) to broadcast against ``target``."""
+    attrs = list(attrs)
+    order = sorted(range(len(attrs)), key=lambda i: target.index(attrs[i]))
+    v = np.transpose(values, order)
+    shape = []
+    j = 0
+    ordered = [attrs[i] for i in order]
+    for a in target:
+        if j < len(ordered) and ordered[j] == a:
+            shape.append(v.shape[j])
+            j += 1
+        else:
+            shape.append(1)
+    return v.reshape(shape)
+
+
+def _logsumexp_to(values: np.ndarray, attrs: Sequence[int], keep: Sequence[int]) -> np.ndarray:
+    """log Σ exp over the axes of ``attrs`` not in ``keep``; result axes ordered like ``keep``."""
+    attrs = list(attrs)
+    axes = tuple(i for i, a in enumerate(attrs) if a not in keep)
+    if axes:
+        m = np.max(values, axis=axes, keepdims=True)
+        m = np.where(np.isfinite(m), m, 0.0)
+        with np.errstate(divide="ignore"):
+            values = np.log(np.sum(np.exp(values - m), axis=axes)) + np.squeeze(m, axis=axes)
+    rest = [a for a in attrs if a in keep]
+    return np.transpose(values, [rest.index(a) for a in keep])
+
+
+def _sum_to(values: np.ndarray, attrs: Sequence[int], keep: Sequence[int]) -> np.ndarray:
+    """Σ over the axes of ``attrs`` not in ``keep``; result axes ordered like ``keep``."""
+    attrs = list(attrs)
+    axes = tuple(i for i, a in enumerate(attrs) if a not in keep)
+    if axes:
+        values = values.sum(axis=axes)
+    rest = [a for a in attrs if a in keep]
+    return np.transpose(values, [rest.index(a) for a in keep])
+
+
+def _contract(factors: Sequence[tuple[tuple, np.ndarray]], keep: Sequence[int]) -> np.ndarray:
+    """Σ-product of factors (attrs, array) keeping ``keep`` (in that order), via ``np.einsum``."""
+    labels: dict = {}
+    args = []
+    for attrs, arr in factors:
+        args.append(arr)
+        args.append([labels.setdefault(a, len(labels)) for a in attrs])
+    out = [labels[a] for a in keep]
+    if len(labels) > 52:
+        raise ValueError("a junction-tree contraction involves more than 52 columns")
+    return np.einsum(*args, out, optimize=True)
+
+
+class JunctionTree:
+    """Calibrated junction tree of a :class:`FittedModel`, in numpy.
+
+    Built once per fitted model (message passing in log space over mbi's junction tree of the
+    model cliques, components joined by empty separators). Gives the marginal of any clique
+    (:meth:`marginal`, counts summing to the model total) and synthetic records (:meth:`sample`).
+    """
+
+    def __init__(self, model: FittedModel):
+        mbi = import_mbi()
+        self.sizes = tuple(model.sizes)
+        self.total = float(model.total)
+        d = len(self.sizes)
+        domain = mbi.Domain(tuple(range(d)), self.sizes)
+        jtree, elim = mbi.junction_tree.make_junction_tree(domain, [tuple(c) for c in model.cliques])
+        nodes = [tuple(sorted(c)) for c in jtree.nodes]
+        index = {c: i for i, c in enumerate(nodes)}
+        adj: dict[int, set] = {i: set() for i in range(len(nodes))}
+        for a, b in jtree.edges:
+            ia, ib = index[tuple(sorted(a))], index[tuple(sorted(b))]
+            adj[ia].add(ib)
+            adj[ib].add(ia)
+        # join the components (independent parts) with empty separators
+        seen, comps = set(), []
+        for i in range(len(nodes)):
+            if i in seen:
+                continue
+            stack, comp = [i], []
+            seen.add(i)
+            while stack:
+                k = stack.pop()
+                comp.append(k)
+                for j in adj[k]:
+                    if j not in seen:
+                        seen.add(j)
+                        stack.append(j)
+            comps.append(comp)
+        for c0, c1 in itertools.pairwise(comps):
+            adj[c0[0]].add(c1[0])
+            adj[c1[0]].add(c0[0])
+        self.nodes = nodes
+        self.adj = adj
+        self.order = tuple(reversed(list(elim)))
+        # log-potential of each node
+        log_psi = [np.zeros([self.sizes[a] for a in c]) for c in nodes]
+        for cl, pot in model.log_potentials.items():
+            host = min((i for i, c in enumerate(nodes) if set(cl) <= set(c)),
+                       key=lambda i: np.prod([self.sizes[a] for a in nodes[i]]))
+            log_psi[host] = log_psi[host] + _align(np.asarray(pot, dtype=float), cl, nodes[host])
+        self._beliefs = self._calibrate(log_psi)
+        self._cond_cache: dict = {}
+
+    # -- calibration ----------------------------------------------------------------------------
+    def _calibrate(self, log_psi):
+        nodes, adj = self.nodes, self.adj
+        root = 0
+        parent = {root: None}
+        bfs = [root]
+        for k in bfs:
+            for j in sorted(adj[k]):
+                if j not in parent:
+                    parent[j] = k
+                    bfs.append(j)
+        msgs: dict = {}
+
+        def sep(i, j):
+            return tuple(a for a in nodes[i] if a in nodes[j])
+
+        def incoming(i, exclude=None):
+            acc = log_psi[i]
+            for j in adj[i]:
+                if j != exclude:
+                    acc = acc + _align(msgs[(j, i)], sep(j, i), nodes[i])
+            return acc
+
+        for k in reversed(bfs[1:]):  # upward
+            p = parent[k]
+            msgs[(k, p)] = _logsumexp_to(incoming(k, exclude=p), nodes[k], sep(k, p))
+        for k in bfs:  # downward
+            for j in adj[k]:
+                if parent.get(j) == k:
+                    msgs[(k, j)] = _logsumexp_to(incoming(k, exclude=j), nodes[k], sep(k, j))
+        beliefs = []
+        for i in range(len(nodes)):
+            lb = incoming(i)
+            m = np.max(lb)
+            p = np.exp(lb - m)
+            s = p.sum()
+            beliefs.append(p * (self.total / s) if s > 0 and np.isfinite(s)
+                           else np.full(p.shape, self.total / p.size))
+        return beliefs
+
+    # -- marginals ------------------------------------------------------------------------------
+    def _host(self, clique) -> int | None:
+        best = None
+        for i, c in enumerate(self.nodes):
+            if set(clique) <= set(c) and (best is None or self._beliefs[i].size < self._beliefs[best].size):
+                best = i
+        return best
+
+    def _cond(self, k: int, p: int) -> np.ndarray:
+        """P(node k | separator with p) = belief_k / belief_k summed onto the separator."""
+        key = (k, p)
+        if key not in self._cond_cache:
+            nk = self.nodes[k]
+            s = tuple(a for a in nk if a in self.nodes[p])
+            b = self._beliefs[k]
+            den = _align(_sum_to(b, nk, s), s, nk)
+            with np.errstate(divide="ignore", invalid="ignore"):
+                self._cond_cache[key] = np.where(den > 0, b / den, 0.0)
+        return self._cond_cache[key]
+
+    def marginal(self, clique: Sequence[int]) -> np.ndarray:
+        """Model marginal over ``clique`` (positions, any order): ndarray of shape
+        ``tuple(sizes[a] for a in clique)``, counts summing to the model total."""
+        clique = tuple(clique)
+        if len(clique) == 0:
+            return np.array(self.total)
+        host = self._host(clique)
+        if host is not None:
+            return _sum_to(self._beliefs[host], self.nodes[host], clique)
+        q = set(clique)
+        # smallest subtree whose nodes cover every query column (prune removable leaves)
+        alive = set(range(len(self.nodes)))
+        changed = True
+        while changed:
+            changed = False
+            for k in sorted(alive):
+                deg = sum(1 for j in self.adj[k] if j in alive)
+                if deg > 1 or len(alive) == 1:
+                    continue
+                needed = [a for a in self.nodes[k] if a in q]
+                if all(any(a in self.nodes[j] for j in alive if j != k) for a in needed):
+                    alive.remove(k)
+                    changed = True
+        root = min(alive)
+        parent = {root: None}
+        bfs = [root]
+        for k in bfs:
+            for j in sorted(self.adj[k]):
+                if j in alive and j not in parent:
+                    parent[j] = k
+                    bfs.append(j)
+        msgs: dict = {}
+        for k in reversed(bfs):
+            p = parent[k]
+            nk = self.nodes[k]
+            factors = [(nk, self._beliefs[k] if p is None else self._cond(k, p))]
+            carried = set()
+            for j in self.adj[k]:
+                if parent.get(j) == k and j in alive:
+                    attrs, arr = msgs[j]
+                    factors.append((attrs, arr))
+                    carried |= set(attrs)
+            present = set(nk) | carried
+            if p is None:
+                keep = clique
+            else:
+                s = [a for a in nk if a in self.nodes[p]]
+                keep = tuple(s + sorted((present & q) - set(s)))
+            msgs[k] = (keep, _contract(factors, keep))
+        return msgs[root][1]
+
+    # -- sampling -------------------------------------------------------------------------------
+    def sample(self, n: int, rng: np.random.Generator) -> np.ndarray:
+        """``n`` synthetic records, int64 array (n, d).
+
+        mbi's ``synthetic_data(method="round")`` algorithm (REFERENCE.md §1.2): columns in reverse
+        elimination order; the first column of each component by randomised rounding of its
+        marginal scaled to ``n`` (integer parts, the remaining units drawn without replacement ∝
+        fractional parts, shuffled); every next column conditionally on its already generated
+        neighbours (its parents, which share a junction-tree node with it), within each parent
+        configuration by stratified uniforms (rank + U)/group size on a random order — so the
+        conditional frequencies match the model almost exactly. A parent configuration of model
+        probability 0 falls back to the column's marginal. All randomness from ``rng``.
+        """
+        d = len(self.sizes)
+        out = np.zeros((n, d), dtype=np.int64)
+        used: list[int] = []
+        for col in self.order:
+            near = set()
+            for c in self.nodes:
+                if col in c:
+                    near |= set(c)
+            parents = tuple(a for a in used if a in near)
+            host = self._host(parents + (col,))
+            if host is not None:
+                marg = _sum_to(self._beliefs[host], self.nodes[host], parents + (col,))
+            else:  # not expected (parents ∪ {col} is a clique of the chordal graph)
+                marg = self.marginal(parents + (col,))
+            k = self.sizes[col]
+            if not parents:
+                out[:, col] = _round_sample(marg.reshape(-1), n, rng)
+            else:
+                out[:, col] = _conditional_sample(marg.reshape(-1, k), out[:, list(parents)],
+                                                  [self.sizes[a] for a in parents], rng)
+            used.append(col)
+        return out
+
+
+def _round_sample(counts: np.ndarray, n: int, rng: np.random.Generator) -> np.ndarray:
+    """Randomised rounding of ``counts`` scaled to ``n``, as a shuffled vector of codes."""
+    k = counts.size
+    s = counts.sum()
+    p = counts / s if s > 0 else np.full(k, 1.0 / k)
+    expected = p * n
+    integ = np.floor(expected).astype(np.int64)
+    frac = expected - integ
+    extra = int(n - integ.sum())
+    if extra > 0:
+        nz = np.flatnonzero(frac > 0)
+        if nz.size >= extra:
+            pick = rng.choice(nz, size=extra, replace=False, p=frac[nz] / frac[nz].sum())
+        else:
+            pick = rng.choice(k, size=extra, replace=True, p=p)
+        np.add.at(integ, pick, 1)
+    vals = np.repeat(np.arange(k, dtype=np.int64), integ)
+    rng.shuffle(vals)
+    return vals
+
+
+def _conditional_sample(marg2d: np.ndarray, parent_codes: np.ndarray, parent_sizes, rng) -> np.ndarray:
+    """Stratified draw of one column given parent codes; ``marg2d`` (parent configs, levels)."""
+    n, k = parent_codes.shape[0], marg2d.shape[1]
+    pidx = np.ravel_multi_index(tuple(parent_codes.T), tuple(parent_sizes))
+    row_sum = marg2d.sum(axis=1, keepdims=True)
+    fallback = marg2d.sum(axis=0)
+    fallback = fallback / fallback.sum() if fallback.sum() > 0 else np.full(k, 1.0 / k)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        cond = np.where(row_sum > 0, marg2d / row_sum, fallback[None, :])
+    cdf = np.cumsum(cond, axis=1)
+    cdf[:, -1] = np.inf  # numerical safety: u < 1 always lands in the last level at worst
+    # random order, then stable sort by parent configuration: groups in random internal order
+    perm = rng.permutation(n)
+    perm = perm[np.argsort(pidx[perm], kind="stable")]
+    groups, starts, counts = np.unique(pidx[perm], return_index=True, return_counts=True)
+    gpos = np.repeat(np.arange(groups.size), counts)
+    rank = np.arange(n) - starts[gpos]
+    u = (rank + rng.random(n)) / counts[gpos]
+    vals = np.empty(n, dtype=np.int64)
+    chunk = max(1, (1 << 22) // k)
+    for lo in range(0, groups.size, chunk):
+        hi = min(groups.size, lo + chunk)
+        sel = slice(starts[lo], starts[hi] if hi < groups.size else n)
+        sub = cdf[groups[lo:hi]]
+        sub = np.minimum(sub, 1.0) + np.arange(hi - lo)[:, None] * 2.0
+        q = u[sel] + (gpos[sel] - lo) * 2.0
+        v = np.searchsorted(sub.ravel(), q, side="right") - (gpos[sel] - lo) * k
+        vals[sel] = np.minimum(v, k - 1)
+    out = np.empty(n, dtype=np.int64)
+    out[perm] = vals
+    return out
+
+
+class PGMSamplingMixin:
+    """Sampling of the marginal-based synthesizers: records from the fitted model's junction tree
+    (``self._jtree``), default number = the model's estimated total (rounded, ≥ 1).
+    ``_decode_codes`` post-processes the code matrix (MST decompresses)."""
+
+    def _default_n(self) -> int:
+        return max(1, int(round(self.model_.total)))
+
+    def _decode_codes(self, X: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+        return X
+
+    def _sample_codes(self, n: int, rng: np.random.Generator) -> pd.DataFrame:
+        X = self._decode_codes(self._jtree.sample(n, rng), rng)
+        return pd.DataFrame({c: X[:, i] for i, c in enumerate(self.columns_)})
