@@ -119,3 +119,12 @@ def test_smoke_run_outputs(smoke_run_of):
     np.testing.assert_allclose(summary.rmse, np.hypot(summary.me, summary["std"]))
     reps = pd.read_parquet(smoke_run / "results" / "repetitions.parquet")
     assert reps[["estimate", "truth", "reference"]].stack().between(0, 1).all()
+
+
+def test_adult_cell_scores_the_bootstrap_near_the_resampling_floor():
+    """A bootstrap of adult is the non-private floor of the 2-way TVD: ≈ 0.015 (McKenna's NIST
+    2021 README resample figure, quoted in the chapter)."""
+    out = ep.adult_cell({"generator": "bootstrap", "epsilon": 1.0, "delta": 1e-9},
+                        [np.random.default_rng(0)])
+    assert list(out.columns) == ["tvd_2way", "fit_sample_s"] and len(out) == 1
+    assert 0.010 < out.tvd_2way.iloc[0] < 0.020
