@@ -7,7 +7,7 @@ NODE_DIR := .cache/node
 MATHJAX  := $(NODE_DIR)/node_modules/mathjax/es5/tex-chtml.js
 PRESET ?= default
 
-.PHONY: install assets chromium book test bench clean
+.PHONY: install assets chromium book test bench bench-synthesizers clean
 
 install: $(STAMP)
 
@@ -36,6 +36,11 @@ test: install assets chromium
 
 bench: install
 	$(BIN)/python benchmarks/bench_hypothesis.py
+
+# synthesizers on adult vs DataSynthesizer, smartnoise-synth, dpmm and OpenDP (~50 min; the
+# peers get side virtual environments in .cache/peers, from PyPI)
+bench-synthesizers: install
+	$(BIN)/python benchmarks/bench_synthesizers.py --timeout 600
 
 clean:
 	rm -rf _build .cache/joblib
