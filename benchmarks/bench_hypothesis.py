@@ -64,42 +64,7 @@ NO_SIGNAL = next(k for k, ((mx, _), (my, _)) in hv.GAUSSIAN.items() if mx == my)
 # --------------------------------------------------------------------------------------------
 # output helpers
 # --------------------------------------------------------------------------------------------
-class Report:
-    """Print lines and keep them for the optional results file."""
-
-    def __init__(self):
-        self.lines: list[str] = []
-
-    def __call__(self, text: str = "") -> None:
-        print(text, flush=True)
-        self.lines.extend(str(text).split("\n"))
-
-    def table(self, headers: list[str], rows: list[list], right: set[int] | None = None) -> None:
-        """Aligned plain-text table; columns in ``right`` (default: all but the first) right-aligned."""
-        right = set(range(1, len(headers))) if right is None else right
-        cells = [[str(c) for c in r] for r in rows]
-        widths = [max(len(h), *(len(r[i]) for r in cells)) if cells else len(h)
-                  for i, h in enumerate(headers)]
-
-        def fmt(r):
-            return "  ".join(c.rjust(w) if i in right else c.ljust(w)
-                             for i, (c, w) in enumerate(zip(r, widths, strict=True))).rstrip()
-
-        self(fmt(headers))
-        self("  ".join("-" * w for w in widths))
-        for r in cells:
-            self(fmt(r))
-
-    def save(self, path: Path) -> None:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as fh:
-                fh.write("\n".join(self.lines) + "\n")
-            os.replace(tmp, path)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
+from _report import Report  # noqa: E402  (benchmarks/ is on sys.path when run as a script)
 
 
 def secs(t: float) -> str:
