@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import platform
 import tempfile
 from pathlib import Path
 
@@ -43,3 +44,30 @@ class Report:
         except BaseException:
             Path(tmp).unlink(missing_ok=True)
             raise
+
+
+def machine() -> str:
+    """OS, architecture, CPU model, cores and memory of this machine."""
+    model = platform.processor() or "?"
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    mem = ""
+    try:
+        kb = int(Path("/proc/meminfo").read_text().split()[1])
+        mem = f", {kb / 2**20:.0f} GB"
+    except (OSError, ValueError, IndexError):
+        pass
+    return f"{platform.system()} {platform.machine()}, {model}, {os.cpu_count()} cores{mem}"
+
+
+def load() -> str:
+    """The 1/5/15-minute load averages (other jobs inflate wall times)."""
+    try:
+        return "load average " + " ".join(f"{x:.2f}" for x in os.getloadavg())
+    except OSError:
+        return "load average n/a"

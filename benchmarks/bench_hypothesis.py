@@ -64,7 +64,7 @@ NO_SIGNAL = next(k for k, ((mx, _), (my, _)) in hv.GAUSSIAN.items() if mx == my)
 # --------------------------------------------------------------------------------------------
 # output helpers
 # --------------------------------------------------------------------------------------------
-from _report import Report  # noqa: E402  (benchmarks/ is on sys.path when run as a script)
+from _report import Report, load, machine  # noqa: E402  (benchmarks/ is on sys.path when run as a script)
 
 
 def secs(t: float) -> str:
@@ -75,25 +75,6 @@ def secs(t: float) -> str:
     if t < 120:
         return f"{t:.2f} s"
     return f"{t:.0f} s ({t / 60:.1f} min)"
-
-
-def machine() -> str:
-    model = platform.processor() or "?"
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                model = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    return f"{platform.system()} {platform.machine()}, {model}, {os.cpu_count()} cores"
-
-
-def load() -> str:
-    try:
-        return "load average " + " ".join(f"{x:.2f}" for x in os.getloadavg())
-    except OSError:
-        return "load average n/a"
 
 
 # --------------------------------------------------------------------------------------------

@@ -96,7 +96,7 @@ AIM_MAX_MODEL_MB = 80
 # --------------------------------------------------------------------------------------------
 # output helpers (as in bench_hypothesis.py)
 # --------------------------------------------------------------------------------------------
-from _report import Report  # noqa: E402  (benchmarks/ is on sys.path when run as a script)
+from _report import Report, load, machine  # noqa: E402  (benchmarks/ is on sys.path when run as a script)
 
 
 def secs(t: float | None) -> str:
@@ -109,29 +109,6 @@ def secs(t: float | None) -> str:
     return f"{t:.0f} s"
 
 
-def machine() -> str:
-    model = platform.processor() or "?"
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                model = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    mem = ""
-    try:
-        kb = int(Path("/proc/meminfo").read_text().split()[1])
-        mem = f", {kb / 2**20:.0f} GB"
-    except (OSError, ValueError, IndexError):
-        pass
-    return f"{platform.system()} {platform.machine()}, {model}, {os.cpu_count()} cores{mem}"
-
-
-def load() -> str:
-    try:
-        return "load average " + " ".join(f"{x:.2f}" for x in os.getloadavg())
-    except OSError:
-        return "load average n/a"
 
 
 # --------------------------------------------------------------------------------------------
