@@ -187,6 +187,6 @@ class AIM(PGMSamplingMixin, TabularSynthesizer):
         model = fitter.fit(measurements, iters=iters, warm_start=model)
         self.cliques_ = [tuple(cols[a] for a in c) for c in chosen]
         self.measurements_ = measurements
-        self.rounds_ = t
+        self.rounds_ = len(chosen)
         self.model_ = model
         self._jtree = JunctionTree(model)
