@@ -7,6 +7,7 @@ import numbers
 import numpy as np
 
 __all__ = [
+    "check_unit_interval",
     "check_real",
     "check_array",
     "check_delta",
@@ -85,3 +86,14 @@ def check_array(x, name: str, ndim_min: int = 1) -> np.ndarray:
     if not np.all(np.isfinite(arr)):
         raise ValueError(f"{name} contains NaN or infinite values; remove or impute them first")
     return arr
+
+
+def check_unit_interval(value, name: str) -> float:
+    """A real number strictly between 0 and 1 (e.g. α, a test share); TypeError/ValueError
+    naming ``name`` and the value."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{name} must be a real number, got {type(value).__name__} {value!r}")
+    value = float(value)
+    if not 0 < value < 1:
+        raise ValueError(f"{name} must be in the open interval (0, 1), got {value!r}")
+    return value

@@ -56,7 +56,6 @@ from __future__ import annotations
 
 import functools
 import math
-import numbers
 from dataclasses import dataclass
 
 import numpy as np
@@ -68,6 +67,7 @@ from synthtrust._validation import (
     check_epsilon,
     check_positive_int,
     check_random_state,
+    check_unit_interval,
 )
 
 __all__ = [
@@ -900,15 +900,6 @@ def simulate_null_u(n1, n2, size, random_state=None) -> np.ndarray:
 _DP_CHUNK = 1 << 20  # null draws per batch (memory bound)
 
 
-def _check_unit_interval(value, name):
-    if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        raise TypeError(f"{name} must be a real number, got {type(value).__name__} {value!r}")
-    value = float(value)
-    if not 0 < value < 1:
-        raise ValueError(f"{name} must be in the open interval (0, 1), got {value!r}")
-    return value
-
-
 #: Above this total size n, ``null="auto"`` draws the null U from its normal approximation.
 NULL_EXACT_MAX_N = 400
 _NULL_METHODS = ("auto", "exact", "normal")
@@ -942,9 +933,9 @@ def _dp_mwu_core(u1, n1, n2, epsilon, delta, alpha, n_sim, size_fraction, random
         raise ValueError(f"null must be one of {_NULL_METHODS}, got {null!r}")
     epsilon = check_epsilon(epsilon)
     delta = check_delta(delta)
-    alpha = _check_unit_interval(alpha, "alpha")
+    alpha = check_unit_interval(alpha, "alpha")
     n_sim = check_positive_int(n_sim, "n_sim")
-    size_fraction = _check_unit_interval(size_fraction, "size_fraction")
+    size_fraction = check_unit_interval(size_fraction, "size_fraction")
     rng = check_random_state(random_state)
 
     shape = np.shape(u1)

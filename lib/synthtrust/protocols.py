@@ -95,7 +95,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from ._validation import check_epsilon, check_random_state
+from ._validation import check_epsilon, check_random_state, check_unit_interval
 from .privacy.ledger import PrivacyLedger
 from .privacy.mechanisms import laplace
 
@@ -174,15 +174,6 @@ def _check_neighbouring(neighbouring) -> float:
             f"unknown neighbouring relation {neighbouring!r}; allowed: {', '.join(NEIGHBOURING)}"
         )
     return NEIGHBOURING[neighbouring]
-
-
-def _check_test_size(test_size) -> float:
-    if isinstance(test_size, bool) or not isinstance(test_size, numbers.Real):
-        raise TypeError(f"test_size must be a real number in (0, 1), got {test_size!r}")
-    test_size = float(test_size)
-    if not 0 < test_size < 1:
-        raise ValueError(f"test_size must be in the open interval (0, 1), got {test_size!r}")
-    return test_size
 
 
 def _py(value):
@@ -1083,7 +1074,7 @@ def split_train_test(data: pd.DataFrame, test_size: float = 0.2, random_state=No
     Raises ValueError for ``test_size`` outside (0, 1) or a split with an empty part.
     """
     _check_frame(data, "data")
-    test_size = _check_test_size(test_size)
+    test_size = check_unit_interval(test_size, "test_size")
     n = len(data)
     n_test = math.ceil(test_size * n)
     if n_test < 1 or n_test >= n:
