@@ -2,10 +2,7 @@
 
 The site is built once per session on the ``smoke`` preset into a temporary ``_build`` folder
 (``synthtrust.book.build``, the ``site`` fixture of tests/conftest.py, shared with the chapter
-tests), or taken from ``$SYNTHTRUST_SITE`` (a site folder, or ``1`` for ``_build/html``). Until
-the chapters and ``synthtrust.runner`` exist, or with ``SYNTHTRUST_SITE_PLACEHOLDER=1``, the
-chapter is a small placeholder notebook executed in a temporary folder (never written to
-``chapters/``).
+tests), or taken from ``$SYNTHTRUST_SITE`` (a site folder, or ``1`` for ``_build/html``).
 
 Every page is opened from ``file://`` with every other request blocked (and recorded). A page
 fails on: a console error, a page error, a failed or blocked request, a chart container
@@ -28,6 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
+from conftest import site_chapters
 
 from synthtrust import book, charts
 
@@ -39,21 +37,7 @@ TIMEOUT_MS = 20_000
 
 
 # ------------------------------------------------------------------------------ which chapters
-def _real_chapters() -> list[str]:
-    """Chapters of the real book: runner.list_chapters() that are in _toc.yml (empty until
-    synthtrust.runner exists)."""
-    if os.environ.get("SYNTHTRUST_SITE_PLACEHOLDER"):
-        return []
-    try:
-        from synthtrust import runner
-    except ImportError:
-        return []
-    listed = book.toc_chapters(ROOT)
-    return [name for name in runner.list_chapters() if name in listed]
-
-
-REAL_CHAPTERS = _real_chapters()
-CHAPTERS = REAL_CHAPTERS or ["hypothesis_validity"]
+CHAPTERS = site_chapters()
 
 # The site itself is built once per session by the `site` fixture of tests/conftest.py
 # (smoke preset; shared with the chapter tests, which read its run folders).
