@@ -1,0 +1,507 @@
+"""Feature importance, and how far two importance rankings agree.
+
+Giles et al. (2022), "Faking feature importance: a cautionary tale on the use of differentially
+private synthetic data", compare the feature importance of a random forest trained on the real
+data with that of one trained on DP synthetic data. This module gives the pieces:
+
+* :func:`feature_importance` — impurity (MDI), permutation and mean-|SHAP| importance of a fitted
+  model, as a pandas Series;
+* :func:`importance_ranking` — features by decreasing importance;
+* :func:`rank_biased_overlap` — the RBO family of Webber, Moffat & Zobel (2010): lower bound,
+  extrapolated point estimate, upper bound, residual, for rankings of any (uneven) lengths;
+  :func:`average_overlap` and :func:`top_weightness` (their Eq. 21);
+* :func:`association_matrix` and :func:`correlated_rank_similarity` — the "correlated rank
+  similarity" of the QUIPP pipeline used by Giles et al.: an RBO whose overlap at depth d counts
+  two different features as partly the same when they are associated in the real data;
+* :func:`compare_importances` — L2 distance, cosine similarity and KL divergence of two importance
+  vectors.
+
+Notation (Webber et al. 2010, §4): S, T rankings without duplicates, S_{:d} the first d items,
+X_d = |S_{:d} ∩ T_{:d}| the overlap at depth d, A_d = X_d / d the agreement, 0 < p < 1 the
+persistence: RBO = (1 − p) Σ_{d≥1} p^{d−1} A_d (Eq. 7). Rankings here are finite prefixes of
+possibly longer (conceptually infinite) rankings; the bounds say how large the full RBO can be.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+from scipy.optimize import linear_sum_assignment
+
+from ._validation import check_random_state
+
+__all__ = [
+    "RBOResult",
+    "association_matrix",
+    "average_overlap",
+    "compare_importances",
+    "correlated_rank_similarity",
+    "feature_importance",
+    "importance_ranking",
+    "rank_biased_overlap",
+    "top_weightness",
+]
+
+_IMPORTANCE_METHODS = ("mdi", "permutation", "shap")
+
+
+# --------------------------------------------------------------------------------------------
+# validation
+# --------------------------------------------------------------------------------------------
+def _check_p(p, *, allow_one: bool = False) -> float:
+    if isinstance(p, bool) or not isinstance(p, numbers.Real):
+        raise TypeError(f"p must be a real number, got {type(p).__name__} {p!r}")
+    p = float(p)
+    upper_ok = p <= 1.0 if allow_one else p < 1.0
+    if not (math.isfinite(p) and p > 0.0 and upper_ok):
+        allowed = "0 < p <= 1" if allow_one else "0 < p < 1"
+        raise ValueError(f"p (persistence) must satisfy {allowed}, got {p!r}")
+    return p
+
+
+def _check_ranking(r, name: str) -> list:
+    if isinstance(r, (str, bytes)) or not isinstance(r, (Sequence, np.ndarray, pd.Index)):
+        raise TypeError(f"{name} must be a sequence of items (a ranking), got {type(r).__name__}")
+    items = list(r)
+    seen = set()
+    for item in items:
+        if item in seen:
+            raise ValueError(f"{name} has the item {item!r} twice; a ranking has no duplicates")
+        seen.add(item)
+    return items
+
+
+def _overlaps(s: list, t: list, depth: int) -> np.ndarray:
+    """X_d for d = 1..depth; past the end of a list its items stay (all of them are seen)."""
+    out = np.empty(depth, dtype=float)
+    seen_s, seen_t = set(), set()
+    x = 0
+    for d in range(depth):
+        a = s[d] if d < len(s) else None
+        b = t[d] if d < len(t) else None
+        if a is not None and b is not None and a == b:
+            x += 1
+        else:
+            if a is not None:
+                x += a in seen_t
+                seen_s.add(a)
+            if b is not None:
+                x += b in seen_s
+                seen_t.add(b)
+        out[d] = x
+    return out
+
+
+# --------------------------------------------------------------------------------------------
+# rank-biased overlap
+# --------------------------------------------------------------------------------------------
+def top_weightness(p: float, depth: int) -> float:
+    """Weight of the first ``depth`` ranks in RBO with persistence ``p`` (Webber et al. 2010,
+    Eq. 21): 1 − p^{d−1} + ((1 − p)/p)·d·(ln(1/(1 − p)) − Σ_{i=1}^{d−1} p^i / i).
+
+    E.g. p = 0.9 puts 85.6 % of the weight on the top 10 ranks.
+
+    Raises
+    ------
+    ValueError
+        ``p`` outside (0, 1) or ``depth`` < 1.
+    """
+    p = _check_p(p)
+    if isinstance(depth, bool) or not isinstance(depth, numbers.Integral) or depth < 1:
+        raise ValueError(f"depth must be an integer >= 1, got {depth!r}")
+    i = np.arange(1, int(depth))
+    tail = math.log(1.0 / (1.0 - p)) - float(np.sum(p**i / i))
+    return 1.0 - p ** (depth - 1) + (1.0 - p) / p * depth * tail
+
+
+@dataclass(frozen=True)
+class RBOResult:
+    """Rank-biased overlap of two finite rankings (Webber et al. 2010, §4).
+
+    Attributes
+    ----------
+    min : float
+        Lower bound: no agreement beyond what the prefixes show (Eq. 11, uneven form).
+    ext : float
+        Extrapolated point estimate: the agreement at the deepest seen depth continues (Eq. 32).
+    max : float
+        Upper bound: every unseen item matches as early as it can (computed directly, see
+        :func:`rank_biased_overlap`).
+    residual : float
+        ``max − min``, the uncertainty left by the truncation.
+    truncated : float
+        The prefix sum (1 − p) Σ_{d=1}^{s} p^{d−1} A_d up to the shorter length s (what
+        ``changyaochen/rbo``'s ``rbo(p=p)`` returns; below ``min``).
+    p : float
+    depth : int
+        Length of the longer ranking.
+    """
+
+    min: float
+    ext: float
+    max: float
+    residual: float
+    truncated: float
+    p: float
+    depth: int
+
+
+def _rbo_max(short: list, long: list, p: float) -> float:
+    """RBO of the best continuation (Corsi & Urbano 2024, §3): the shorter list goes on with the
+    longer one's items it lacks (in the longer one's order), the longer with the shorter one's
+    items it lacks; from depth f = s + l − X_l both prefixes hold the same items and A_d = 1."""
+    in_short, in_long = set(short), set(long)
+    s_next = short + [item for item in long if item not in in_short]
+    l_next = long + [item for item in short if item not in in_long]
+    f = len(s_next)  # = len(l_next) = s + l − X_l
+    x = _overlaps(s_next, l_next, f)
+    d = np.arange(1, f + 1, dtype=float)
+    return (1.0 - p) / p * float(np.sum(x / d * p**d)) + p**f
+
+
+def rank_biased_overlap(s, t, p: float = 0.9) -> RBOResult:
+    """Rank-biased overlap of two rankings of possibly different lengths.
+
+    Parameters
+    ----------
+    s, t : sequence
+        Rankings (best first), items hashable, no duplicates; lengths may differ. Both empty →
+        every figure 1; one empty → ``min``/``ext`` 0.
+    p : float in (0, 1)
+        Persistence: the top ``d`` ranks carry :func:`top_weightness` ``(p, d)`` of the weight.
+
+    Returns
+    -------
+    RBOResult
+
+    Raises
+    ------
+    TypeError, ValueError
+        A ranking that is not a sequence or has a duplicate; ``p`` outside (0, 1).
+
+    Notes
+    -----
+    With S the shorter list (length s), L the longer (length l), X_d the overlap at depth d
+    (past depth s all of S is seen), f = l + s − X_l:
+
+    * RBO_min = ((1 − p)/p)·(Σ_{d=1}^{l} (X_d − X_l)·p^d/d − X_l·ln(1 − p));
+    * RBO_ext = ((1 − p)/p)·(Σ_{d=1}^{l} (X_d/d)·p^d + Σ_{d=s+1}^{l} X_s(d − s)/(s·d)·p^d)
+      + ((X_l − X_s)/l + X_s/s)·p^l;
+    * RBO_max = RBO of the best continuation: the shorter list continues with the longer one's
+      missing items, the longer with the shorter one's, so X_d grows by up to 2 a depth until
+      d = f, and A_d = 1 after f (Corsi & Urbano 2024). Webber et al.'s closed-form residual
+      (Eq. 13/30) overstates this whenever the prefixes overlap (identical one-item lists give
+      RBO_max = 1.16 > 1 with p = 0.9), so it is not used.
+
+    For S = abcdefg, T = zcavwxy, p = 0.9 (the paper's Fig. 5 example): min 0.222, ext 0.288,
+    truncated 0.152 (REFERENCE.md §9) and max 0.581 (the Eq. 13 residual would give 0.790).
+    """
+    s = _check_ranking(s, "s")
+    t = _check_ranking(t, "t")
+    p = _check_p(p)
+    if len(s) > len(t):
+        s, t = t, s
+    n_s, n_l = len(s), len(t)
+    if n_l == 0:
+        return RBOResult(1.0, 1.0, 1.0, 0.0, 1.0, p, 0)
+    if n_s == 0:
+        return RBOResult(0.0, 0.0, 1.0, 1.0, 0.0, p, n_l)
+    x = _overlaps(s, t, n_l)  # X_1..X_l
+    d = np.arange(1, n_l + 1, dtype=float)
+    w = p**d
+    c = (1.0 - p) / p
+    x_l, x_s = x[-1], x[n_s - 1]
+    rbo_min = c * (np.sum((x - x_l) * w / d) - x_l * math.log(1.0 - p))
+    past = d > n_s
+    rbo_ext = c * (np.sum(x / d * w) + np.sum(x_s * (d[past] - n_s) / (n_s * d[past]) * w[past]))
+    rbo_ext += ((x_l - x_s) / n_l + x_s / n_s) * p**n_l
+    rbo_max = _rbo_max(s, t, p)
+    truncated = (1.0 - p) * float(np.sum(p ** (d[:n_s] - 1) * x[:n_s] / d[:n_s]))
+    return RBOResult(
+        min=float(rbo_min),
+        ext=float(rbo_ext),
+        max=float(rbo_max),
+        residual=float(rbo_max - rbo_min),
+        truncated=truncated,
+        p=p,
+        depth=n_l,
+    )
+
+
+def average_overlap(s, t, depth: int | None = None) -> float:
+    """Average overlap: the mean of A_d = X_d/d for d = 1..depth (the p → 1 limit of the
+    truncated RBO; Webber et al. 2010, §2). ``depth`` defaults to the shorter length.
+
+    S = abcdefg, T = zcavwxy → 0.312 (REFERENCE.md §9).
+    """
+    s = _check_ranking(s, "s")
+    t = _check_ranking(t, "t")
+    k = min(len(s), len(t)) if depth is None else depth
+    if isinstance(k, bool) or not isinstance(k, numbers.Integral) or k < 1:
+        raise ValueError(f"depth must be an integer >= 1 (and both rankings non-empty), got {k!r}")
+    if k > min(len(s), len(t)):
+        raise ValueError(f"depth={k} exceeds the shorter ranking ({min(len(s), len(t))} items)")
+    x = _overlaps(s[:k], t[:k], int(k))
+    return float(np.mean(x / np.arange(1, k + 1)))
+
+
+# --------------------------------------------------------------------------------------------
+# correlated rank similarity (QUIPP pipeline, Giles et al. 2022)
+# --------------------------------------------------------------------------------------------
+def _cramers_v(a: pd.Series, b: pd.Series) -> float:
+    """Bias-corrected Cramér's V (Bergsma & Wicher 2013) from SciPy's χ² (Yates for 2 × 2)."""
+    table = pd.crosstab(a, b).to_numpy()
+    r, k = table.shape
+    n = table.sum()
+    if min(r, k) < 2:
+        return 0.0
+    phi2 = stats.chi2_contingency(table)[0] / n
+    phi2c = max(0.0, phi2 - (k - 1) * (r - 1) / (n - 1))
+    rc = r - (r - 1) ** 2 / (n - 1)
+    kc = k - (k - 1) ** 2 / (n - 1)
+    denom = min(kc - 1, rc - 1)
+    return float(np.sqrt(phi2c / denom)) if denom > 0 else float("nan")
+
+
+def _correlation_ratio(categories: pd.Series, values: pd.Series) -> float:
+    """Correlation ratio η: √(between-group sum of squares / total sum of squares)."""
+    v = values.to_numpy(dtype=float)
+    codes = pd.factorize(categories)[0]
+    counts = np.bincount(codes)
+    means = np.bincount(codes, weights=v) / counts
+    total = v.mean()
+    num = float(np.sum(counts * (means - total) ** 2))
+    den = float(np.sum((v - total) ** 2))
+    return 0.0 if num == 0.0 else float(np.sqrt(num / den))
+
+
+def association_matrix(data: pd.DataFrame, categorical=None) -> pd.DataFrame:
+    """Absolute association between every pair of columns, as the QUIPP pipeline computes it
+    with ``dython.nominal.associations(...)["corr"].abs()`` (dython's defaults):
+    |Pearson r| for numeric–numeric, the correlation ratio η for categorical–numeric and
+    bias-corrected Cramér's V for categorical–categorical pairs; 1 on the diagonal.
+
+    Parameters
+    ----------
+    data : DataFrame (n_rows, n_columns), no missing values
+    categorical : list of column names, optional
+        Default: the columns that are not numeric (object, string, category, bool).
+
+    Returns
+    -------
+    DataFrame (n_columns, n_columns), symmetric, values in [0, 1] (NaN where a measure is
+    undefined, e.g. Pearson r of a constant column).
+
+    Raises
+    ------
+    TypeError, ValueError
+        Not a DataFrame; missing values; an unknown categorical column.
+    """
+    if not isinstance(data, pd.DataFrame):
+        raise TypeError(f"data must be a pandas DataFrame, got {type(data).__name__}")
+    if data.isna().any().any():
+        bad = [c for c in data.columns if data[c].isna().any()]
+        raise ValueError(f"data has missing values in column(s) {bad}; impute or drop them first")
+    if categorical is None:
+        categorical = [c for c in data.columns if not pd.api.types.is_numeric_dtype(data[c])
+                       or pd.api.types.is_bool_dtype(data[c])]
+    unknown = [c for c in categorical if c not in data.columns]
+    if unknown:
+        raise ValueError(f"categorical column(s) {unknown} are not columns of data")
+    cat = set(categorical)
+    cols = list(data.columns)
+    out = pd.DataFrame(np.eye(len(cols)), index=cols, columns=cols)
+    for i, a in enumerate(cols):
+        for b in cols[i + 1:]:
+            if a in cat and b in cat:
+                v = _cramers_v(data[a], data[b])
+            elif a in cat:
+                v = _correlation_ratio(data[a], data[b])
+            elif b in cat:
+                v = _correlation_ratio(data[b], data[a])
+            else:
+                with np.errstate(invalid="ignore", divide="ignore"):
+                    v = abs(float(np.corrcoef(data[a].to_numpy(float), data[b].to_numpy(float))[0, 1]))
+            out.loc[a, b] = out.loc[b, a] = v
+    return out
+
+
+def _soft_overlaps(s: list, t: list, weight: np.ndarray, depth: int) -> np.ndarray:
+    """X_d = max over doubly stochastic W of Σ W_ij·weight_ij on the depth-d prefixes (shorter
+    prefix padded with zeros): an assignment problem (Birkhoff–von Neumann: a permutation is
+    optimal), solved exactly by ``scipy.optimize.linear_sum_assignment``."""
+    out = np.empty(depth)
+    for d in range(1, depth + 1):
+        block = np.zeros((d, d))
+        rs, rt = min(d, len(s)), min(d, len(t))
+        block[:rs, :rt] = weight[:rs, :rt]
+        rows, cols = linear_sum_assignment(block, maximize=True)
+        out[d - 1] = block[rows, cols].sum()
+    return out
+
+
+def correlated_rank_similarity(s, t, association, p: float = 0.9, *, depth: int | None = None,
+                               ext: bool = False) -> float:
+    """RBO with a soft overlap: two different features count as the same in proportion to the
+    square root of their association (QUIPP pipeline's ``correlated_rank_similarity``, used by
+    Giles et al. 2022 for the "corr_rank" scores).
+
+    At depth d, X_d = max_W Σ_ij W_ij·√C(s_i, t_j) over doubly stochastic W on the d × d
+    prefixes (C = ``association``, 1 for a feature with itself); with C the identity this is the
+    ordinary overlap. Then A_d = X_d/d and the value is the truncated sum
+    (1 − p)·Σ_{d=1}^{k} p^{d−1}·A_d, plus A_k·p^k with ``ext=True`` (k = ``depth``, default the
+    shorter length). p = 1 gives the average of A_d (the reference code's default).
+
+    Parameters
+    ----------
+    s, t : sequence of feature names (rankings, best first, no duplicates)
+    association : DataFrame (features × features) or mapping of mappings
+        Association between features in [0, 1], e.g. :func:`association_matrix` of the real
+        training data; must cover every feature of ``s`` and ``t``.
+    p : float in (0, 1]
+    depth : int, optional
+    ext : bool
+
+    Raises
+    ------
+    TypeError, ValueError
+        Bad rankings or ``p``; a feature missing from ``association``; an association outside
+        [0, 1] or NaN; ``depth`` < 1 or beyond the shorter ranking.
+    """
+    s = _check_ranking(s, "s")
+    t = _check_ranking(t, "t")
+    p = _check_p(p, allow_one=True)
+    if not isinstance(association, (pd.DataFrame, Mapping)):
+        raise TypeError(f"association must be a DataFrame or a mapping, got {type(association).__name__}")
+    assoc = association if isinstance(association, pd.DataFrame) else pd.DataFrame(association)
+    missing = [f for f in dict.fromkeys(s + t) if f not in assoc.index or f not in assoc.columns]
+    if missing:
+        raise ValueError(f"association has no row/column for feature(s) {missing}")
+    k = min(len(s), len(t)) if depth is None else depth
+    if isinstance(k, bool) or not isinstance(k, numbers.Integral) or k < 1 or k > min(len(s), len(t)):
+        raise ValueError(f"depth must be an integer in [1, {min(len(s), len(t))}], got {k!r}")
+    c = assoc.loc[s, t].to_numpy(dtype=float).copy()
+    for i, a in enumerate(s):
+        for j, b in enumerate(t):
+            if a == b:
+                c[i, j] = 1.0
+    if not np.all((c >= 0) & (c <= 1)):
+        raise ValueError("association values must lie in [0, 1] (absolute associations), not NaN")
+    x = _soft_overlaps(s, t, np.sqrt(c), int(k))
+    a_d = x / np.arange(1, k + 1)
+    if p == 1.0:
+        value = float(np.mean(a_d))
+    else:
+        value = (1.0 - p) * float(np.sum(p ** np.arange(k) * a_d))
+    return value + (float(a_d[-1]) * p**k if ext else 0.0)
+
+
+# --------------------------------------------------------------------------------------------
+# importance scores
+# --------------------------------------------------------------------------------------------
+def _shap_importance(model, X) -> np.ndarray:
+    import shap
+
+    values = np.asarray(shap.TreeExplainer(model).shap_values(X))
+    if values.ndim == 3:  # (rows, features, classes): the positive (last) class
+        values = values[..., -1]
+    return np.abs(values).mean(axis=0)
+
+
+def feature_importance(model, X: pd.DataFrame, y=None, method: str = "mdi", *,
+                       n_repeats: int = 10, random_state=None) -> pd.Series:
+    """Importance of each feature of a fitted model.
+
+    Parameters
+    ----------
+    model : fitted estimator
+        ``"mdi"`` needs ``feature_importances_`` (tree ensembles); ``"shap"`` a tree model
+        supported by ``shap.TreeExplainer``; ``"permutation"`` any estimator with ``score``.
+    X : DataFrame (n_rows, n_features)
+        Features (numeric: the columns the model was fitted on).
+    y : array (n_rows,), required for ``"permutation"``
+    method : {"mdi", "permutation", "shap"}
+        Mean decrease in impurity; mean drop in ``model.score`` when a column is permuted
+        (``sklearn.inspection.permutation_importance``, ``n_repeats`` times); mean |SHAP value|
+        over the rows of ``X`` (for a classifier, of the last class).
+    n_repeats : int
+    random_state : int, Generator or None (permutation only)
+
+    Returns
+    -------
+    Series indexed by the columns of ``X``.
+
+    Raises
+    ------
+    ValueError, TypeError
+        Unknown ``method``; ``X`` not a DataFrame; ``y`` missing for permutation; a model
+        without ``feature_importances_`` for ``"mdi"``.
+    """
+    if method not in _IMPORTANCE_METHODS:
+        raise ValueError(f"method must be one of {_IMPORTANCE_METHODS}, got {method!r}")
+    if not isinstance(X, pd.DataFrame):
+        raise TypeError(f"X must be a pandas DataFrame (named features), got {type(X).__name__}")
+    if method == "mdi":
+        if not hasattr(model, "feature_importances_"):
+            raise ValueError(f"method='mdi' needs a fitted tree model with feature_importances_, "
+                             f"got {type(model).__name__}")
+        scores = np.asarray(model.feature_importances_, dtype=float)
+    elif method == "permutation":
+        if y is None:
+            raise ValueError("method='permutation' needs y (the labels of X)")
+        from sklearn.inspection import permutation_importance
+
+        seed = int(check_random_state(random_state).integers(2**31 - 1))
+        scores = permutation_importance(model, X, y, n_repeats=n_repeats,
+                                        random_state=seed).importances_mean
+    else:
+        scores = _shap_importance(model, X)
+    return pd.Series(scores, index=list(X.columns), name=method)
+
+
+def importance_ranking(scores) -> list:
+    """Features by decreasing importance (ties keep the input order).
+
+    ``scores`` is a Series (or a mapping feature → score).
+    """
+    scores = pd.Series(scores, dtype=float)
+    if scores.isna().any():
+        raise ValueError(f"scores has NaN for {list(scores.index[scores.isna()])}")
+    order = np.argsort(-scores.to_numpy(), kind="stable")
+    return [scores.index[i] for i in order]
+
+
+def compare_importances(a, b) -> dict[str, float]:
+    """L2 distance, cosine similarity and KL divergence of two importance vectors.
+
+    Both are aligned on their features (the same set is required) and scaled to unit L2 norm;
+    KL(a ‖ b) is ``scipy.stats.entropy`` of the absolute scaled scores plus 1e-20 (each then
+    normalised to sum 1), as in the QUIPP pipeline's ``compare_features``.
+
+    Raises
+    ------
+    ValueError
+        Different feature sets, NaN, or an all-zero vector.
+    """
+    a, b = pd.Series(a, dtype=float), pd.Series(b, dtype=float)
+    if set(a.index) != set(b.index):
+        raise ValueError(f"a and b must score the same features; only in a: "
+                         f"{sorted(set(a.index) - set(b.index))}, only in b: "
+                         f"{sorted(set(b.index) - set(a.index))}")
+    b = b.loc[a.index]
+    va, vb = a.to_numpy(), b.to_numpy()
+    for name, v in (("a", va), ("b", vb)):
+        if not np.all(np.isfinite(v)) or not np.any(v):
+            raise ValueError(f"{name} must be finite and not all zero")
+    ua, ub = va / np.linalg.norm(va), vb / np.linalg.norm(vb)
+    return {
+        "l2": float(np.linalg.norm(ua - ub)),
+        "cosine": float(ua @ ub),
+        "kl": float(stats.entropy(np.abs(ua) + 1e-20, np.abs(ub) + 1e-20)),
+    }
