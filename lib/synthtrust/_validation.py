@@ -64,13 +64,22 @@ def check_delta(delta, name: str = "delta") -> float:
     return delta
 
 
-def check_positive_int(value, name: str) -> int:
-    """Validate an integer ≥ 1 (booleans rejected)."""
+def _check_int(value, name: str, low: int) -> int:
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
         raise TypeError(f"{name} must be an integer, got {type(value).__name__} {value!r}")
-    if value < 1:
-        raise ValueError(f"{name} must be >= 1, got {value!r}")
+    if value < low:
+        raise ValueError(f"{name} must be >= {low}, got {value!r}")
     return int(value)
+
+
+def check_positive_int(value, name: str) -> int:
+    """Validate an integer ≥ 1 (booleans rejected)."""
+    return _check_int(value, name, 1)
+
+
+def check_nonnegative_int(value, name: str) -> int:
+    """Validate an integer ≥ 0 (booleans rejected)."""
+    return _check_int(value, name, 0)
 
 
 def check_array(x, name: str, ndim_min: int = 1) -> np.ndarray:

@@ -6,7 +6,8 @@ Estimators (sklearn style: ``Synth(epsilon=..., domain=..., random_state=...).fi
 
 Synthesizers for high-dimensional tables (:class:`TabularSynthesizer`: never the joint histogram;
 ``domain`` may be a :class:`synthtrust.domain.Domain` for raw mixed-type tables):
-:class:`PrivBayes`, :class:`MST`, :class:`AIM`, :class:`MWEMPGM`, :class:`PrivMRF`.
+:class:`PrivBayes`, :class:`MST`, :class:`AIM`, :class:`MWEMPGM`, :class:`PrivMRF`, and the GAN
+:class:`GSWGAN` (torch).
 
 Vectorized functional forms on count matrices ``(reps, cells)`` of the flattened joint domain,
 returning synthetic count matrices, with one generator per replicate:
@@ -29,6 +30,7 @@ from .base import (
     replicate_generators,
 )
 from .baselines import Bootstrap, Flip, IndependentMarginals
+from .gan import GSWGAN
 from .histogram import (
     PerturbedHistogram,
     SmoothedHistogram,
@@ -49,6 +51,7 @@ __all__ = [
     "MST",
     "MWEM",
     "MWEMPGM",
+    "GSWGAN",
     "BaseSynthesizer",
     "Bootstrap",
     "Flip",
