@@ -85,7 +85,6 @@ from __future__ import annotations
 
 import copy
 import math
-import numbers
 import warnings
 from collections.abc import Sequence
 
@@ -95,6 +94,7 @@ import pandas as pd
 from .._validation import (
     check_delta,
     check_epsilon,
+    check_nonnegative_int,
     check_positive_int,
     check_random_state,
     check_real,
@@ -347,14 +347,6 @@ class _Adam:
 # --------------------------------------------------------------------------------------------
 # the synthesizer
 # --------------------------------------------------------------------------------------------
-def _int_param(value, name: str, low: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        raise TypeError(f"{name} must be an integer, got {type(value).__name__} {value!r}")
-    if value < low:
-        raise ValueError(f"{name} must be >= {low}, got {value!r}")
-    return int(value)
-
-
 def _real_param(value, name: str, low: float, high: float | None = None, *, low_open=True, high_open=True):
     value = check_real(value, name)
     bad_low = value <= low if low_open else value < low
@@ -518,8 +510,8 @@ class GSWGAN(TabularSynthesizer):
         check_epsilon(self.epsilon)
         check_delta(self.delta)
         for name in ("subset_size", "batch_size", "z_dim", "hidden", "critic_iters", "max_iterations"):
-            _int_param(getattr(self, name), name, 1)
-        _int_param(self.pretrain_iterations, "pretrain_iterations", 0)
+            check_positive_int(getattr(self, name), name)
+        check_nonnegative_int(self.pretrain_iterations, "pretrain_iterations")
         _real_param(self.noise_multiplier, "noise_multiplier", 0.0, low_open=False)
         _real_param(self.clip_bound, "clip_bound", 0.0)
         _real_param(self.lr, "lr", 0.0)
@@ -585,7 +577,7 @@ class GSWGAN(TabularSynthesizer):
         TypeError/ValueError for ``iterations`` not an integer ≥ 0.
         """
         self._check_fitted()
-        return self._epsilon(_int_param(iterations, "iterations", 0))
+        return self._epsilon(check_nonnegative_int(iterations, "iterations"))
 
     def _epsilon(self, iterations: int) -> float:
         if float(self.noise_multiplier) == 0:
