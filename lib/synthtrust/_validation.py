@@ -97,6 +97,20 @@ def check_array(x, name: str, ndim_min: int = 1) -> np.ndarray:
     return arr
 
 
+def check_real_range(value, name: str, low: float, high: float | None = None, *,
+                     low_open: bool = True, high_open: bool = True) -> float:
+    """A finite real number in the interval from ``low`` to ``high`` (None: no upper end), each
+    end open or closed; TypeError/ValueError naming ``name``, the value and the interval."""
+    value = check_real(value, name)
+    bad_low = value <= low if low_open else value < low
+    bad_high = high is not None and (value >= high if high_open else value > high)
+    if bad_low or bad_high:
+        lo = f"{'(' if low_open else '['}{low}"
+        hi = f"{high}{')' if high_open else ']'}" if high is not None else "inf)"
+        raise ValueError(f"{name} must be in {lo}, {hi}, got {value!r}")
+    return value
+
+
 def check_unit_interval(value, name: str) -> float:
     """A real number strictly between 0 and 1 (e.g. α, a test share); TypeError/ValueError
     naming ``name`` and the value."""

@@ -6,8 +6,8 @@ Estimators (sklearn style: ``Synth(epsilon=..., domain=..., random_state=...).fi
 
 Synthesizers for high-dimensional tables (:class:`TabularSynthesizer`: never the joint histogram;
 ``domain`` may be a :class:`synthtrust.domain.Domain` for raw mixed-type tables):
-:class:`PrivBayes`, :class:`MST`, :class:`AIM`, :class:`MWEMPGM`, :class:`PrivMRF`, and the GAN
-:class:`GSWGAN` (torch).
+:class:`PrivBayes`, :class:`MST`, :class:`AIM`, :class:`MWEMPGM`, :class:`PrivMRF`, and the GANs
+:class:`GSWGAN` and :class:`PATECTGAN` (torch).
 
 Vectorized functional forms on count matrices ``(reps, cells)`` of the flattened joint domain,
 returning synthetic count matrices, with one generator per replicate:
@@ -41,6 +41,7 @@ from .histogram import (
 from .mst import MST
 from .mwem import MWEM, marginal_queries, mwem_counts, mwem_histogram
 from .mwem_pgm import MWEMPGM
+from .pate import PATECTGAN
 from .pgm import PrivatePGM, private_pgm
 from .privbayes import PrivBayes
 from .privmrf import PrivMRF
@@ -57,6 +58,7 @@ __all__ = [
     "Flip",
     "IndependentMarginals",
     "NotFittedError",
+    "PATECTGAN",
     "PerturbedHistogram",
     "PrivBayes",
     "PrivMRF",

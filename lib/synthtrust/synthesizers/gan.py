@@ -98,6 +98,7 @@ from .._validation import (
     check_positive_int,
     check_random_state,
     check_real,
+    check_real_range,
 )
 from ..privacy.ledger import PrivacyLedger
 from ..privacy.rdp import gswgan_epsilon, gswgan_max_iterations
@@ -347,17 +348,6 @@ class _Adam:
 # --------------------------------------------------------------------------------------------
 # the synthesizer
 # --------------------------------------------------------------------------------------------
-def _real_param(value, name: str, low: float, high: float | None = None, *, low_open=True, high_open=True):
-    value = check_real(value, name)
-    bad_low = value <= low if low_open else value < low
-    bad_high = high is not None and (value >= high if high_open else value > high)
-    if bad_low or bad_high:
-        lo = f"{'(' if low_open else '['}{low}"
-        hi = f"{high}{')' if high_open else ']'}" if high is not None else "inf)"
-        raise ValueError(f"{name} must be in {lo}, {hi}, got {value!r}")
-    return value
-
-
 class GSWGAN(TabularSynthesizer):
     """GS-WGAN (Chen et al. 2020) for integer-coded discrete tables; (ε, δ)-DP, replace-one.
 
@@ -512,18 +502,18 @@ class GSWGAN(TabularSynthesizer):
         for name in ("subset_size", "batch_size", "z_dim", "hidden", "critic_iters", "max_iterations"):
             check_positive_int(getattr(self, name), name)
         check_nonnegative_int(self.pretrain_iterations, "pretrain_iterations")
-        _real_param(self.noise_multiplier, "noise_multiplier", 0.0, low_open=False)
-        _real_param(self.clip_bound, "clip_bound", 0.0)
-        _real_param(self.lr, "lr", 0.0)
-        _real_param(self.gp_weight, "gp_weight", 0.0, low_open=False)
-        _real_param(self.drift_weight, "drift_weight", 0.0, low_open=False)
-        _real_param(self.ema_decay, "ema_decay", 0.0, 1.0, low_open=False)
-        _real_param(self.tau, "tau", 0.0)
+        check_real_range(self.noise_multiplier, "noise_multiplier", 0.0, low_open=False)
+        check_real_range(self.clip_bound, "clip_bound", 0.0)
+        check_real_range(self.lr, "lr", 0.0)
+        check_real_range(self.gp_weight, "gp_weight", 0.0, low_open=False)
+        check_real_range(self.drift_weight, "drift_weight", 0.0, low_open=False)
+        check_real_range(self.ema_decay, "ema_decay", 0.0, 1.0, low_open=False)
+        check_real_range(self.tau, "tau", 0.0)
         betas = self.betas
         if not isinstance(betas, Sequence) or isinstance(betas, str) or len(betas) != 2:
             raise ValueError(f"betas must be a pair (beta1, beta2) in [0, 1), got {betas!r}")
         for i, b in enumerate(betas):
-            _real_param(b, f"betas[{i}]", 0.0, 1.0, low_open=False)
+            check_real_range(b, f"betas[{i}]", 0.0, 1.0, low_open=False)
         if self.composition not in ("per_sample", "per_iteration"):
             raise ValueError(
                 f"composition must be one of ('per_sample', 'per_iteration'), got {self.composition!r}"

@@ -64,6 +64,8 @@ class TabularSynthesizer(ParamsMixin, FittedMixin):
     _description = ""
     #: "zcdp" (ledger in ρ = cdp_rho(ε, δ)) or "pure" (ledger in ε, δ unused)
     _accounting = "zcdp"
+    #: True if ``delta=None`` means "choose δ from n at fit time" (e.g. PATE's 1/(n·√n))
+    _delta_default_from_n = False
 
     def __init__(self, epsilon: float = 1.0, delta: float = 1e-9, *, domain=None, random_state=None):
         self.epsilon = epsilon
@@ -75,7 +77,8 @@ class TabularSynthesizer(ParamsMixin, FittedMixin):
     # -- parameters ---------------------------------------------------------------------------
     def _validate_params(self) -> None:
         check_epsilon(self.epsilon)
-        if self._accounting == "zcdp" or self.delta != 0:
+        delta_from_n = self.delta is None and self._delta_default_from_n  # set at fit time
+        if not delta_from_n and (self._accounting == "zcdp" or self.delta != 0):
             check_delta(self.delta)
         if self.domain is not None and not is_encoder_domain(self.domain):
             if not isinstance(self.domain, Mapping):

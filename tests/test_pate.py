@@ -1,0 +1,300 @@
+"""Tests of synthtrust.synthesizers.pate (PATE-CTGAN) against oracles: the exact log-moments of the
+binary noisy-vote mechanism (scipy Laplace), a brute-force loop over the Papernot et al. (2017)
+bounds, scipy's Laplace survival function for the label distribution, brute-force ε over orders,
+and refits on modified data for the disjointness of the teachers."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+import torch
+from scipy import stats
+
+from synthtrust.synthesizers.base import NotFittedError
+from synthtrust.synthesizers.pate import (
+    PATECTGAN,
+    noisy_vote_labels,
+    pate_epsilon,
+    pate_moments,
+    pate_noise_for_budget,
+    pate_partitions,
+)
+
+
+def _table(n=400, levels=4, seed=0):
+    a = np.random.default_rng(seed).integers(0, levels, n)
+    return pd.DataFrame({"a": a, "b": a}), {"a": levels, "b": levels}
+
+
+# tiny networks so that a fit takes a fraction of a second per 100 iterations
+SMALL = dict(embedding_dim=16, generator_dim=(32,), discriminator_dim=(32,), batch_size=32)
+
+
+# ----------------------------------------------------------------------------------------------
+# accountant
+# ----------------------------------------------------------------------------------------------
+def _flip_prob(v, k, lam):
+    """P[label ≠ majority] for label = 1[v + Lap(1/λ) > k/2], by scipy."""
+    return float(stats.laplace.cdf(-abs(v - k / 2), scale=1 / lam))
+
+
+def _brute_moments(votes, k, lam, order):
+    """Papernot et al. 2017 Thms 2–3 with ε_q = λ, evaluated query by query, order by order."""
+    alpha = [0.0] * order
+    for v in votes:
+        q = _flip_prob(v, k, lam)
+        for i in range(order):
+            l = i + 1  # noqa: E741
+            indep = lam**2 * l * (l + 1) / 2
+            dep = math.inf
+            if q < 1 / (math.exp(lam) + 1):
+                dep = math.log((1 - q) * ((1 - q) / (1 - math.exp(lam) * q)) ** l + q * math.exp(lam * l))
+            alpha[i] += min(indep, dep)
+    return np.array(alpha)
+
+
+def _exact_moment(v, k, lam, l):  # noqa: E741
+    """Exact log-moment of one query at vote count v, worst neighbour v ± 1 (one teacher changes)."""
+    s = lambda u: stats.laplace.sf(k / 2 - u, scale=1 / lam)  # noqa: E731  P(label = 1 | u)
+    out = -math.inf
+    for u in (v - 1, v + 1):
+        if 0 <= u <= k:
+            p, pp = s(v), s(u)
+            out = max(out, math.log(p ** (l + 1) * pp ** (-l) + (1 - p) ** (l + 1) * (1 - pp) ** (-l)))
+    return out
+
+
+@pytest.mark.parametrize(
+    ("votes", "k", "lam"),
+    [([5, 5, 6, 4], 10, 0.5), ([10, 0, 9, 10], 10, 1.0), ([30, 29, 0, 15, 16], 30, 0.3), ([1], 1, 2.0)],
+)
+def test_moments_match_brute_force_formula(votes, k, lam):
+    order = 20
+    np.testing.assert_allclose(pate_moments(votes, k, lam, order), _brute_moments(votes, k, lam, order),
+                               rtol=1e-10, atol=1e-14)
+    # data-independent mode: Q · λ² l(l+1)/2
+    ls = np.arange(1, order + 1)
+    np.testing.assert_allclose(pate_moments(votes, k, lam, order, data_dependent=False),
+                               len(votes) * lam**2 * ls * (ls + 1) / 2, rtol=1e-12)
+
+
+def test_which_bound_wins():
+    k, lam, ls = 10, 1.0, np.arange(1, 6)
+    indep = lam**2 * ls * (ls + 1) / 2
+    # tie (gap 0): q = 1/2 ≥ 1/(e^λ + 1), only the data-independent bound applies
+    np.testing.assert_allclose(pate_moments([5], k, lam, 5), indep, rtol=1e-12)
+    # unanimous vote: q = e^{-5}/2; the data-dependent bound is smaller at l = 1..3 (by hand:
+    # l = 1: log((1−q)²/(1−e q) + q e) = 0.0115446)
+    q = 0.5 * math.exp(-5)
+    by_hand = math.log((1 - q) ** 2 / (1 - math.e * q) + q * math.e)
+    got = pate_moments([10], k, lam, 5)
+    assert got[0] == pytest.approx(by_hand, rel=1e-12)
+    assert by_hand == pytest.approx(0.0115446, abs=5e-8)
+    assert np.all(got[:3] < indep[:3]) and got[0] < indep[0] / 40
+
+
+@pytest.mark.parametrize("lam", [0.5, 1.0, 2.0])
+def test_bound_is_above_the_exact_moment_and_the_reference_formula_is_not(lam):
+    k = 10
+    for v in range(k + 1):
+        for l in (1, 2, 5, 10):  # noqa: E741
+            assert pate_moments([v], k, lam, l)[-1] >= _exact_moment(v, k, lam, l) - 1e-12
+    # REFERENCE.md §5.1: q = (2+λg)/(4e^{λg}), g = |2v−k|, with 2λ in place of ε_q (log restored):
+    # for a unanimous vote at λ = 2 it falls below the exact moment, i.e. it is not a valid bound
+    g, lam2 = 10, 2.0
+    q = (2 + lam2 * g) / (4 * math.exp(lam2 * g))
+    ref = math.log((1 - q) * ((1 - q) / (1 - math.exp(2 * lam2) * q)) + q * math.exp(2 * lam2))
+    assert ref < _exact_moment(10, 10, lam2, 1) / 50
+
+
+def test_epsilon_brute_force_and_monotone_in_queries():
+    alpha = pate_moments([10, 9, 10, 3, 7], 10, 0.7, 50)
+    delta = 1e-5
+    by_hand = min((alpha[i] + math.log(1 / delta)) / (i + 1) for i in range(50))
+    assert pate_epsilon(alpha, delta) == pytest.approx(by_hand, rel=1e-12)
+    votes = np.random.default_rng(0).integers(0, 11, 300)
+    eps = [pate_epsilon(pate_moments(votes[:t], 10, 0.2, 100), delta) for t in range(0, 301, 25)]
+    assert all(b > a for a, b in zip(eps[:-1], eps[1:], strict=True))
+
+
+def test_noise_for_budget_brackets_the_target():
+    lam = pate_noise_for_budget(1.0, 1e-6, 10000, 1000)
+    ls = np.arange(1, 1001)
+
+    def eps_of(x):
+        return float(np.min((10000 * x * x * ls * (ls + 1) / 2 + math.log(1e6)) / ls))
+
+    assert eps_of(lam) <= 1.0 < eps_of(lam * 1.000001)
+    with pytest.raises(ValueError, match="moments_order = 5 is too small for epsilon = 1.0"):
+        pate_noise_for_budget(1.0, 1e-6, 10, 5)
+
+
+def test_noisy_vote_label_distribution():
+    k, lam, n = 10, 0.3, 40000
+    for v in (3, 5, 8):
+        labels = noisy_vote_labels(np.full(n, v), k, lam, np.random.default_rng(v))
+        p = float(stats.laplace.sf(k / 2 - v, scale=1 / lam))  # P(Lap(1/λ) > k/2 − v)
+        assert abs(labels.mean() - p) < 4 * math.sqrt(p * (1 - p) / n)
+
+
+def test_partitions_disjoint_covering_shuffled():
+    parts = pate_partitions(2500, 1000, 3)
+    assert len(parts) == 2 and sorted(len(p) for p in parts) == [1250, 1250]
+    allidx = np.concatenate(parts)
+    assert np.array_equal(np.sort(allidx), np.arange(2500))  # disjoint and covering
+    contiguous = np.array_split(np.arange(2500), 2)
+    assert not np.array_equal(parts[0], contiguous[0])
+    assert abs(np.mean(parts[0]) - 1249.5) < 100  # a shuffle, not a block
+    one = pate_partitions(50, 1000, 0)  # n < sample_per_teacher: one teacher holds everything
+    assert len(one) == 1 and np.array_equal(np.sort(one[0]), np.arange(50))
+
+
+# ----------------------------------------------------------------------------------------------
+# synthesizer
+# ----------------------------------------------------------------------------------------------
+def test_fit_partitions_and_teachers_depend_only_on_their_shard():
+    df, dom = _table(400)
+    kw = dict(epsilon=1e6, noise_multiplier=1.0, sample_per_teacher=100, max_iterations=1,
+              cond_epsilon_fraction=0.0, domain=dom, random_state=5, **SMALL)
+    s1 = PATECTGAN(**kw)
+    s1._keep_teachers = True  # the teachers are not DP and are dropped after fit by default
+    s1.fit(df)
+    assert PATECTGAN(**kw).fit(df)._teachers is None
+    assert s1.n_teachers_ == 4
+    for p, q in zip(s1.partitions_, pate_partitions(400, 100, 5), strict=True):
+        assert np.array_equal(p, q)
+    # teachers differ from one another (independent initialisation and shards)
+    w = s1._teachers.params[0].detach()
+    assert all(not torch.equal(w[i], w[j]) for i in range(4) for j in range(i + 1, 4))
+    # change the records of shard 2: after one iteration only teacher 2 differs
+    rows = s1.partitions_[2]
+    df2 = df.copy()
+    df2.loc[rows, "a"] = (df2.loc[rows, "a"] + 1) % 4
+    s2 = PATECTGAN(**kw)
+    s2._keep_teachers = True
+    s2.fit(df2)
+    for j in range(4):
+        same = all(torch.equal(a[j], b[j]) for a, b in zip(s1._teachers.params, s2._teachers.params, strict=True))
+        assert same == (j != 2)
+
+
+def test_stops_before_exceeding_the_target():
+    df, dom = _table(400)
+    s = PATECTGAN(epsilon=100.0, noise_multiplier=0.2, sample_per_teacher=100, max_iterations=500,
+                  accountant="data_dependent", domain=dom, random_state=0, **SMALL).fit(df)
+    target = 0.9 * 100.0
+    assert 0 < s.iterations_ < 500
+    assert s.pate_epsilon_ == pytest.approx(pate_epsilon(s.alpha_, s.delta_), rel=1e-12)
+    assert s.pate_epsilon_ <= target
+    # the cheapest possible next iteration (all votes unanimous) would already exceed the target
+    q = s.student_iters * s.batch_size
+    cheapest = pate_moments(np.full(q, s.n_teachers_), s.n_teachers_, 0.2, s.moments_order)
+    assert pate_epsilon(s.alpha_ + cheapest, s.delta_) > target
+    assert s.delta_ == pytest.approx(1 / (400 * math.sqrt(400)))
+    # ledger: Laplace marginals (f·ε) + PATE; total = epsilon_spent_ ≤ ε
+    led = s.ledger.entries
+    assert [e.mechanism for e in led] == ["laplace", "pate_moments"]
+    assert led[0].epsilon == pytest.approx(10.0) and led[0].scale == pytest.approx(2 * 2 / 10.0)
+    assert led[1].delta == s.delta_ and led[1].scale == pytest.approx(5.0)
+    assert s.ledger.total_epsilon == pytest.approx(s.epsilon_spent_) and s.epsilon_spent_ <= 100.0
+
+
+def test_auto_noise_runs_max_iterations_within_budget():
+    df, dom = _table(300)
+    s = PATECTGAN(epsilon=1.0, sample_per_teacher=100, max_iterations=20, domain=dom,
+                  random_state=0, **SMALL).fit(df)
+    assert s.accountant == "data_independent"  # the default: ε depends on public values only
+    assert s.iterations_ == 20
+    assert s.noise_multiplier_ == pytest.approx(pate_noise_for_budget(0.9, s.delta_, 20 * 5 * 32, 1000))
+    assert s.epsilon_spent_ <= 1.0
+
+
+def test_unaffordable_first_iteration_warns_and_spends_nothing():
+    df, dom = _table(200)
+    with pytest.warns(UserWarning, match="no training iteration is run"):
+        s = PATECTGAN(epsilon=1.0, noise_multiplier=1.0, sample_per_teacher=100, domain=dom,
+                      random_state=0, **SMALL).fit(df)
+    assert s.iterations_ == 0 and s.pate_epsilon_ == 0.0
+    assert s.sample(7).shape == (7, 2)
+
+
+def test_determinism_and_global_torch_state():
+    df, dom = _table(300)
+    threads = torch.get_num_threads()
+    state = torch.get_rng_state()
+    kw = dict(epsilon=1e6, noise_multiplier=1.0, sample_per_teacher=100, max_iterations=5,
+              domain=dom, **SMALL)
+    a = PATECTGAN(random_state=11, **kw).fit(df).sample(200)
+    b = PATECTGAN(random_state=11, **kw).fit(df).sample(200)
+    c = PATECTGAN(random_state=12, **kw).fit(df).sample(200)
+    pd.testing.assert_frame_equal(a, b)
+    assert not a.equals(c)
+    assert torch.equal(torch.get_rng_state(), state)
+    assert torch.get_num_threads() == threads
+    assert list(a.columns) == ["a", "b"] and a.dtypes.tolist() == [np.int64, np.int64]
+    assert a.min().min() >= 0 and a.max().max() <= 3
+
+
+def test_learns_a_functional_dependence():
+    # b = a on 1000 rows, 10 teachers, λ = 20 (labels ≈ the majority vote), large ε, 600 iterations.
+    # Measured P(a = b) = 0.77 (seed 0) against ≈ 0.26 for independent columns with the same
+    # marginals.
+    df, dom = _table(1000)
+    s = PATECTGAN(epsilon=1e9, noise_multiplier=20.0, sample_per_teacher=100, max_iterations=600,
+                  generator_lr=1e-3, discriminator_lr=1e-3, domain=dom, random_state=0, **SMALL).fit(df)
+    assert s.iterations_ == 600
+    out = s.sample(4000)
+    agree = float((out.a == out.b).mean())
+    pa = out.a.value_counts(normalize=True).reindex(range(4), fill_value=0).to_numpy()
+    pb = out.b.value_counts(normalize=True).reindex(range(4), fill_value=0).to_numpy()
+    baseline = float(pa @ pb)
+    assert baseline < 0.35
+    assert agree > 0.6 and agree > baseline + 0.3
+
+
+def test_uniform_conditional_vectors_and_sample_default_n():
+    df, dom = _table(200)
+    s = PATECTGAN(epsilon=1e6, noise_multiplier=1.0, sample_per_teacher=100, max_iterations=2,
+                  cond_epsilon_fraction=0.0, domain=dom, random_state=0, **SMALL).fit(df)
+    np.testing.assert_array_equal(s.category_probabilities_["a"], np.full(4, 0.25))
+    assert len(s.ledger) == 1 and s.sample().shape == (200, 2)
+    assert s.n_teachers_ == 2
+
+
+@pytest.mark.parametrize(
+    ("kw", "exc", "msg"),
+    [
+        (dict(epsilon=0), ValueError, "epsilon must be > 0, got 0.0"),
+        (dict(delta=1.5), ValueError, r"delta must be in the open interval \(0, 1\), got 1.5"),
+        (dict(noise_multiplier=-1.0), ValueError, r"noise_multiplier must be in \(0.0, inf\), got -1.0"),
+        (dict(moments_order=0), ValueError, "moments_order must be >= 1, got 0"),
+        (dict(sample_per_teacher=2.5), TypeError, "sample_per_teacher must be an integer"),
+        (dict(generator_dim=()), ValueError, "generator_dim must be a non-empty sequence"),
+        (dict(discriminator_dim=(8, 0)), ValueError, r"discriminator_dim\[1\] must be >= 1, got 0"),
+        (dict(cond_epsilon_fraction=1.0), ValueError, r"cond_epsilon_fraction must be in \[0.0, 1.0\), got 1.0"),
+        (dict(accountant="rdp"), ValueError, "accountant must be one of"),
+        (dict(tau=0), ValueError, r"tau must be in \(0.0, inf\), got 0.0"),
+        (dict(random_state="x"), TypeError, "random_state must be"),
+    ],
+)
+def test_bad_parameters(kw, exc, msg):
+    with pytest.raises(exc, match=msg):
+        PATECTGAN(**kw)
+
+
+def test_bad_helper_input_and_unfitted():
+    with pytest.raises(ValueError, match=r"votes must be integers in \[0, n_teachers = 3\]"):
+        pate_moments([4], 3, 1.0)
+    with pytest.raises(ValueError, match="noise_multiplier must be in"):
+        noisy_vote_labels([1], 3, 0.0, 0)
+    with pytest.raises(ValueError, match="sample_per_teacher must be >= 1, got 0"):
+        pate_partitions(10, 0)
+    with pytest.raises(ValueError, match=r"delta must be in the open interval"):
+        pate_epsilon([1.0], 0.0)
+    with pytest.raises(NotFittedError):
+        PATECTGAN().sample(3)
+    with pytest.raises(AttributeError, match="no rho_"):
+        _ = PATECTGAN().rho_
