@@ -181,6 +181,18 @@ def test_error_rate_chart_has_alpha_rule_log_scale_facets_and_interval():
     }
 
 
+def test_error_rate_chart_tilts_crowded_epsilon_labels():
+    # decades only: upright labels; 5 next to 10 on a 0.01..10 axis (0.3 of 3 decades apart)
+    # would print as "510", so the labels are tilted
+    spread = charts.error_rate_chart(_results(), alpha=None).to_dict()
+    assert _layers(spread)[1]["encoding"]["x"]["axis"]["labelAngle"] == 0
+    df = pd.concat([_results(), _results().query("epsilon == 10").assign(epsilon=5.0)])
+    crowded = charts.error_rate_chart(df, alpha=None).to_dict()
+    axis = _layers(crowded)[1]["encoding"]["x"]["axis"]
+    assert axis["labelAngle"] == -45
+    assert sorted(axis["values"]) == [0.01, 0.1, 1.0, 5.0, 10.0]
+
+
 def test_error_rate_chart_without_interval_rule_or_facets():
     df = _results(with_interval=False)
     spec = charts.error_rate_chart(df, alpha=None, facet_col=None).to_dict()

@@ -515,8 +515,14 @@ def error_rate_chart(
     data[color] = data[color].astype(str)
 
     eps_values = sorted(data[x].unique())
+    logs = np.log10(np.asarray(eps_values, dtype=float))
+    span = logs[-1] - logs[0] if len(logs) > 1 else 0.0
+    # ticks closer than 12 % of the axis (e.g. 5 and 10 on 0.01..10) would print as "510"
+    crowded = span > 0 and float(np.min(np.diff(logs))) < 0.12 * span
     x_axis = (
-        alt.Axis(format="~g", values=eps_values) if len(eps_values) <= 12 else alt.Axis(format="~g")
+        alt.Axis(format="~g", values=eps_values, labelAngle=-45 if crowded else 0)
+        if len(eps_values) <= 12
+        else alt.Axis(format="~g")
     )
     x_enc = alt.X(f"{x}:Q", scale=alt.Scale(type="log"), axis=x_axis, title=_title(x))
     y_enc = alt.Y(f"{y}:Q", title=y_title, scale=alt.Scale(zero=True))
