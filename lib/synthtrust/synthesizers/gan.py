@@ -102,6 +102,7 @@ from .._validation import (
 )
 from ..privacy.ledger import PrivacyLedger
 from ..privacy.rdp import gswgan_epsilon, gswgan_max_iterations
+from ._torch_tables import block_softmax, decode_gumbel_max, gumbel, one_thread, onehot_shards
 from .tabular import TabularSynthesizer
 
 __all__ = ["GSWGAN", "partition_shards", "sanitize_gradients"]
@@ -184,20 +185,6 @@ def partition_shards(n: int, subset_size: int, random_state=None) -> list[np.nda
         raise ValueError(f"subset_size must be <= the number of records n = {n}, got {subset_size}")
     perm = check_random_state(random_state).permutation(n).astype(np.int64)
     return list(np.array_split(perm, n // subset_size))
-
-
-def _gumbel(shape, generator, torch):
-    """Standard Gumbel noise −log(−log U), U ~ Uniform clamped to [1e-20, 1 − 1e-7]."""
-    u = torch.rand(shape, generator=generator)
-    return u.clamp_(min=1e-20, max=1.0 - 1e-7).log_().neg_().log_().neg_()
-
-
-def _block_softmax(v, sizes, torch):
-    """Softmax over each column's block of the last axis of ``v`` (..., Σ sizes)."""
-    if len(sizes) == 1:
-        return torch.softmax(v, dim=-1)
-    parts = v.split(sizes, dim=-1)  # contiguous copies: softmax on strided views is slower
-    return torch.cat([torch.softmax(part.contiguous(), dim=-1) for part in parts], dim=-1)
 
 
 # --------------------------------------------------------------------------------------------
@@ -625,14 +612,9 @@ class GSWGAN(TabularSynthesizer):
         seed = int(rng.integers(0, 2**63 - 1))
         self._checkpoint_seeds = [int(rng.integers(0, 2**63 - 1)) for _ in cp_eps]
 
-        prev_threads = torch.get_num_threads()
-        torch.set_num_threads(1)
-        try:
+        with one_thread(torch), torch.enable_grad():
             gen = torch.Generator().manual_seed(seed)
-            with torch.enable_grad():
-                ema, snaps, wass = self._train(codes, names, sizes, shards, total_it, cp_it, gen, torch)
-        finally:
-            torch.set_num_threads(prev_threads)
+            ema, snaps, wass = self._train(codes, names, sizes, shards, total_it, cp_it, gen, torch)
 
         self._ema = ema
         self.iterations_ = total_it
@@ -655,14 +637,8 @@ class GSWGAN(TabularSynthesizer):
         clip, sigma = float(self.clip_bound), float(self.noise_multiplier)
 
         # one-hot data in padded shards (K, m_max, L)
-        offsets = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64)
-        shard_sizes = np.array([len(s) for s in shards])
-        m_max = int(shard_sizes.max())
-        data = np.zeros((k, m_max, L), dtype=np.float32)
-        for j, idx in enumerate(shards):
-            rows = np.arange(len(idx))
-            for off, c in zip(offsets, names, strict=True):
-                data[j, rows, off + codes[c][idx]] = 1.0
+        data, shard_sizes = onehot_shards(codes, names, sizes, shards)
+        m_max = data.shape[1]
         data = torch.from_numpy(data)
         pad = torch.from_numpy(np.arange(m_max)[None, :] >= shard_sizes[:, None])  # (K, m_max)
         any_pad = bool(pad.any())
@@ -683,8 +659,8 @@ class GSWGAN(TabularSynthesizer):
 
         def relaxed(p, z):
             """Gumbel-softmax samples of the generator(s) with parameters p."""
-            noise = _gumbel((*z.shape[:-1], L), gen, torch)
-            return _block_softmax((_gen_logits(p, z, torch) + noise) / tau, sizes, torch)
+            noise = gumbel((*z.shape[:-1], L), gen, torch)
+            return block_softmax((_gen_logits(p, z, torch) + noise) / tau, sizes, torch)
 
         critic = _FlatMLP((k,), [L, h, h, 1], gen, torch)
         d_opt = _Adam(critic.flat, lr, betas, n_members=k, torch=torch)
@@ -759,25 +735,14 @@ class GSWGAN(TabularSynthesizer):
         import torch
 
         z = rng.standard_normal((n, int(self.z_dim))).astype(np.float32)
-        prev = torch.get_num_threads()
-        torch.set_num_threads(1)
-        try:
-            with torch.no_grad():
-                out = _gen_logits(params, torch.from_numpy(z), torch).numpy()
-        finally:
-            torch.set_num_threads(prev)
+        with one_thread(torch), torch.no_grad():
+            out = _gen_logits(params, torch.from_numpy(z), torch).numpy()
         return out.astype(np.float64)
 
     def _sample_codes(self, n: int, rng: np.random.Generator) -> pd.DataFrame:
         """One category per column by the Gumbel-max trick on the EMA generator's logits."""
-        logits = self._logits(n, rng, self._ema)
-        logits += rng.gumbel(size=logits.shape)
-        out, off = {}, 0
-        for c in self.columns_:
-            size = int(self.domain_[c])
-            out[c] = np.argmax(logits[:, off : off + size], axis=1).astype(np.int64)
-            off += size
-        return pd.DataFrame(out, columns=self.columns_)
+        sizes = [int(self.domain_[c]) for c in self.columns_]
+        return decode_gumbel_max(self._logits(n, rng, self._ema), self.columns_, sizes, rng)
 
     def category_probabilities(self, n: int = 10000, random_state=None) -> dict:
         """Monte-Carlo average of the generator's per-column softmax over ``n`` latent draws.

@@ -111,6 +111,7 @@ from .._validation import (
     check_random_state,
     check_real_range,
 )
+from ._torch_tables import block_softmax, decode_gumbel_max, gumbel, one_thread, onehot_shards
 from .tabular import TabularSynthesizer
 
 __all__ = [
@@ -520,14 +521,9 @@ class PATECTGAN(TabularSynthesizer):
             self.noise_multiplier_ = float(self.noise_multiplier)
 
         seed = int(rng.integers(0, 2**63 - 1))
-        prev_threads = torch.get_num_threads()
-        torch.set_num_threads(1)
-        try:
+        with one_thread(torch), torch.enable_grad():
             gen = torch.Generator().manual_seed(seed)
-            with torch.enable_grad():
-                self._train(codes, names, sizes, shards, (1.0 - frac) * eps, delta, rng, gen, torch)
-        finally:
-            torch.set_num_threads(prev_threads)
+            self._train(codes, names, sizes, shards, (1.0 - frac) * eps, delta, rng, gen, torch)
 
         self.epsilon_spent_ = eps_cond + self.pate_epsilon_
         if eps_cond > 0:
@@ -560,13 +556,7 @@ class PATECTGAN(TabularSynthesizer):
         offsets = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64)
 
         # one-hot shards, padded: (k, m_max, L)
-        shard_sizes = np.array([len(s) for s in shards])
-        m_max = int(shard_sizes.max())
-        data = np.zeros((k, m_max, L), dtype=np.float32)
-        for j, idx in enumerate(shards):
-            rows = np.arange(len(idx))
-            for off, c in zip(offsets, names, strict=True):
-                data[j, rows, off + codes[c][idx]] = 1.0
+        data, shard_sizes = onehot_shards(codes, names, sizes, shards)
         data = torch.from_numpy(data)
         shard_n = torch.from_numpy(shard_sizes.astype(np.float32))
 
@@ -585,15 +575,11 @@ class PATECTGAN(TabularSynthesizer):
             cvec[torch.arange(b), offs_t[col] + cat] = 1.0
             return col, cat, cvec
 
-        def block_softmax(v):
-            return torch.cat([torch.softmax(p, dim=-1) for p in v.split(sizes, dim=-1)], dim=-1)
-
         def generate(b, training=True):
             col, cat, cvec = draw_cond(b)
             z = torch.randn((b, emb), generator=gen)
             logits = gnet(torch.cat([z, cvec], dim=-1), torch, training)
-            u = torch.rand(logits.shape, generator=gen).clamp_(1e-20, 1 - 1e-7)
-            x = block_softmax((logits - torch.log(-torch.log(u))) / tau)
+            x = block_softmax((logits + gumbel(logits.shape, gen, torch)) / tau, sizes, torch)
             return x, logits, col, cat
 
         def cond_loss(logits, col, cat):
@@ -696,16 +682,7 @@ class PATECTGAN(TabularSynthesizer):
         cvec = np.zeros((n, L), dtype=np.float32)
         cvec[np.arange(n), offsets[col] + cat] = 1.0
         z = rng.standard_normal((n, int(self.embedding_dim))).astype(np.float32)
-        prev = torch.get_num_threads()
-        torch.set_num_threads(1)
-        try:
-            with torch.no_grad():
-                inp = torch.from_numpy(np.concatenate([z, cvec], axis=1))
-                logits = self._gnet(inp, torch, False).numpy().astype(np.float64)
-        finally:
-            torch.set_num_threads(prev)
-        logits += rng.gumbel(size=logits.shape)
-        out = {}
-        for c, off, size in zip(names, offsets, sizes, strict=True):
-            out[c] = np.argmax(logits[:, off : off + size], axis=1).astype(np.int64)
-        return pd.DataFrame(out, columns=names)
+        with one_thread(torch), torch.no_grad():
+            inp = torch.from_numpy(np.concatenate([z, cvec], axis=1))
+            logits = self._gnet(inp, torch, False).numpy().astype(np.float64)
+        return decode_gumbel_max(logits, names, sizes, rng)
