@@ -484,8 +484,7 @@ class GSWGAN(TabularSynthesizer):
     # -- parameters ---------------------------------------------------------------------------
     def _validate_params(self) -> None:
         super()._validate_params()
-        check_epsilon(self.epsilon)
-        check_delta(self.delta)
+        check_delta(self.delta)  # the base skips δ = 0 outside zCDP; GS-WGAN needs δ > 0
         for name in ("subset_size", "batch_size", "z_dim", "hidden", "critic_iters", "max_iterations"):
             check_positive_int(getattr(self, name), name)
         check_nonnegative_int(self.pretrain_iterations, "pretrain_iterations")
