@@ -190,6 +190,7 @@ def test_error_rate_chart_tilts_crowded_epsilon_labels():
     crowded = charts.error_rate_chart(df, alpha=None).to_dict()
     axis = _layers(crowded)[1]["encoding"]["x"]["axis"]
     assert axis["labelAngle"] == -45
+    assert axis["labelOverlap"] is False  # Vega's default would hide the "10" next to the "5"
     assert sorted(axis["values"]) == [0.01, 0.1, 1.0, 5.0, 10.0]
 
 
