@@ -7,7 +7,7 @@ NODE_DIR := .cache/node
 MATHJAX  := $(NODE_DIR)/node_modules/mathjax/es5/tex-chtml.js
 PRESET ?= default
 
-.PHONY: install assets chromium book test bench bench-synthesizers clean
+.PHONY: install assets chromium book test bench bench-synthesizers bench-importance clean
 
 install: $(STAMP)
 
@@ -41,6 +41,10 @@ bench: install
 # peers get side virtual environments in .cache/peers, from PyPI)
 bench-synthesizers: install
 	$(BIN)/python benchmarks/bench_synthesizers.py --timeout 600
+
+# chapter 4: correlated RBO (exact assignment vs the reference's per-depth LPs), ~10 s
+bench-importance: install
+	$(BIN)/python benchmarks/bench_importance.py
 
 clean:
 	rm -rf _build .cache/joblib

@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 from scipy import stats
 
-from synthtrust.synthesizers import Bootstrap, Flip, IndependentMarginals, NotFittedError
+from synthtrust.synthesizers import Bootstrap, Flip, IndependentMarginals, NotFittedError, Subsample
 
 N_TRAIN = 4000
 MISSING = "<NA>"
@@ -253,9 +253,91 @@ def test_bootstrap_rows_all_come_from_training(train):
 
 
 # ---------------------------------------------------------------------------------------------
+# Subsample (Giles et al. 2022, App. A)
+# ---------------------------------------------------------------------------------------------
+def test_subsample_rows_are_distinct_training_rows(train):
+    syn = Subsample(0.1, random_state=3).fit(train).sample()
+    assert len(syn) == 400 and list(syn.columns) == list(train.columns)
+    assert syn["id"].is_unique and syn.index.equals(pd.RangeIndex(400))
+    original = train.iloc[syn["id"].to_numpy()].reset_index(drop=True)
+    pd.testing.assert_frame_equal(syn, original)  # whole records, dtypes and NaN kept
+    full = Subsample(1.0, random_state=3).fit(train).sample()
+    assert sorted(full["id"]) == list(range(N_TRAIN)) and not full["id"].is_monotonic_increasing
+    assert Subsample(0.1, random_state=3).fit(train).sample(4000)["id"].nunique() == 4000
+
+
+@pytest.mark.parametrize("fraction", [0.01, 0.1, 0.33333, 0.000375, 0.000625, 1.0])
+def test_subsample_size_is_pandas_round_of_fraction_times_n(train, fraction):
+    # pandas' DataFrame.sample(frac=) is the oracle (Python round: halves to even,
+    # e.g. 0.000375·4000 = 1.5 -> 2 and 0.000625·4000 = 2.5 -> 2)
+    model = Subsample(fraction, random_state=0).fit(train)
+    expected = len(train.sample(frac=fraction, random_state=0))
+    assert model.n_subsample_ == expected == len(model.sample())
+
+
+def test_subsample_has_at_least_one_row(train):
+    # 0.0001·4000 = 0.4 -> pandas returns 0 rows, the baseline 1
+    assert len(train.sample(frac=0.0001, random_state=0)) == 0
+    assert len(Subsample(0.0001, random_state=0).fit(train).sample()) == 1
+
+
+def test_subsample_is_deterministic_with_a_seed(train):
+    a = Subsample(0.05, random_state=11).fit(train)
+    b = Subsample(0.05, random_state=11).fit(train)
+    first = a.sample()
+    pd.testing.assert_frame_equal(first, b.sample())
+    pd.testing.assert_frame_equal(a.sample(), b.sample())  # the streams continue alike
+    assert not first.equals(Subsample(0.05, random_state=12).fit(train).sample())
+    assert not first.equals(a.sample())  # a new subsample per call
+
+
+def test_subsample_includes_every_row_equally_often():
+    # R subsamples of n = 5 of N = 20 rows: row i is included ~ Binomial(R, p = 1/4), and the
+    # inclusion counts c have covariance R·p(1−p)·N/(N−1)·(I − 11ᵀ/N) (sampling without
+    # replacement), so Σ (c − Rp)² / (R·p(1−p)·N/(N−1)) ~ χ²(N − 1) exactly in the limit
+    n_rows, size, reps = 20, 5, 4000
+    df = pd.DataFrame({"id": np.arange(n_rows)})
+    model = Subsample(size / n_rows, random_state=5).fit(df)
+    counts = np.zeros(n_rows)
+    firsts = np.zeros(n_rows)
+    for _ in range(reps):
+        ids = model.sample()["id"].to_numpy()
+        assert len(ids) == size and len(set(ids)) == size
+        counts[ids] += 1
+        firsts[ids[0]] += 1
+    p = size / n_rows
+    stat = np.sum((counts - reps * p) ** 2) / (reps * p * (1 - p) * n_rows / (n_rows - 1))
+    assert stats.chi2.sf(stat, n_rows - 1) > 1e-3
+    lo, hi = stats.binom.ppf([1e-4, 1 - 1e-4], reps, p)  # band for each row
+    assert np.all((counts >= lo) & (counts <= hi))
+    # and the order is random too: the first row of a subsample is uniform over the N rows
+    assert stats.chisquare(firsts).pvalue > 1e-3
+
+
+@pytest.mark.parametrize("bad", [0, 0.0, -0.1, 1.0001, 2, float("nan"), float("inf")])
+def test_subsample_rejects_fraction_outside_zero_one(bad):
+    with pytest.raises(ValueError, match=r"fraction must be in \(0, 1\].*got " + repr(bad).replace(".", r"\.")):
+        Subsample(bad)
+
+
+@pytest.mark.parametrize("bad", ["0.1", None, True])
+def test_subsample_rejects_fraction_of_wrong_type(bad):
+    with pytest.raises(TypeError, match="fraction must be a real number"):
+        Subsample(bad)
+
+
+def test_subsample_rejects_n_above_the_training_rows(train):
+    model = Subsample(0.5, random_state=0).fit(train)
+    with pytest.raises(ValueError, match=r"n must be <= the number of training records \(4000\).*got 4001"):
+        model.sample(N_TRAIN + 1)
+    with pytest.raises(ValueError, match="fraction"):
+        model.set_params(fraction=0)
+
+
+# ---------------------------------------------------------------------------------------------
 # shared behaviour
 # ---------------------------------------------------------------------------------------------
-ALL = [lambda **kw: Flip(0.3, **kw), IndependentMarginals, Bootstrap]
+ALL = [lambda **kw: Flip(0.3, **kw), IndependentMarginals, Bootstrap, lambda **kw: Subsample(0.5, **kw)]
 
 
 @pytest.mark.parametrize("make", ALL)

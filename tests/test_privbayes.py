@@ -382,3 +382,146 @@ def test_bad_data():
     pb.fit(df)
     with pytest.raises(ValueError, match="n"):
         pb.sample(0)
+
+
+# ----------------------------------------------------------------------------------------------
+# noise="datasynthesizer-0.1.3": the n-times-too-small count noise of Giles et al. (2022)
+# ----------------------------------------------------------------------------------------------
+COMPAT = "datasynthesizer-0.1.3"
+
+
+def _dependent_pair(n, levels, seed, copy=0.9):
+    """Columns a, b (b = a with probability ``copy``) and an independent c."""
+    rng = np.random.default_rng(seed)
+    a = rng.integers(0, levels, n)
+    b = np.where(rng.random(n) < copy, a, rng.integers(0, levels, n))
+    df = pd.DataFrame({"a": a, "b": b, "c": rng.integers(0, 3, n)})
+    return df, {"a": levels, "b": levels, "c": 3}
+
+
+def test_compat_ledger_records_the_true_epsilon_by_hand():
+    # d = 3, degree 2, no cap: one table (a, b, c) = DataSynthesizer's d − k = 1 joint.
+    # n = 5000, ε = 1e-4, β = ½: ε_net = 5e-5, ε_cond = 5e-5.
+    # fork scale 2(d−k)/(n·ε_cond) = 2/(5000·5e-5) = 8 counts; true ε = 2/8 = 0.25 = n·ε_cond;
+    # total = 5e-5 + 0.25 = 0.25005 (correct DP: scale 2/5e-5 = 40 000, total 1e-4).
+    df, dom = _dependent_pair(5000, 4, 0)
+    pb = PrivBayes(1e-4, degree=2, max_cells=2**24, noise=COMPAT, domain=dom, random_state=1).fit(df)
+    led = pb.ledger.to_frame()
+    lap = led[led["mechanism"] == "laplace"]
+    assert len(pb.tables_) == 1 and len(lap) == 1
+    assert lap["scale"].iloc[0] == pytest.approx(8.0, rel=1e-12)
+    assert lap["sensitivity"].iloc[0] == 2.0
+    assert lap["epsilon"].iloc[0] == pytest.approx(0.25, rel=1e-12)
+    em = led[led["mechanism"] == "exponential"]
+    assert len(em) == 2 and np.allclose(em["epsilon"], 2.5e-5, rtol=1e-12)  # network unchanged
+    assert pb.ledger.total_epsilon == pytest.approx(0.25005, rel=1e-12)
+    assert pb.epsilon_actual_ == pytest.approx(0.25005, rel=1e-12)
+    assert pb.differentially_private_ is False
+    dp = PrivBayes(1e-4, degree=2, max_cells=2**24, domain=dom, random_state=1).fit(df)
+    assert dp.ledger.to_frame()["scale"].iloc[-1] == pytest.approx(40_000.0, rel=1e-12)
+    assert dp.differentially_private_ is True and dp.epsilon_actual_ == pytest.approx(1e-4)
+    assert dp.network_ == pb.network_  # same seed: only the noise of the tables differs
+
+
+def test_compat_scale_is_the_fork_formula_and_matches_the_empirical_spread(monkeypatch):
+    """Scale 2(d−k)/(n·ε_cond) from the ledger and from the spread of the noise actually added."""
+    import synthtrust.synthesizers.privbayes as pbmod
+
+    noise = []
+    real_laplace = pbmod.laplace
+
+    def spy(value, *args, **kwargs):
+        out = real_laplace(value, *args, **kwargs)
+        noise.append(np.asarray(out) - np.asarray(value))
+        return out
+
+    monkeypatch.setattr(pbmod, "laplace", spy)
+    rng = np.random.default_rng(4)
+    n, eps, beta = 2000, 2.0, 0.3
+    df = pd.DataFrame({f"x{i}": rng.integers(0, 6, n) for i in range(4)})
+    dom = {c: 6 for c in df}
+    d, k = 4, 2
+    hand = 2 * (d - k) / (n * (1 - beta) * eps)  # 4 / 2800 counts
+    for seed in range(20):
+        pb = PrivBayes(eps, degree=k, beta=beta, max_cells=2**24, noise=COMPAT, domain=dom,
+                       random_state=seed).fit(df)
+        assert len(pb.tables_) == d - k  # nested families: our tables are the fork's joints
+        lap = pb.ledger.to_frame().query("mechanism == 'laplace'")
+        np.testing.assert_allclose(lap["scale"], hand, rtol=1e-12)
+        np.testing.assert_allclose(lap["epsilon"], 2 / hand, rtol=1e-12)  # = n·ε_cond/(d−k)
+        assert pb.ledger.total_epsilon == pytest.approx(beta * eps + n * (1 - beta) * eps, rel=1e-12)
+    draws = np.concatenate([z.ravel() for z in noise])
+    assert draws.size == 20 * (d - k) * 6**3
+    # MLE of a Laplace scale = mean |x|, standard error b/√N
+    b_hat = np.mean(np.abs(draws))
+    assert abs(b_hat - hand) < 4 * hand / np.sqrt(draws.size)
+    assert stats.kstest(draws, stats.laplace(scale=hand).cdf).pvalue > 1e-3
+
+
+def test_compat_total_is_eps_net_plus_n_eps_cond_property():
+    """Any table, degree, cap and β (including cut parent sets and the empty network)."""
+    rng = np.random.default_rng(77)
+    for trial in range(12):
+        d = int(rng.integers(1, 6))
+        levels = rng.integers(1, 7, d)
+        n = int(rng.integers(1, 400))
+        eps = float(np.exp(rng.uniform(np.log(1e-4), np.log(20))))
+        beta = float(rng.uniform(0.1, 0.9))
+        max_cells = None if rng.random() < 0.5 else int(rng.integers(1, 60))
+        df, domain = _random_table(rng, n, levels)
+        pb = PrivBayes(eps, beta=beta, max_cells=max_cells, noise=COMPAT, domain=domain,
+                       random_state=trial).fit(df)
+        eps_net = beta * eps if pb.degree_ > 0 else 0.0
+        m = len(pb.tables_)
+        lap = pb.ledger.to_frame().query("mechanism == 'laplace'")
+        np.testing.assert_allclose(lap["scale"], 2 * m / (n * (eps - eps_net)), rtol=1e-12)
+        assert pb.ledger.total_epsilon == pytest.approx(eps_net + n * (eps - eps_net), rel=1e-12)
+        _check_network(pb, domain)
+
+
+def test_compat_card_says_not_dp():
+    df, dom = _dependent_pair(5000, 4, 0)
+    pb = PrivBayes(1e-4, degree=2, max_cells=2**24, noise=COMPAT, domain=dom, random_state=1)
+    card = pb.card()
+    assert card["differentially_private"] is False and card["params"]["noise"] == COMPAT
+    assert card["privacy"].startswith("not ε-DP at the nominal ε=0.0001; actual guarantee ε = ε_net + n·ε_cond")
+    assert "NOT epsilon-DP at the nominal epsilon" in card["description"]
+    pb.fit(df)
+    card = pb.card()
+    assert card["privacy"].startswith("not ε-DP at the nominal ε=0.0001; actual guarantee ε = 0.25005")
+    assert card["privacy"] == pb.privacy_
+    assert card["actual_epsilon"] == card["total_epsilon"] == pytest.approx(0.25005)
+    assert card["nominal_epsilon"] == 1e-4
+    assert all("NOT DP" in e.note for e in pb.ledger if e.mechanism == "laplace")
+    dp_card = PrivBayes(1e-4, degree=2, domain=dom, random_state=1).fit(df).card()
+    assert dp_card["differentially_private"] is True
+    assert dp_card["privacy"] == "ε-DP (replace-one) at ε = 0.0001"
+    assert "pure epsilon-DP" in dp_card["description"]
+
+
+def test_tiny_epsilon_compat_keeps_the_dependence_correct_dp_does_not():
+    """The chapter's point: at nominal ε = 1e-4 on 5 000 rows the fork's noise (8 counts) leaves a
+    strong 2-way dependence intact; correct DP noise (40 000 counts) destroys it."""
+    agree = {"dp": [], COMPAT: []}
+    tvd = {"dp": [], COMPAT: []}
+    for seed in range(5):
+        df, dom = _dependent_pair(5000, 8, seed)
+        for noise in agree:
+            pb = PrivBayes(1e-4, degree=2, max_cells=2**24, noise=noise, domain=dom,
+                           random_state=seed).fit(df)
+            syn = pb.sample(20_000)
+            agree[noise].append(float((syn["a"] == syn["b"]).mean()))
+            tvd[noise].append(_joint_tvd(df[["a", "b"]], syn[["a", "b"]], {"a": 8, "b": 8}))
+    # real: P(a = b) = 0.9 + 0.1/8 = 0.9125; independence would give 1/8. The fork's noise, clipped
+    # at 0, adds E[max(Lap(8), 0)] = 4 counts to each of the 192 cells of (a, b, c): ≈ 0.8 is left.
+    assert min(agree[COMPAT]) > 0.7 and max(tvd[COMPAT]) < 0.2
+    assert np.mean(agree["dp"]) < 0.3 and min(tvd["dp"]) > 0.6
+
+
+def test_noise_parameter_validation():
+    for bad in ("DP", "datasynthesizer", None, 1):
+        with pytest.raises(ValueError, match=r"noise must be one of \('dp', 'datasynthesizer-0.1.3'\)"):
+            PrivBayes(1.0, noise=bad)
+    with pytest.raises(ValueError, match="noise"):
+        PrivBayes(1.0).set_params(noise="laplace")
+    assert PrivBayes(1.0).noise == "dp"

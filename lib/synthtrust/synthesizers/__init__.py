@@ -15,7 +15,8 @@ returning synthetic count matrices, with one generator per replicate:
 :func:`private_pgm`.
 
 Non-private baselines for mixed-type DataFrames (:mod:`.baselines`): :class:`Flip` (the "flip p"
-perturbation of Platzer & Reutterer 2021), :class:`IndependentMarginals`, :class:`Bootstrap`.
+perturbation of Platzer & Reutterer 2021), :class:`IndependentMarginals`, :class:`Bootstrap`,
+:class:`Subsample` (the subsampling baseline of Giles et al. 2022).
 
 :mod:`.pgm` imports JAX/mbi lazily (first use), so importing this package stays cheap.
 """
@@ -29,7 +30,7 @@ from .base import (
     largest_remainder,
     replicate_generators,
 )
-from .baselines import Bootstrap, Flip, IndependentMarginals
+from .baselines import Bootstrap, Flip, IndependentMarginals, Subsample
 from .gan import GSWGAN
 from .histogram import (
     PerturbedHistogram,
@@ -64,6 +65,7 @@ __all__ = [
     "PrivMRF",
     "PrivatePGM",
     "SmoothedHistogram",
+    "Subsample",
     "TabularSynthesizer",
     "counts_to_frame",
     "frame_to_counts",

@@ -1,5 +1,5 @@
 """Non-private baselines for fidelity/privacy assessments: :class:`Flip`,
-:class:`IndependentMarginals`, :class:`Bootstrap`.
+:class:`IndependentMarginals`, :class:`Bootstrap`, :class:`Subsample`.
 
 They work on any mixed-type ``pandas.DataFrame`` (numbers, text, booleans, categories, missing
 values): every synthetic value is a value of the same training column, so dtypes are kept and
@@ -14,7 +14,8 @@ and ``card()`` says "not DP".
 
 Source: Platzer & Reutterer (2021), "Holdout-based empirical assessment of mixed-type synthetic
 data", Sec. 4 ("flip X %" perturbations), and their ``synthesizers/perturbate.R``
-(REFERENCE.md §7.4).
+(REFERENCE.md §7.4); :class:`Subsample` is the subsampling baseline of Giles et al. (2022)
+[``giles2022``], App. A and Fig. 6.
 
 Interface (sklearn style, like the DP synthesizers)::
 
@@ -31,7 +32,7 @@ import pandas as pd
 from .._validation import check_positive_int, check_random_state
 from .base import NotFittedError, ParamsMixin, check_random_state_param
 
-__all__ = ["Bootstrap", "Flip", "IndependentMarginals"]
+__all__ = ["Bootstrap", "Flip", "IndependentMarginals", "Subsample"]
 
 _NOT_DP = (
     "not DP: the output consists of values (or whole records) of the training data; "
@@ -262,4 +263,90 @@ class Bootstrap(_Baseline):
 
     def _sample(self, n: int, rng: np.random.Generator) -> pd.DataFrame:
         rows = rng.integers(0, self.n_records_, size=n)
+        return self._take([rows] * len(self.columns_))
+
+
+class Subsample(_Baseline):
+    """A random share of the training records, drawn without replacement (a real subsample).
+
+    The subsampling baseline of Giles et al. (2022) [``giles2022``], App. A and Fig. 6: the model
+    is refitted on ``df.sample(frac=fraction, replace=False)`` of the real data ("1 %–10 %") and
+    its feature importance compared with the full data's; how close a synthesizer comes to that
+    says how much of the real data its output is "worth".
+
+    ``sample(n=None)``: ``n`` distinct training records, every subset of size ``n`` equally likely
+    (each record is included with probability n/N), in random order, with a fresh RangeIndex.
+    Without ``n`` the natural size ``max(1, round(fraction·N))`` is used, N = training rows and
+    ``round`` Python's (halves to even), the rounding of ``pandas.DataFrame.sample(frac=)``; the
+    ``max`` keeps at least one row where pandas would return none. Each call draws a new subsample
+    (the generator's stream continues).
+
+    Parameters
+    ----------
+    fraction : float in (0, 1]
+        Share of the training records; 1 returns all of them in random order.
+    random_state : None, int, SeedSequence or numpy Generator
+
+    Not differentially private: it releases training records unchanged (``ledger is None``).
+
+    Raises
+    ------
+    TypeError
+        ``fraction`` not a real number; ``random_state`` of another type.
+    ValueError
+        ``fraction`` outside (0, 1] or not finite; in :meth:`sample`, ``n`` above the number of
+        training records (a subsample without replacement cannot be larger).
+    """
+
+    _description = (
+        "a share `fraction` of the training records, drawn without replacement "
+        "(subsampling baseline of Giles et al. 2022, App. A)"
+    )
+
+    def __init__(self, fraction: float, *, random_state=None):
+        self.fraction = fraction
+        super().__init__(random_state=random_state)
+
+    def _validate_params(self) -> None:
+        f = self.fraction
+        if isinstance(f, bool) or not isinstance(f, numbers.Real):
+            raise TypeError(f"fraction must be a real number in (0, 1], got {type(f).__name__} {f!r}")
+        if not 0.0 < float(f) <= 1.0:  # also rejects NaN
+            raise ValueError(f"fraction must be in (0, 1] (share of the training records), got {f!r}")
+        super()._validate_params()
+
+    @property
+    def n_subsample_(self) -> int:
+        """The natural subsample size max(1, round(fraction·N)) (after :meth:`fit`)."""
+        self._check_fitted()
+        return max(1, round(float(self.fraction) * self.n_records_))
+
+    def sample(self, n: int | None = None) -> pd.DataFrame:
+        """A subsample of ``n`` distinct training records (default :attr:`n_subsample_`).
+
+        Returns
+        -------
+        pandas.DataFrame, shape (n, n_columns)
+            Training records (dtypes kept), random order, a fresh RangeIndex.
+
+        Raises
+        ------
+        NotFittedError
+            Before :meth:`fit`.
+        TypeError, ValueError
+            ``n`` not an integer ≥ 1, or larger than the number of training records.
+        """
+        self._check_fitted()
+        if n is None:
+            n = self.n_subsample_
+        n = check_positive_int(n, "n")
+        if n > self.n_records_:
+            raise ValueError(
+                f"n must be <= the number of training records ({self.n_records_}) for a subsample "
+                f"without replacement, got {n}"
+            )
+        return self._sample(n, self._rng)
+
+    def _sample(self, n: int, rng: np.random.Generator) -> pd.DataFrame:
+        rows = rng.choice(self.n_records_, size=n, replace=False)
         return self._take([rows] * len(self.columns_))

@@ -6,7 +6,7 @@ Sources: Papernot, Abadi, Erlingsson, Goodfellow, Talwar, "Semi-supervised knowl
 deep learning from private training data", ICLR 2017 (PATE, the data-dependent moments bound,
 Theorems 2–3 of its appendix); Jordon, Yoon, van der Schaar, "PATE-GAN", ICLR 2019; Rosenblatt
 et al. 2020 (PATE-CTGAN, smartnoise-synth); Xu et al., "Modeling tabular data using conditional
-GAN", NeurIPS 2019 (CTGAN); Giles et al. 2022 §4.1.2 (papers/004: 1000 records per teacher,
+GAN", NeurIPS 2019 (CTGAN); Giles et al. 2022 [``giles2022``] §4.1.2 (1000 records per teacher,
 5 teacher and 5 student iterations, Adam, batch 64). Facts of the reference implementation and
 its bugs from REFERENCE.md §5, written without its code.
 
@@ -342,12 +342,15 @@ class PATECTGAN(TabularSynthesizer):
         λ; the vote noise is Lap(1/λ) (std √2/λ votes) and each query costs ε_q = λ. None: the
         largest λ for which the data-independent bound affords exactly ``max_iterations``
         iterations (:func:`pate_noise_for_budget`; public quantities only), mirroring Giles et
-        al. (2022, Table 1: λ from 0.001 to 0.4 and moments orders 1000–30000 chosen per ε to
-        train ≈3000 iterations). The reference's fixed 1e-3 makes labels coin flips
+        al. (2022) [``giles2022``], Table 1, whose columns are ε (0.001, 0.01, 0.1, 0.4, 1, 4,
+        10), λ (lost in the published text), the moments order (30 000, 10 000, 1000, 1000,
+        100, 100, 100) and the training iterations (2791–3077): λ and the moments order were
+        tuned per ε to train ≈3000 iterations. The reference's fixed 1e-3 makes labels coin flips
         (REFERENCE.md §5.1). Labels carry information only if 1/λ is not much larger than k/2,
         which with a few teachers needs a large ε.
     moments_order : int ≥ 1, default 1000
-        Reference 100; larger orders only tighten ε (Giles et al. used 1000–30000).
+        Reference 100; larger orders only tighten ε (Giles et al. 2022, Table 1: 100 for ε ≥ 1 up
+        to 30 000 for ε = 0.001; the order must exceed about ln(1/δ)/ε).
     sample_per_teacher : int ≥ 1, default 1000
         k = max(1, n // sample_per_teacher) teachers (reference: n // 1000 + 1).
     teacher_iters, student_iters : int ≥ 1, default 5

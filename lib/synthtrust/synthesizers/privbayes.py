@@ -1,11 +1,11 @@
 """PrivBayes: differentially private synthetic data from a noisy Bayesian network.
 
 Source: J. Zhang, G. Cormode, C. M. Procopiuc, D. Srivastava, X. Xiao, "PrivBayes: private data
-release via Bayesian networks", ACM TODS 42(4), 2017 (SIGMOD 2014 version). Written from the
-paper's description and REFERENCE.md §3 (DataSynthesizer 0.1.13 as the reference implementation),
-not from reference code. The paper's text is not in ``/work/shared/papers``, so its results are
-cited by name (GreedyBayes, the lemma on the sensitivity of mutual information, θ-usefulness)
-rather than by section/equation number; the *formulas* are checked against REFERENCE.md §12.
+release via Bayesian networks", ACM TODS 42(4), 2017 (SIGMOD 2014 version) [``zhang2017``].
+Written from the paper's description and REFERENCE.md §3 (DataSynthesizer 0.1.13 as the reference
+implementation), not from reference code. The paper's results are cited by name (GreedyBayes, the
+lemma on the sensitivity of mutual information, θ-usefulness) rather than by section/equation
+number; the *formulas* are checked against REFERENCE.md §12.
 
 Algorithm (ε-differential privacy, ``β`` = share of ε for the network)
 ------------------------------------------------------------------------
@@ -44,8 +44,43 @@ under add/remove. The number of records n is public under replace-one, so :meth:
 
 What is *not* done (REFERENCE.md §3.3–3.4, §11.3): no extra release of independent per-attribute
 histograms (DataSynthesizer spends another ε there), no data-derived domains (the domain is
-public; see :class:`~synthtrust.synthesizers.tabular.TabularSynthesizer`), no ≈n-times-too-small
-pre-2021 noise, no global random state.
+public; see :class:`~synthtrust.synthesizers.tabular.TabularSynthesizer`), no global random state.
+The ≈n-times-too-small pre-2021 noise is available only on request, as ``noise=
+"datasynthesizer-0.1.3"`` (next section), and is then reported as what it is.
+
+``noise="datasynthesizer-0.1.3"``: the noise the published studies actually added (not DP)
+-------------------------------------------------------------------------------------------
+DataSynthesizer before 0.1.7 (2021-03-31), and forks copied from it such as the one the QUIPP
+pipeline of Giles et al. (2022) [``giles2022``, §4.1.1] pins, add Laplace noise of scale
+``laplace_noise_parameter = 2(d−k)/(n·ε_cond)`` to the *counts* of each of its d−k noisy joints
+(d attributes, k parents of the last node, n records, ε_cond = ε/2): the replace-one scale of
+Zhang et al. for *probabilities*, applied to counts, hence n times too little noise (DataSynthesizer
+issue #34; REFERENCE.md §3.4). With this option only that noise scale changes; the degree, the
+cap, the network (its exponential-mechanism steps are unchanged and correctly calibrated) and the
+sampling are those of the DP version.
+
+*Mapping of the tables.* DataSynthesizer measures the joint of the root and the first k children,
+then one joint (k parents + child) for each later child: d−k joints of k+1 attributes each, all
+with the scale above. Our m measured tables are the families not contained in a later family.
+When every parent set has min(|V|, k) members (no parent set cut by the table cap; always so with
+``max_cells=2**24`` on tables whose k+1 largest domains multiply to ≤ 2**24), the first k+1
+families are nested in the family of the (k+1)-th node, every later family has k+1 attributes
+and none contains another, so our tables *are* DataSynthesizer's joints and m = d−k. Each table
+then gets the scale
+
+    b = 2·m / (n·ε_cond)  [counts]  = (correct replace-one scale 2m/ε_cond) / n,
+
+which is the fork's 2(d−k)/(n·ε_cond) exactly. When the cap cuts a parent set (m may differ from
+d−k; the fork has no cap and would materialise the big table instead) the same b = 2m/(n·ε_cond)
+is used, so the noise stays exactly n times below the correct one.
+
+*What the ledger records.* The noise still goes through :func:`synthtrust.privacy.laplace` with
+the true replace-one L1 sensitivity 2, so each table's entry holds the ε it really spends,
+2/b = n·ε_cond/m (n times its nominal share ε_cond/m), and the ledger total is the actual
+guarantee ε_net + n·ε_cond (ε_net = β·ε; with an empty network ε_net = 0 and ε_cond = ε).
+Example: ε = 1e-4, β = ½, n = 32 561 (adult): actual ε = 5e-5 + 32 561·5e-5 ≈ 1.63. The fitted
+attributes ``differentially_private_`` (False), ``epsilon_actual_`` and ``privacy_`` and
+:meth:`PrivBayes.card` say "not ε-DP at the nominal ε=…; actual guarantee ε = …".
 
 Table-size cap (general, non-binary domains)
 --------------------------------------------
@@ -82,6 +117,7 @@ from .tabular import TabularSynthesizer
 
 __all__ = [
     "MAX_CELLS_LIMIT",
+    "NOISE_MODELS",
     "PrivBayes",
     "choose_degree",
     "mi_sensitivity",
@@ -93,6 +129,9 @@ __all__ = [
 MAX_CELLS_LIMIT = 2**24
 #: Most (child, parent set) candidates of one greedy step (C(|V|, k)·|rest| grows fast).
 MAX_CANDIDATES = 200_000
+#: Allowed values of ``PrivBayes(noise=...)``: the correct ε-DP noise, and the n-times-too-small
+#: count noise of DataSynthesizer ≤ 0.1.6 used by Giles et al. (2022) (module docstring).
+NOISE_MODELS = ("dp", "datasynthesizer-0.1.3")
 
 
 # --------------------------------------------------------------------------------------------
@@ -104,6 +143,12 @@ def _int(value, name: str, low: int) -> int:
     if value < low:
         raise ValueError(f"{name} must be >= {low}, got {value!r}")
     return int(value)
+
+
+def _noise(noise) -> str:
+    if not isinstance(noise, str) or noise not in NOISE_MODELS:
+        raise ValueError(f"noise must be one of {NOISE_MODELS}, got {noise!r}")
+    return noise
 
 
 def _beta(beta) -> float:
@@ -308,10 +353,16 @@ def _parent_key(codes: list[np.ndarray], sizes: np.ndarray, pi: tuple) -> np.nda
 # the synthesizer
 # --------------------------------------------------------------------------------------------
 class PrivBayes(TabularSynthesizer):
-    """PrivBayes (Zhang et al. 2017): greedy DP Bayesian network + noisy conditionals; ε-DP.
+    """PrivBayes (Zhang et al. 2017): greedy DP Bayesian network + noisy conditionals; ε-DP
+    with the default ``noise="dp"``.
 
     Neighbouring datasets: replace-one (n public); see the module docstring for why, and for the
     algorithm, the table-size cap and what differs from DataSynthesizer.
+
+    With ``noise="datasynthesizer-0.1.3"`` it is **not ε-DP at the nominal ε**: the conditional
+    tables get the n-times-too-small count noise 2m/(n·ε_cond) of DataSynthesizer ≤ 0.1.6 (used by
+    Giles et al. 2022), and the ledger records the actual guarantee ε_net + n·ε_cond (module
+    docstring). Meant only to reproduce published results.
 
     Parameters
     ----------
@@ -330,10 +381,22 @@ class PrivBayes(TabularSynthesizer):
         cap n·ε_cond/(2dθ) (module docstring). One-way marginals are always measured.
     domain : dict {column: levels}, a synthtrust Domain, or None
         Public domain (None infers it from the data with a warning: not DP).
+    noise : {"dp", "datasynthesizer-0.1.3"}, default "dp"
+        Laplace scale of the measured tables: "dp" 2m/ε_cond on counts (ε-DP); the other value
+        2m/(n·ε_cond), n times smaller, as DataSynthesizer ≤ 0.1.6 (2(d−k)/(n·ε_cond) when m = d−k;
+        module docstring). DataSynthesizer-like runs also pass ``degree=3`` and
+        ``max_cells=2**24`` (no θ-usefulness cap: DataSynthesizer has none).
     random_state : int, numpy.random.Generator, SeedSequence or None
 
     Fitted attributes
     -----------------
+    differentially_private_ : bool
+        True iff the release is ε-DP at the nominal ``epsilon`` (``noise="dp"``).
+    epsilon_actual_ : float
+        The guarantee actually given (= ``ledger.total_epsilon``): ``epsilon`` for "dp";
+        ε_net + n·ε_cond for "datasynthesizer-0.1.3".
+    privacy_ : str
+        One sentence stating the guarantee (also in :meth:`card`).
     n_records_ : int
         Rows of the training data (public under replace-one; default size of :meth:`sample`).
     degree_ : int
@@ -348,13 +411,14 @@ class PrivBayes(TabularSynthesizer):
         The families whose noisy joint counts were measured (one Laplace ledger entry each).
     ledger : PrivacyLedger
         d−1 exponential-mechanism entries (ε_net/(d−1) each; none if the network is empty) and one
-        Laplace entry per measured table (ε_cond/m each, sensitivity 2); totals ε.
+        Laplace entry per measured table (sensitivity 2; ε_cond/m each, totals ε, for "dp";
+        n·ε_cond/m each, totals ε_net + n·ε_cond, for "datasynthesizer-0.1.3").
 
     Raises
     ------
     TypeError, ValueError
         At construction or :meth:`fit`: ε ≤ 0, degree < 0 or ≥ number of columns, beta ∉ (0, 1),
-        theta ≤ 0, bad max_cells; at :meth:`fit` also a code outside the domain, NaN, non-integer
+        theta ≤ 0, bad max_cells, ``noise`` not in :data:`NOISE_MODELS`; at :meth:`fit` also a code outside the domain, NaN, non-integer
         codes (messages name the parameter or column and the value).
 
     Examples
@@ -381,6 +445,7 @@ class PrivBayes(TabularSynthesizer):
         theta: float = 4.0,
         beta: float = 0.5,
         max_cells: int | None = None,
+        noise: str = "dp",
         domain=None,
         random_state=None,
     ):
@@ -389,6 +454,7 @@ class PrivBayes(TabularSynthesizer):
         self.theta = theta
         self.beta = beta
         self.max_cells = max_cells
+        self.noise = noise
         self.domain = domain
         self.random_state = random_state
         self._validate_params()
@@ -401,6 +467,7 @@ class PrivBayes(TabularSynthesizer):
         if theta <= 0:
             raise ValueError(f"theta must be > 0, got {self.theta!r}")
         _beta(self.beta)
+        _noise(self.noise)
         if self.max_cells is not None:
             _int(self.max_cells, "max_cells", 1)
             if self.max_cells > MAX_CELLS_LIMIT:
@@ -443,6 +510,20 @@ class PrivBayes(TabularSynthesizer):
         self._net = net
         self._measure(arrays, sizes, eps_cond, rng, names)
         self.network_ = [(names[c], tuple(names[p] for p in pi)) for c, pi in net]
+        self._state_guarantee()
+
+    def _state_guarantee(self) -> None:
+        """Set ``differentially_private_``, ``epsilon_actual_`` and ``privacy_`` from the ledger."""
+        self.epsilon_actual_ = float(self.ledger.total_epsilon)
+        self.differentially_private_ = self.noise == "dp"
+        if self.differentially_private_:
+            self.privacy_ = f"ε-DP (replace-one) at ε = {self.epsilon_actual_:.6g}"
+        else:
+            self.privacy_ = (
+                f"not ε-DP at the nominal ε={float(self.epsilon):.6g}; actual guarantee "
+                f"ε = {self.epsilon_actual_:.6g} (replace-one): the conditional tables got the "
+                f"n-times-too-small count noise of DataSynthesizer ≤ 0.1.6 (n = {self.n_records_})"
+            )
 
     def _learn_network(self, codes, sizes, n, k, cap, eps_net, rng, names) -> list[tuple[int, tuple]]:
         d = len(codes)
@@ -509,7 +590,7 @@ class PrivBayes(TabularSynthesizer):
                 source[i] = len(measured)
                 measured.append(tuple(pi) + (c,))
         m = len(measured)
-        eps_table = eps_cond / m
+        calibration, what = self._table_calibration(m, eps_cond, int(codes[0].shape[0]))
         noisy: list[np.ndarray] = [None] * m
         for t in range(m - 1, -1, -1):  # measure in network order
             axes = measured[t]
@@ -518,9 +599,9 @@ class PrivBayes(TabularSynthesizer):
             key = _parent_key(codes, sizes, axes) if len(axes) > 1 else codes[axes[0]]
             counts = np.bincount(key, minlength=cells).astype(np.float64)
             table = laplace(
-                counts, sensitivity=2.0, epsilon=eps_table, random_state=rng, ledger=self.ledger,
+                counts, sensitivity=2.0, **calibration, random_state=rng, ledger=self.ledger,
                 note=f"noisy joint counts of {[names[a] for a in axes]} ({cells} cells; "
-                     f"replace-one L1 sensitivity 2; table {m - t} of {m})",
+                     f"replace-one L1 sensitivity 2; table {m - t} of {m}; {what})",
             )
             noisy[t] = np.maximum(table, 0.0).reshape(shape)
         self.tables_ = [tuple(names[a] for a in measured[t]) for t in range(m - 1, -1, -1)]
@@ -541,6 +622,50 @@ class PrivBayes(TabularSynthesizer):
             conditionals[c] = cond
         self._cond = conditionals
         self.conditionals_ = {names[c]: conditionals[c] for c, _ in net}
+
+    def _table_calibration(self, m: int, eps_cond: float, n: int) -> tuple[dict, str]:
+        """Laplace calibration of each of the ``m`` measured tables (keyword for
+        :func:`~synthtrust.privacy.laplace` besides ``sensitivity=2``) and a note for the ledger.
+
+        "dp": ε = ε_cond/m per table, i.e. scale 2m/ε_cond on counts. "datasynthesizer-0.1.3":
+        scale 2m/(n·ε_cond), DataSynthesizer ≤ 0.1.6's 2(d−k)/(n·ε_cond) with its d−k joints = our
+        m tables (module docstring); the ledger entry then shows the true ε = 2/scale = n·ε_cond/m.
+        """
+        if self.noise == "dp":
+            return {"epsilon": eps_cond / m}, f"epsilon_cond/m = {eps_cond / m:.6g}"
+        return {"scale": 2.0 * m / (n * eps_cond)}, (
+            f"NOT DP at the nominal share epsilon_cond/m = {eps_cond / m:.6g}: DataSynthesizer-0.1.3 "
+            f"scale 2m/(n*epsilon_cond) with n = {n}, true epsilon = n*epsilon_cond/m"
+        )
+
+    # -- documentation ------------------------------------------------------------------------
+    def card(self) -> dict:
+        """Generator card (see :meth:`TabularSynthesizer.card`) plus the privacy status.
+
+        Extra keys: ``differentially_private`` (bool: ε-DP at the nominal ε), ``privacy`` (one
+        sentence; for ``noise="datasynthesizer-0.1.3"`` "not ε-DP at the nominal ε=…; actual
+        guarantee ε = …", before fitting with the formula ε_net + n·ε_cond since n is unknown),
+        ``nominal_epsilon`` and, once fitted, ``actual_epsilon`` (= ``total_epsilon``).
+        """
+        info = super().card()
+        dp = self.noise == "dp"
+        info.update(differentially_private=dp, nominal_epsilon=float(self.epsilon))
+        if not dp:
+            info["description"] = (
+                self._description.replace("pure epsilon-DP", "NOT epsilon-DP at the nominal epsilon")
+                + "; conditional tables with DataSynthesizer-0.1.3 count noise 2m/(n·ε_cond), "
+                "n times too small (Giles et al. 2022)"
+            )
+        if getattr(self, "_fitted", False):
+            info.update(privacy=self.privacy_, actual_epsilon=self.epsilon_actual_)
+        elif dp:
+            info["privacy"] = f"ε-DP (replace-one) at ε = {float(self.epsilon):.6g}"
+        else:
+            info["privacy"] = (
+                f"not ε-DP at the nominal ε={float(self.epsilon):.6g}; actual guarantee "
+                "ε = ε_net + n·ε_cond (n = training rows, known after fit)"
+            )
+        return info
 
     def _default_n(self) -> int:
         # replace-one neighbours: n is public, no budget is spent on it
