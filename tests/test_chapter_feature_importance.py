@@ -1,0 +1,172 @@
+"""Chapter 4 (feature importance, Giles et al. 2022): presets, the study's measures against hand
+computations, the AUC conventions, the grid's bad input, one replicate end to end, the smoke
+run's outputs."""
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from synthtrust import runner
+from synthtrust.studies import feature_importance as fi
+
+NAME = "feature_importance"
+
+
+def test_presets_share_keys_and_paper_preset_is_the_published_study():
+    params = {p: runner.load_params(NAME, p) for p in ("smoke", "default", "paper")}
+    paper = params["paper"]
+    assert paper["n_reps"] == 25 and paper["rf_trees"] == 150 and paper["test_size"] == 0.3
+    assert paper["rbo_p"] == 0.8 and paper["privbayes_degree"] == 3
+    assert paper["privbayes_beta"] == 0.5 and paper["shap_rows"] is None
+    assert sorted(paper["datasets"]) == sorted(fi.DATASETS)
+    assert paper["pate_epsilon"] == sorted(fi.PAPER_TABLE1)
+    assert paper["pate_datasets"] == ["adult", "household", "polish"]
+    assert paper["importance"] == ["mdi", "permutation", "shap"]
+    for preset in params.values():
+        fi.build_grid(datasets_=preset["datasets"], generators={"privbayes": preset[
+            "privbayes_epsilon"]}, pate_datasets=preset["pate_datasets"], extra={})
+
+
+def test_compare_rankings_by_hand():
+    real = pd.Series({"a": 0.5, "b": 0.3, "c": 0.2})
+    syn = pd.Series({"a": 0.2, "b": 0.5, "c": 0.3})  # ranking b, c, a
+    assoc = pd.DataFrame(np.eye(3), index=list("abc"), columns=list("abc"))
+    assoc.loc["a", "b"] = assoc.loc["b", "a"] = 0.64
+    out = fi.compare_rankings(real, syn, assoc, p=0.8)
+    # RBO_ext, k = 3: X = (0, 1, 3); (X_k/k) p^k + (1-p)/p Σ X_d/d p^d
+    p = 0.8
+    rbo = p**3 + (1 - p) / p * (0 + 0.5 * p**2 + 1.0 * p**3)
+    assert out["rbo"] == pytest.approx(rbo, abs=1e-12)
+    # soft overlaps: depth 1 {a} vs {b}: sqrt(.64) = .8; depth 2 {a,b} vs {b,c}: a-c 0 + b-b 1
+    # or a-b .8 + b-c 0 -> 1; depth 3: 3
+    corr = p**3 + (1 - p) / p * (0.8 * p + 0.5 * p**2 + 1.0 * p**3)
+    assert out["corr_rbo"] == pytest.approx(corr, abs=1e-12)
+    ua, ub = real / np.linalg.norm(real), syn / np.linalg.norm(syn)
+    assert out["cosine"] == pytest.approx(float(ua @ ub), abs=1e-12)
+    assert out["l2"] == pytest.approx(float(np.linalg.norm(ua - ub)), abs=1e-12)
+    assert out["corr_rbo"] >= out["rbo"]
+    # a constant feature gives NaN associations: they count as 0 (here: plain RBO)
+    nan = assoc.astype(float).where(np.eye(3, dtype=bool))
+    assert fi.compare_rankings(real, syn, nan, p=0.8)["corr_rbo"] == pytest.approx(rbo)
+
+
+class _Fixed:
+    """A 'model' that predicts fixed probabilities (for the AUC conventions)."""
+
+    def __init__(self, classes, proba):
+        self.classes_ = np.asarray(classes)
+        self._proba = np.asarray(proba, dtype=float)
+
+    def predict_proba(self, X):
+        return self._proba
+
+
+def test_auc_binary_multiclass_and_unseen_classes():
+    from sklearn.metrics import roc_auc_score
+
+    y = pd.Series([0, 0, 1, 1])
+    m = _Fixed([0, 1], [[0.9, 0.1], [0.6, 0.4], [0.65, 0.35], [0.2, 0.8]])
+    assert fi._auc(m, None, y, [0, 1]) == pytest.approx(0.75)
+    # a synthetic model that saw only class 0 predicts P(1) = 0: AUC 0.5
+    m0 = _Fixed([0], [[1.0]] * 4)
+    assert fi._auc(m0, None, y, [0, 1]) == pytest.approx(0.5)
+    # three classes: one-vs-one (Hand & Till) on the model's probabilities
+    rng = np.random.default_rng(0)
+    proba = rng.dirichlet(np.ones(3), size=30)
+    y3 = pd.Series(np.tile([1, 2, 3], 10))
+    m3 = _Fixed([1, 2, 3], proba)
+    expected = roc_auc_score(y3, proba, multi_class="ovo", labels=[1, 2, 3])
+    assert fi._auc(m3, None, y3, [1, 2, 3]) == pytest.approx(expected)
+    assert np.isnan(fi._auc(m, None, pd.Series([1, 1, 1, 1]), [0, 1]))
+
+
+def test_summarize_means_sds_and_failed_runs():
+    rows = []
+    for rep, (rbo, failed) in enumerate([(0.2, False), (0.4, False), (np.nan, True)]):
+        rows.append({"dataset": "polish", "generator": "privbayes", "level": 1.0, "rep": rep,
+                     "method": "shap", "failed": failed, "rbo": rbo, "corr_rbo": rbo,
+                     "cosine": 0.9, "l2": 0.1, "kl": 0.01, "auc_synthetic": 0.7,
+                     "auc_cross": 0.6, "auc_real": 0.8})
+    s = fi.summarize(pd.DataFrame(rows)).iloc[0]
+    assert s.n == 3 and s.failed == 1
+    assert s.rbo_mean == pytest.approx(0.3) and s.rbo_sd == pytest.approx(np.sqrt(0.02))
+
+
+def test_grid_rejects_bad_input():
+    cells = fi.build_grid(datasets_=["polish"], generators={"privbayes": [0.1, 1],
+                                                            "independent": [None]},
+                          pate_datasets=[], extra={"seed": 1})
+    assert [c["generator"] for c in cells] == ["privbayes", "independent"]
+    assert cells[0]["levels"] == [0.1, 1.0] and cells[0]["seed"] == 1
+    with pytest.raises(ValueError, match="unknown dataset 'framingham'"):
+        fi.build_grid(datasets_=["framingham"], generators={}, pate_datasets=[], extra={})
+    with pytest.raises(ValueError, match="unknown generator 'gan'"):
+        fi.build_grid(datasets_=["polish"], generators={"gan": [1]}, pate_datasets=[], extra={})
+    with pytest.raises(ValueError, match="epsilon of privbayes must be > 0, got 0.0"):
+        fi.build_grid(datasets_=["polish"], generators={"privbayes": [0]}, pate_datasets=[],
+                      extra={})
+    with pytest.raises(ValueError, match=r"subsample fraction must be in \(0, 1\], got 1.5"):
+        fi.build_grid(datasets_=["polish"], generators={"subsample": [1.5]}, pate_datasets=[],
+                      extra={})
+    with pytest.raises(ValueError, match="unknown generator 'gan'"):
+        fi.make_generator("gan", 1.0, "polish", {}, 0)
+
+
+PARAMS = {"seed": 3, "methods": ["shap", "mdi"], "rf_trees": 20, "test_size": 0.3,
+          "pfi_repeats": 2, "shap_rows": 50, "rbo_p": 0.8, "permutation_draws": 50,
+          "privbayes_degree": 2, "privbayes_beta": 0.5, "pate_max_iterations": 5, "delta": 1e-6}
+
+
+def test_one_replicate_is_deterministic():
+    params = {"dataset": "polish", "generator": "privbayes_ds", "levels": [0.1], **PARAMS}
+    a = fi.importance_cell(params, [np.random.default_rng(5)])
+    b = fi.importance_cell(params, [np.random.default_rng(5)])
+    pd.testing.assert_frame_equal(a, b)
+    assert list(a.method) == ["shap", "mdi"] and not a.failed.any()
+    assert (a[["rbo", "corr_rbo", "cosine"]].to_numpy() < 1).all()
+    assert (a.rows > 1000).all() and a.auc_real.between(0.5, 1).all()
+
+
+def test_a_copy_of_the_real_table_scores_one(monkeypatch):
+    """The synthetic side runs the real side's pipeline: a copy gives the same split, forest
+    and importances, so every similarity is 1 and the AUCs are the real one."""
+    monkeypatch.setattr(fi, "_synthesize", lambda name, level, dataset, real, params, rng: real)
+    params = {"dataset": "artificial_5", "generator": "privbayes", "levels": [1.0], **PARAMS}
+    a = fi.importance_cell(params, [np.random.default_rng(5)])
+    np.testing.assert_allclose(a[["rbo", "corr_rbo", "cosine"]], 1.0, atol=1e-12)
+    np.testing.assert_allclose(a[["l2", "kl"]], 0.0, atol=1e-9)
+    np.testing.assert_allclose(a.auc_synthetic, a.auc_real)
+    np.testing.assert_allclose(a.auc_cross, a.auc_real)
+    real = fi.real_cell({"dataset": "artificial_5", **PARAMS}, [np.random.default_rng(5)])
+    assert list(real.method) == ["shap", "mdi"]
+    assert real.importance.iloc[0] == a.importance.iloc[0]
+    # three features: E[RBO_ext] of a random permutation is the closed form (helper's test);
+    # here only that the simulated mean is a probability below 1
+    assert (real.rbo > 0.3).all() and (real.rbo < 1).all()
+
+
+def test_a_synthetic_table_with_one_class_is_a_failed_run(monkeypatch):
+    def one_class(name, level, dataset, real, params, rng):
+        out = real.copy()
+        out[fi.DATASETS[dataset].target] = out[fi.DATASETS[dataset].target].iloc[0]
+        return out
+
+    monkeypatch.setattr(fi, "_synthesize", one_class)
+    params = {"dataset": "artificial_5", "generator": "privbayes", "levels": [1.0], **PARAMS}
+    out = fi.importance_cell(params, [np.random.default_rng(1)])
+    assert out.failed.all() and out.rbo.isna().all() and out.auc_real.notna().all()
+
+
+def test_smoke_run_outputs(smoke_run_of):
+    run = smoke_run_of(NAME)
+    smoke = runner.load_params(NAME, "smoke")
+    raw = pd.read_parquet(run / "results" / "replicates.parquet")
+    summary = pd.read_csv(run / "results" / "similarity.csv")
+    assert set(raw.dataset) == set(smoke["datasets"])
+    assert set(raw.rep) == set(range(smoke["n_reps"]))
+    ok = raw[~raw.failed]
+    assert ok[["rbo", "corr_rbo"]].stack().between(0, 1 + 1e-12).all()
+    assert (ok.corr_rbo >= ok.rbo - 1e-12).all()
+    assert set(summary.generator) >= {"privbayes", "privbayes_ds", "independent", "subsample"}
+    findings = pd.read_csv(run / "results" / "findings.csv")
+    assert list(findings.key) == [k for k, _ in fi.PAPER_FINDINGS]
