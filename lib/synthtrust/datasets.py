@@ -55,7 +55,8 @@ _FILES: dict[str, tuple[str, dict]] = {
     "costa_rica_poverty": ("costa_rica_poverty_train.csv.gz", {}),
     "sd2011": ("sd2011.csv.gz", {}),
     "census2011_first50k": ("census2011_teaching_first50k.csv.gz", {}),
-    "census2011_random10k": ("census2011_teaching_random10k.csv.gz", {}),
+    # the first, unnamed column is the row's position in the full ONS file: not a column
+    "census2011_random10k": ("census2011_teaching_random10k.csv.gz", {"index_col": 0}),
 }
 
 #: Names accepted by :func:`load`, in a stable order.
@@ -87,8 +88,12 @@ def load(name: str) -> pd.DataFrame:
     Returns
     -------
     pandas.DataFrame
-        The file as published; missing values written ``?`` are read as NaN (adult,
-        hypothyroid). ``cardio`` is the Kaggle file (``;``-separated; ``age`` in days).
+        The file as published, with a fresh RangeIndex; missing values written ``?`` are read
+        as NaN (adult, hypothyroid). ``cardio`` is the Kaggle file (``;``-separated; ``age`` in
+        days). ``census2011_random10k`` drops the file's first, unnamed column (the row's
+        position in the full ONS file), so both census files have the same 18 columns
+        (``Person ID`` and the 17 attributes of ``synthtrust.domain.dataset_domain("census2011")``):
+        10 000 and 50 000 rows.
 
     Raises
     ------
@@ -100,7 +105,10 @@ def load(name: str) -> pd.DataFrame:
     file = path(name)
     if not file.exists():
         raise FileNotFoundError(f"dataset file {file} is missing; data/ must hold {file.name}")
-    return pd.read_csv(file, **_FILES[name][1])
+    df = pd.read_csv(file, **_FILES[name][1])
+    if "index_col" in _FILES[name][1]:
+        df = df.reset_index(drop=True)
+    return df
 
 
 # --------------------------------------------------------------------------------------------

@@ -1173,6 +1173,54 @@ def _cardio() -> Domain:
     })
 
 
+def _census2011() -> Domain:
+    """ONS 2011 Census Microdata Teaching File (England and Wales), its 17 attributes.
+
+    Code lists of the ONS teaching-file variable list (all published, none read from the
+    rows); ``-9`` ("no code required": e.g. residents of communal establishments, people aged
+    under 16 for the labour-market variables) is a level of its own and comes first, so it
+    gets code 0. ``Person ID`` is a record identifier, not an attribute: it is not in the
+    domain (select the other columns before encoding, as the reference drops it). Used for
+    ``census2011_first50k`` and ``census2011_random10k`` of :func:`synthtrust.datasets.load`;
+    the sizes are those of Houssiau et al. (2022) [``houssiau2022``].
+    """
+    nine = [-9]
+    return Domain({
+        # E12000001..E12000009: NE, NW, Yorkshire and the Humber, East Midlands, West
+        # Midlands, East of England, London, South East, South West; W92000004: Wales
+        "Region": Categorical([f"E1200000{i}" for i in range(1, 10)] + ["W92000004"]),
+        # C: communal establishment, H: household
+        "Residence Type": Categorical(["C", "H"]),
+        # 1 not in a family, 2 married/civil-partnership couple, 3 cohabiting couple,
+        # 4 lone parent (male head), 5 lone parent (female head), 6 other related family
+        "Family Composition": Categorical(nine + list(range(1, 7))),
+        # 1 usual resident, 2 student living away from home in term time, 3 short-term resident
+        "Population Base": Categorical([1, 2, 3]),
+        "Sex": Categorical([1, 2]),  # 1 male, 2 female
+        # 1 0-15, 2 16-24, 3 25-34, 4 35-44, 5 45-54, 6 55-64, 7 65-74, 8 75 and over
+        "Age": Categorical(list(range(1, 9))),
+        # 1 single, 2 married/civil partnership, 3 separated, 4 divorced, 5 widowed
+        "Marital Status": Categorical([1, 2, 3, 4, 5]),
+        "Student": Categorical([1, 2]),  # schoolchild or student in full-time education: yes/no
+        "Country of Birth": Categorical(nine + [1, 2]),  # 1 UK, 2 outside the UK
+        "Health": Categorical(nine + [1, 2, 3, 4, 5]),  # 1 very good .. 5 very bad
+        # 1 White, 2 Mixed, 3 Asian, 4 Black, 5 Chinese or other
+        "Ethnic Group": Categorical(nine + [1, 2, 3, 4, 5]),
+        # 1 none, 2 Christian, 3 Buddhist, 4 Hindu, 5 Jewish, 6 Muslim, 7 Sikh, 8 other,
+        # 9 not stated
+        "Religion": Categorical(nine + list(range(1, 10))),
+        # 1 employee, 2 self-employed, 3 unemployed, 4 full-time student (active), 5 retired,
+        # 6 student (inactive), 7 looking after home, 8 long-term sick, 9 other inactive
+        "Economic Activity": Categorical(nine + list(range(1, 10))),
+        "Occupation": Categorical(nine + list(range(1, 10))),  # SOC 2010 major groups 1..9
+        "Industry": Categorical(nine + list(range(1, 13))),  # 12 grouped SIC 2007 sections
+        # 1 part-time <= 15 h, 2 part-time 16-30 h, 3 full-time 31-48 h, 4 full-time >= 49 h
+        "Hours worked per week": Categorical(nine + [1, 2, 3, 4]),
+        # 1 AB, 2 C1, 3 C2, 4 DE
+        "Approximated Social Grade": Categorical(nine + [1, 2, 3, 4]),
+    })
+
+
 _BUILDERS = {
     "pima_diabetes": _pima_diabetes,
     "ilpd": _ilpd,
@@ -1180,6 +1228,10 @@ _BUILDERS = {
     "adult_pgm_discretized": _adult_pgm_discretized,
     "cardio": _cardio,
 }
+
+#: Public domains shared by several files of ``data/`` (so not names of
+#: :func:`synthtrust.datasets.load`): census2011 -> census2011_first50k, census2011_random10k.
+_SHARED_DOMAINS = {"census2011": _census2011}
 
 #: Datasets (names of :func:`synthtrust.datasets.load`) with a hand-written public domain.
 DATASET_DOMAINS: tuple[str, ...] = tuple(_BUILDERS)
@@ -1189,10 +1241,10 @@ def dataset_domain(name: str) -> Domain:
     """The hand-written PUBLIC domain of a dataset of ``data/``.
 
     Bounds and bin edges come from clinical reference ranges, physical plausibility or the
-    dataset documentation (data/DATASETS.md, the UCI names files), never from the data's
-    min/max; each choice is commented in the source. Numeric columns have ≤ 10 bins (+ a
-    missing code), small enough for the marginal synthesizers (Movahedi et al. 2024, Sec.
-    III-C: "discretized into number of bins based on literature and the curator's
+    dataset documentation (data/DATASETS.md, the UCI names files, the ONS code lists), never
+    from the data's min/max; each choice is commented in the source. Numeric columns have ≤ 10
+    bins (+ a missing code), small enough for the marginal synthesizers (Movahedi et al. 2024,
+    Sec. III-C: "discretized into number of bins based on literature and the curator's
     knowledge"). The label column is :class:`Categorical`, so it decodes to its labels.
 
     Parameters
@@ -1201,21 +1253,28 @@ def dataset_domain(name: str) -> Domain:
         One of :data:`DATASET_DOMAINS`: ``"pima_diabetes"`` (label ``Outcome``), ``"ilpd"``
         (``Dataset``), ``"hypothyroid_allhypo"`` (``Target``), ``"adult_pgm_discretized"``
         (``income>50K``; sizes from ``data/adult_pgm_discretized_domain.json``), ``"cardio"``
-        (``cardio``; every column but ``id``).
+        (``cardio``; every column but ``id``); or ``"census2011"``, the 17 attributes of the
+        ONS 2011 census teaching file shared by ``census2011_first50k`` and
+        ``census2011_random10k`` (every column but ``Person ID``; all Categorical, code
+        lists with ``-9`` "no code required" first; sizes Region 10, Residence Type 2, Family
+        Composition 7, Population Base 3, Sex 2, Age 8, Marital Status 5, Student 2, Country
+        of Birth 3, Health 6, Ethnic Group 6, Religion 10, Economic Activity 10, Occupation
+        10, Industry 13, Hours worked per week 5, Approximated Social Grade 5).
 
     Returns
     -------
     Domain
-        Covers every column of ``synthtrust.datasets.load(name)`` (cardio: but ``id``), in the
-        file's order.
+        Covers every column of ``synthtrust.datasets.load(name)`` (cardio: but ``id``; census:
+        but ``Person ID``), in the file's order.
 
     Raises
     ------
     ValueError
         An unknown name (the message lists the known ones).
     """
+    if isinstance(name, str) and name in _SHARED_DOMAINS:
+        return _SHARED_DOMAINS[name]()
     if not isinstance(name, str) or name not in _BUILDERS:
-        raise ValueError(
-            f"no public domain for dataset {name!r}; available: {', '.join(DATASET_DOMAINS)}"
-        )
+        known = ", ".join((*DATASET_DOMAINS, *_SHARED_DOMAINS))
+        raise ValueError(f"no public domain for dataset {name!r}; available: {known}")
     return _BUILDERS[name]()

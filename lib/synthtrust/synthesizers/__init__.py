@@ -14,6 +14,10 @@ returning synthetic count matrices, with one generator per replicate:
 :func:`perturbed_histogram`, :func:`smoothed_histogram`, :func:`mwem_counts` (and :func:`mwem_histogram`),
 :func:`private_pgm`.
 
+Non-private generators of the auditing chapter (Houssiau et al. 2022; ``ledger is None``):
+:class:`IPF` and :class:`PGMMarginals` (fitted to declared marginals; ``.honest``/``.dishonest``)
+and :class:`SequentialCART` (synthpop-like ``syn.cart``).
+
 Non-private baselines for mixed-type DataFrames (:mod:`.baselines`): :class:`Flip` (the "flip p"
 perturbation of Platzer & Reutterer 2021), :class:`IndependentMarginals`, :class:`Bootstrap`,
 :class:`Subsample` (the subsampling baseline of Giles et al. 2022).
@@ -31,6 +35,7 @@ from .base import (
     replicate_generators,
 )
 from .baselines import Bootstrap, Flip, IndependentMarginals, Subsample
+from .cart import SequentialCART
 from .gan import GSWGAN
 from .histogram import (
     PerturbedHistogram,
@@ -39,6 +44,7 @@ from .histogram import (
     smoothed_histogram,
     smoothed_histogram_probabilities,
 )
+from .ipf import IPF, PGMMarginals
 from .mst import MST
 from .mwem import MWEM, marginal_queries, mwem_counts, mwem_histogram
 from .mwem_pgm import MWEMPGM
@@ -54,16 +60,19 @@ __all__ = [
     "MWEM",
     "MWEMPGM",
     "GSWGAN",
+    "IPF",
     "BaseSynthesizer",
     "Bootstrap",
     "Flip",
     "IndependentMarginals",
     "NotFittedError",
     "PATECTGAN",
+    "PGMMarginals",
     "PerturbedHistogram",
     "PrivBayes",
     "PrivMRF",
     "PrivatePGM",
+    "SequentialCART",
     "SmoothedHistogram",
     "Subsample",
     "TabularSynthesizer",

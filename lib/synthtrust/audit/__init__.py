@@ -1,0 +1,40 @@
+"""Auditing synthetic-data generators against a generator card (Houssiau et al. 2022).
+
+The core maths of the audit of ``houssiau2022`` (§2–3):
+
+* :class:`GeneratorCard` — the columns, their domain sizes and the declared marginals Φ;
+* :func:`complement_basis` — an orthonormal basis of the probed part of Φ⊥, computed from bin
+  Gram matrices (:class:`Bins`, :func:`gram`, :func:`candidate_bins`), with statistics of a
+  dataset from its marginal tables and the energy of a direction per undeclared interaction;
+* :func:`extremal_pair` — the extremal datasets D⁻, D⁺ of Eq. 4.
+"""
+
+from .basis import (
+    Bins,
+    CellCounts,
+    ComplementBasis,
+    all_cells,
+    candidate_bins,
+    complement_basis,
+    complement_basis_dense,
+    gram,
+    span_dimension,
+)
+from .card import GeneratorCard
+from .extremal import ExtremalPair, extremal_pair, sample_cells
+
+__all__ = [
+    "Bins",
+    "CellCounts",
+    "ComplementBasis",
+    "ExtremalPair",
+    "GeneratorCard",
+    "all_cells",
+    "candidate_bins",
+    "complement_basis",
+    "complement_basis_dense",
+    "extremal_pair",
+    "gram",
+    "sample_cells",
+    "span_dimension",
+]
