@@ -360,6 +360,13 @@ def test_association_matrix_extremes_and_errors():
     a = association_matrix(df)
     assert a.loc["g", "g2"] == pytest.approx(1.0, abs=1e-12)  # perfect association
     assert a.loc["g", "v"] == pytest.approx(0.0, abs=1e-12)  # equal group means
+    # a column that is a function of the category: η = 1, which rounding can overshoot
+    # (here η computes to 1 + 9e-16); the matrix is bounded by 1 (corrRBO requires it)
+    rng = np.random.default_rng(1)
+    g3 = rng.integers(0, 7, 500)
+    m = rng.normal(size=7) * rng.uniform(1, 1e4)
+    f = association_matrix(pd.DataFrame({"g": g3, "v": m[g3]}), categorical=["g"])
+    assert f.loc["g", "v"] == 1.0 and f.to_numpy().max() <= 1.0
     with pytest.raises(ValueError, match=r"missing values in column\(s\) \['v'\]"):
         association_matrix(df.assign(v=[np.nan] + [1.0] * 179))
     with pytest.raises(ValueError, match=r"\['nope'\]"):

@@ -339,7 +339,9 @@ def association_matrix(data: pd.DataFrame, categorical=None) -> pd.DataFrame:
                 with np.errstate(invalid="ignore", divide="ignore"):
                     v = abs(float(np.corrcoef(data[a].to_numpy(float), data[b].to_numpy(float))[0, 1]))
             out.loc[a, b] = out.loc[b, a] = v
-    return out
+    # rounding can put a perfect association a few ulps above 1 (e.g. η of a column that is a
+    # function of the category): the measures are bounded by 1
+    return out.clip(upper=1.0)
 
 
 def _association_weight(s: list, t: list, association) -> np.ndarray:
