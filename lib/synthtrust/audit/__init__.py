@@ -6,7 +6,9 @@ The core maths of the audit of ``houssiau2022`` (§2–3):
 * :func:`complement_basis` — an orthonormal basis of the probed part of Φ⊥, computed from bin
   Gram matrices (:class:`Bins`, :func:`gram`, :func:`candidate_bins`), with statistics of a
   dataset from its marginal tables and the energy of a direction per undeclared interaction;
-* :func:`extremal_pair` — the extremal datasets D⁻, D⁺ of Eq. 4.
+* :func:`extremal_pair` — the extremal datasets D⁻, D⁺ of Eq. 4;
+* :func:`audit` — the two-step test of Eqs. 5–7 on a black-box generator, an
+  :class:`AuditResult` (t, df, p, log₁₀ p, where the leak is, a verdict).
 """
 
 from .basis import (
@@ -22,14 +24,17 @@ from .basis import (
 )
 from .card import GeneratorCard
 from .extremal import ExtremalPair, extremal_pair, sample_cells
+from .two_step import AuditResult, audit
 
 __all__ = [
+    "AuditResult",
     "Bins",
     "CellCounts",
     "ComplementBasis",
     "ExtremalPair",
     "GeneratorCard",
     "all_cells",
+    "audit",
     "candidate_bins",
     "complement_basis",
     "complement_basis_dense",
