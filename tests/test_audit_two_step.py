@@ -96,6 +96,10 @@ def test_audit_is_deterministic_and_serialises():
     d = json.loads(a.to_json())
     assert d["df"] == 8 and d["card"]["marginals"] == [list(m) for m in CARD.marginals]
     assert np.linalg.norm(a.direction) == pytest.approx(1.0)
+    page = a.to_html()
+    assert page.startswith("<!DOCTYPE html>") and "vegaEmbed" in page
+    assert "NOT REJECTED at α = 0.01" in page and "a, b" in page
+    assert "http://" not in page and "https://" not in page  # offline: no external resource
 
 
 def test_an_estimator_instance_is_cloned_with_the_training_seed():

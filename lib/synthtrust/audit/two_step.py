@@ -229,7 +229,15 @@ class AuditResult:
         }
 
     def to_json(self, indent: int | None = 2) -> str:
+        """:meth:`to_dict` as a JSON string."""
         return json.dumps(self.to_dict(), indent=indent, ensure_ascii=False)
+
+    def to_html(self, title: str | None = None) -> str:
+        """A standalone offline HTML page: verdict, test, the paper's Figure 1 box plot, where
+        the leak is, the card (:func:`synthtrust.report.render_audit_html`)."""
+        from ..report import render_audit_html
+
+        return render_audit_html(self, title=title)
 
 
 # --------------------------------------------------------------------------------------------
