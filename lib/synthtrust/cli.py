@@ -1,4 +1,4 @@
-"""Command line: ``synthtrust list | run | book | fidelity``.
+"""Command line: ``synthtrust list | run | book | fidelity | audit``.
 
 Examples::
 
@@ -8,6 +8,7 @@ Examples::
     synthtrust run hypothesis_validity --dask tcp://scheduler:8786
     synthtrust book --preset default
     synthtrust fidelity --train t.csv --holdout h.csv --synthetic s.csv --json r.json --html r.html
+    synthtrust audit --generator mygen:MyGenerator --card card.yaml --json a.json --html a.html
 
 Set ``SYNTHTRUST_DEBUG=1`` to see the traceback of such errors.
 
@@ -475,12 +476,191 @@ def _cmd_fidelity(args) -> int:
 
 
 # --------------------------------------------------------------------------------------------
+# audit
+# --------------------------------------------------------------------------------------------
+class GeneratorFactory:
+    """``module:Class`` plus constructor parameters, as a picklable factory
+    ``factory(random_state) -> generator`` (parallel workers import the module themselves).
+
+    Raises ValueError at construction if the module or class cannot be imported, is not a
+    class, or lacks ``fit``/``sample``."""
+
+    def __init__(self, spec: str, params: dict):
+        if not isinstance(spec, str) or spec.count(":") != 1 or not all(spec.split(":")):
+            raise ValueError(f"--generator must be module:Class (e.g. mygen:MyGenerator), "
+                             f"got {spec!r}")
+        self.spec, self.params = spec, dict(params)
+        cls = self._cls()
+        missing = [m for m in ("fit", "sample") if not callable(getattr(cls, m, None))]
+        if missing:
+            raise ValueError(f"--generator {spec}: the class lacks {' and '.join(missing)}; an "
+                             "audited generator needs fit(frame) and sample(n)")
+
+    def _cls(self):
+        import importlib
+        import inspect
+
+        module, name = self.spec.split(":")
+        if os.getcwd() not in sys.path:  # like `python -m`: modules of the working directory
+            sys.path.insert(0, os.getcwd())
+        try:
+            obj = getattr(importlib.import_module(module), name)
+        except ImportError as exc:
+            raise ValueError(f"--generator {self.spec}: cannot import module {module!r} "
+                             f"({exc})") from None
+        except AttributeError:
+            raise ValueError(f"--generator {self.spec}: module {module!r} has no {name!r}"
+                             ) from None
+        if not inspect.isclass(obj):
+            raise ValueError(f"--generator {self.spec}: {name!r} is not a class")
+        return obj
+
+    def __call__(self, random_state):
+        import inspect
+
+        cls = self._cls()
+        params = dict(self.params)
+        if "random_state" in inspect.signature(cls).parameters:
+            params.setdefault("random_state", random_state)
+        try:
+            return cls(**params)
+        except TypeError as exc:
+            raise ValueError(f"--params do not fit {self.spec}: {exc}") from None
+
+
+def _json_object(text: str) -> dict:
+    import json
+
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise argparse.ArgumentTypeError(f"not valid JSON ({exc})") from None
+    if not isinstance(value, dict):
+        raise argparse.ArgumentTypeError(f"expected a JSON object {{...}}, got {text!r}")
+    return value
+
+
+def _candidates(text: str):
+    if text == "next":
+        return text
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected 'next' or an integer k, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"k must be >= 1, got {value}")
+    return value
+
+
+def _add_audit(sub) -> None:
+    p = sub.add_parser(
+        "audit",
+        help="audit a generator against the statistics its card declares",
+        description="Test whether a black-box generator uses only the marginals its card "
+        "declares (Houssiau et al. 2022): train it on pairs of datasets with the same declared "
+        "marginals and size that differ as much as possible outside them, and compare its "
+        "outputs with Student's t. The generator class is trained on integer-coded tables "
+        "(the card's columns, codes 0..size-1) and must return such tables from sample(n).",
+    )
+    p.add_argument("--generator", required=True, metavar="MODULE:CLASS",
+                   help="the generator class (its module importable from the working directory)")
+    p.add_argument("--params", type=_json_object, default={}, metavar="JSON",
+                   help="constructor parameters as a JSON object (random_state is set per "
+                        "training if the class takes it)")
+    p.add_argument("--card", type=Path, required=True, metavar="CARD.yaml",
+                   help="the generator card: columns with domain sizes and declared marginals "
+                        "(YAML or JSON)")
+    p.add_argument("--data", type=Path, default=None, metavar="REAL.csv",
+                   help="audit around the real data: start from its cells and counts (codes of "
+                        "the card's columns); default: every cell (or --support random cells)")
+    p.add_argument("--candidates", type=_candidates, default="next", metavar="next|K",
+                   help="probed statistics: 'next' (one order above the card) or all K-way bins")
+    p.add_argument("--support", type=_positive_int, default=None, metavar="N",
+                   help="random support cells of the starting dataset (default: all cells)")
+    p.add_argument("--copies", type=_positive_int, default=1000, metavar="R",
+                   help="records per support cell of the starting dataset (default: %(default)s)")
+    p.add_argument("--k-select", type=_int_at_least(2), default=10, metavar="K1",
+                   help="trainings per side to select the direction (default: %(default)s)")
+    p.add_argument("--k-audit", type=_int_at_least(2), default=10, metavar="K2",
+                   help="fresh trainings per side for the test (default: %(default)s)")
+    p.add_argument("--alpha", type=float, default=0.01, help="level (default: %(default)s)")
+    p.add_argument("--seed", type=_seed, default=None, metavar="N",
+                   help="root seed of the supports and trainings; default: fresh entropy")
+    _add_parallel_options(p, dask=True)
+    p.add_argument("--json", type=Path, default=None, metavar="OUT.json",
+                   help="write the result as JSON")
+    p.add_argument("--html", type=Path, default=None, metavar="OUT.html",
+                   help="write the report (verdict, box plot, leak) as an offline HTML page")
+    p.add_argument("--strict", action="store_true",
+                   help="exit with status 1 when the audit rejects the generator")
+    p.set_defaults(handler=_cmd_audit)
+
+
+def _real_cells(path: Path, card):
+    """(support cells, counts) of a real table's rows over the card's columns."""
+    import numpy as np
+
+    from synthtrust import datasets
+
+    try:
+        table = datasets.read_table(path)
+    except (FileNotFoundError, ValueError) as exc:
+        raise ValueError(f"--data: {exc}") from None
+    missing = [c for c in card.column_names if c not in table.columns]
+    if missing:
+        raise ValueError(f"--data {path}: no column(s) {missing} of the card")
+    codes = table[card.column_names]
+    for col, size in card.columns.items():
+        values = codes[col]
+        if values.isna().any() or not values.between(0, size - 1).all() or \
+                not (values == values.round()).all():
+            raise ValueError(f"--data {path}: column {col!r} must hold integer codes "
+                             f"0..{size - 1} (the card's domain size)")
+    cells, counts = np.unique(codes.to_numpy(dtype=np.int64), axis=0, return_counts=True)
+    return cells, counts
+
+
+def _cmd_audit(args) -> int:
+    from synthtrust.audit import GeneratorCard, audit
+
+    try:
+        card = GeneratorCard.load(args.card)
+    except (OSError, ValueError, TypeError, KeyError) as exc:
+        raise ValueError(f"--card {args.card}: {exc}") from None
+    factory = GeneratorFactory(args.generator, args.params)
+    support, copies = args.support, args.copies
+    if args.data is not None:
+        support, copies = _real_cells(args.data, card)
+    print(f"card: {args.card} ({len(card.column_names)} columns, {len(card.marginals)} "
+          f"declared marginals); generator: {args.generator}")
+    try:
+        result = audit(factory, card, candidates=args.candidates, support=support,
+                       copies=copies, k_select=args.k_select, k_audit=args.k_audit,
+                       alpha=args.alpha, random_state=args.seed, n_jobs=args.n_jobs,
+                       dask=args.dask, name=args.generator)
+    except RuntimeError as exc:  # a training of the user's generator raised
+        raise ValueError(str(exc)) from None
+    print(result.summary())
+    for flag, out, text in (("json", args.json, result.to_json),
+                            ("html", args.html, result.to_html)):
+        if out is None:
+            continue
+        try:
+            _write_atomic(out, lambda tmp, text=text: Path(tmp).write_text(text(),
+                                                                         encoding="utf-8"))
+        except OSError as exc:
+            raise ValueError(f"--{flag}: cannot write {out}: {exc}") from None
+        print(f"{flag}: {out}")
+    return 1 if args.strict and result.rejected else 0
+
+
+# --------------------------------------------------------------------------------------------
 # Subcommands. To add one (e.g. `fidelity --train --holdout --synthetic`, `audit`): write
 # `_add_<name>(sub)` that declares its arguments and `set_defaults(handler=_cmd_<name>)`, and
 # a `_cmd_<name>(args) -> int` that imports its module lazily; then list `_add_<name>` here.
 # Raise ValueError/TypeError for bad input: main() turns them into `synthtrust: error:`, exit 2.
 # --------------------------------------------------------------------------------------------
-_SUBCOMMANDS = (_add_list, _add_run, _add_book, _add_fidelity)
+_SUBCOMMANDS = (_add_list, _add_run, _add_book, _add_fidelity, _add_audit)
 
 
 def build_parser() -> argparse.ArgumentParser:
