@@ -9,15 +9,14 @@ Not differentially private: every synthetic value is a value of the training dat
 from __future__ import annotations
 
 import numbers
-import warnings
-from collections.abc import Mapping
 
 import numpy as np
 import pandas as pd
 
 from .._validation import check_random_state
-from .base import FittedMixin, ParamsMixin, check_domain, check_random_state_param, frame_to_codes
-from .tabular import is_encoder_domain
+from ._code_tables import CodeTableGenerator
+from .base import check_random_state_param
+from .tabular import check_domain_param
 
 __all__ = ["SequentialCART"]
 
@@ -27,7 +26,7 @@ _NOT_DP = (
 )
 
 
-class SequentialCART(ParamsMixin, FittedMixin):
+class SequentialCART(CodeTableGenerator):
     """synthpop-like sequential CART synthesizer (``syn(method = c("sample", "cart", ...))``).
 
     Columns are synthesised in the order of the training table's columns (synthpop's default
@@ -80,8 +79,6 @@ class SequentialCART(ParamsMixin, FittedMixin):
     _description = ("sequential CART (synthpop syn.cart): first column from its empirical marginal, "
                     "each next column drawn from the training values in the leaf of a "
                     "classification tree on the previous columns")
-    ledger = None
-    differentially_private = False
 
     def __init__(self, *, min_samples_leaf: int = 5, domain=None, random_state=None):
         self.min_samples_leaf = min_samples_leaf
@@ -96,11 +93,7 @@ class SequentialCART(ParamsMixin, FittedMixin):
                             f"got {type(m).__name__} {m!r}")
         if m < 1:
             raise ValueError(f"min_samples_leaf must be >= 1 (synthpop's minbucket), got {m!r}")
-        if self.domain is not None and not is_encoder_domain(self.domain):
-            if not isinstance(self.domain, Mapping):
-                raise TypeError("domain must be a synthtrust.domain.Domain, a dict {column: levels} "
-                                f"or None, got {type(self.domain).__name__}")
-            check_domain(self.domain)
+        check_domain_param(self.domain)
         check_random_state_param(self.random_state)
 
     # -- fitting ----------------------------------------------------------------------------------
@@ -121,14 +114,7 @@ class SequentialCART(ParamsMixin, FittedMixin):
         from sklearn.tree import DecisionTreeClassifier
 
         self._validate_params()
-        if is_encoder_domain(self.domain):
-            X = self.domain.encode(X)
-            sizes = dict(self.domain.sizes)
-        else:
-            sizes = self.domain
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", UserWarning)  # inferred levels: nothing is private
-            columns, domain, codes = frame_to_codes(X, sizes)
+        columns, domain, codes = self._codes(X)
         data = np.column_stack(codes)
         rng = check_random_state(self.random_state)
         self._rng = rng
@@ -157,32 +143,6 @@ class SequentialCART(ParamsMixin, FittedMixin):
         self._pools = pools
         self._fitted = True
         return self
-
-    # -- sampling ---------------------------------------------------------------------------------
-    def _default_n(self) -> int:
-        return self.n_records_
-
-    def sample(self, n: int | None = None) -> pd.DataFrame:
-        """Draw ``n`` synthetic records (default: the number of training records).
-
-        Returns
-        -------
-        pandas.DataFrame, shape (n, n_columns)
-            int64 codes with the fitted columns (decoded values when ``domain`` is a Domain).
-
-        Raises
-        ------
-        NotFittedError
-            Before :meth:`fit`.
-        TypeError, ValueError
-            ``n`` not an integer ≥ 1.
-        """
-        n = self._n_rows(n)
-        out = self._sample_matrix(n, self._rng)
-        codes = pd.DataFrame({c: out[:, i] for i, c in enumerate(self.columns_)})
-        if is_encoder_domain(self.domain):
-            return self.domain.decode(codes, random_state=self._rng)
-        return codes
 
     def _sample_matrix(self, n: int, rng: np.random.Generator) -> np.ndarray:
         data = self._data

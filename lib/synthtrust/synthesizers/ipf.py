@@ -24,15 +24,14 @@ from __future__ import annotations
 
 import math
 import warnings
-from collections.abc import Mapping
 
 import numpy as np
-import pandas as pd
 
 from .._validation import check_positive_int, check_random_state, check_real
-from .base import FittedMixin, ParamsMixin, check_domain, check_random_state_param, frame_to_codes
+from ._code_tables import CodeTableGenerator
+from .base import check_random_state_param
 from .marginal import JunctionTree, Measurement, PGMFitter, true_marginal
-from .tabular import is_encoder_domain
+from .tabular import check_domain_param
 
 __all__ = ["IPF", "MAX_IPF_CELLS", "DeclaredMarginals", "PGMMarginals"]
 
@@ -72,7 +71,7 @@ def _check_marginals_param(marginals, name: str = "marginals") -> list[tuple]:
     return out
 
 
-class DeclaredMarginals(ParamsMixin, FittedMixin):
+class DeclaredMarginals(CodeTableGenerator):
     """Base of the generators fitted to declared marginals (not DP).
 
     Subclasses implement ``_fit_marginals(targets)`` (``targets``: list of ``(clique of positions,
@@ -97,8 +96,6 @@ class DeclaredMarginals(ParamsMixin, FittedMixin):
 
     _description = ""
     #: never spends a privacy budget
-    ledger = None
-    differentially_private = False
 
     def __init__(self, marginals, *, domain=None, random_state=None):
         self.marginals = marginals
@@ -130,11 +127,7 @@ class DeclaredMarginals(ParamsMixin, FittedMixin):
     # -- parameters -------------------------------------------------------------------------------
     def _validate_params(self) -> None:
         _check_marginals_param(self.marginals)
-        if self.domain is not None and not is_encoder_domain(self.domain):
-            if not isinstance(self.domain, Mapping):
-                raise TypeError("domain must be a synthtrust.domain.Domain, a dict {column: levels} "
-                                f"or None, got {type(self.domain).__name__}")
-            check_domain(self.domain)
+        check_domain_param(self.domain)
         check_random_state_param(self.random_state)
 
     # -- fitting ----------------------------------------------------------------------------------
@@ -155,15 +148,7 @@ class DeclaredMarginals(ParamsMixin, FittedMixin):
             domain, ...) or of ``Domain.encode``.
         """
         self._validate_params()
-        if is_encoder_domain(self.domain):
-            X = self.domain.encode(X)
-            sizes = dict(self.domain.sizes)
-        else:
-            sizes = self.domain
-        with warnings.catch_warnings():
-            # inferring the levels is no privacy issue here (nothing is private)
-            warnings.simplefilter("ignore", UserWarning)
-            columns, domain, codes = frame_to_codes(X, sizes)
+        columns, domain, codes = self._codes(X)
         pos = {c: i for i, c in enumerate(columns)}
         cliques = []
         for cl in _check_marginals_param(self.marginals):
@@ -190,35 +175,6 @@ class DeclaredMarginals(ParamsMixin, FittedMixin):
         return self
 
     def _fit_marginals(self, targets) -> None:  # pragma: no cover - abstract
-        raise NotImplementedError
-
-    # -- sampling ---------------------------------------------------------------------------------
-    def _default_n(self) -> int:
-        return self.n_records_
-
-    def sample(self, n: int | None = None) -> pd.DataFrame:
-        """Draw ``n`` synthetic records (default: the number of training records).
-
-        Returns
-        -------
-        pandas.DataFrame, shape (n, n_columns)
-            int64 codes with the fitted columns (decoded values when ``domain`` is a Domain).
-
-        Raises
-        ------
-        NotFittedError
-            Before :meth:`fit`.
-        TypeError, ValueError
-            ``n`` not an integer ≥ 1.
-        """
-        n = self._n_rows(n)
-        out = self._sample_matrix(n, self._rng)
-        codes = pd.DataFrame({c: out[:, i] for i, c in enumerate(self.columns_)})
-        if is_encoder_domain(self.domain):
-            return self.domain.decode(codes, random_state=self._rng)
-        return codes
-
-    def _sample_matrix(self, n: int, rng: np.random.Generator) -> np.ndarray:  # pragma: no cover
         raise NotImplementedError
 
     def fitted_marginal(self, clique) -> np.ndarray:

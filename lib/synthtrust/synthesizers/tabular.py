@@ -36,12 +36,31 @@ from .base import (
     frame_to_codes,
 )
 
-__all__ = ["TabularSynthesizer", "is_encoder_domain"]
+__all__ = ["TabularSynthesizer", "check_domain_param", "encode_input", "is_encoder_domain"]
 
 
 def is_encoder_domain(domain) -> bool:
     """True for a :class:`synthtrust.domain.Domain`-like object (encodes raw tables)."""
     return all(hasattr(domain, attr) for attr in ("columns", "sizes", "encode", "decode"))
+
+
+def check_domain_param(domain) -> None:
+    """Validate a ``domain`` parameter: a :class:`synthtrust.domain.Domain`, a dict
+    ``{column: levels}`` (checked) or None; TypeError/ValueError otherwise."""
+    if domain is not None and not is_encoder_domain(domain):
+        if not isinstance(domain, Mapping):
+            raise TypeError("domain must be a synthtrust.domain.Domain, a dict {column: levels} "
+                            f"or None, got {type(domain).__name__}")
+        check_domain(domain)
+
+
+def encode_input(domain, X) -> tuple[pd.DataFrame, dict | None]:
+    """``(codes frame, sizes)`` of a training table: encoded with ``domain`` when it is a
+    :class:`synthtrust.domain.Domain`, else ``X`` itself with ``domain`` as the sizes (a dict,
+    or None to infer them)."""
+    if is_encoder_domain(domain):
+        return domain.encode(X), dict(domain.sizes)
+    return X, domain
 
 
 class TabularSynthesizer(ParamsMixin, FittedMixin):
@@ -80,13 +99,7 @@ class TabularSynthesizer(ParamsMixin, FittedMixin):
         delta_from_n = self.delta is None and self._delta_default_from_n  # set at fit time
         if not delta_from_n and (self._accounting == "zcdp" or self.delta != 0):
             check_delta(self.delta)
-        if self.domain is not None and not is_encoder_domain(self.domain):
-            if not isinstance(self.domain, Mapping):
-                raise TypeError(
-                    "domain must be a synthtrust.domain.Domain, a dict {column: levels} or None, "
-                    f"got {type(self.domain).__name__}"
-                )
-            check_domain(self.domain)
+        check_domain_param(self.domain)
         check_random_state_param(self.random_state)
 
     @property
@@ -112,12 +125,7 @@ class TabularSynthesizer(ParamsMixin, FittedMixin):
             dict domain, see :func:`~synthtrust.synthesizers.base.frame_to_codes`.
         """
         self._validate_params()
-        if is_encoder_domain(self.domain):
-            X = self.domain.encode(X)
-            sizes = dict(self.domain.sizes)
-        else:
-            sizes = self.domain
-        columns, domain, codes = frame_to_codes(X, sizes)
+        columns, domain, codes = frame_to_codes(*encode_input(self.domain, X))
         self.columns_ = list(columns)
         self.domain_ = dict(domain)
         self.ledger = PrivacyLedger()
