@@ -86,6 +86,27 @@ def test_loky_two_jobs_equals_one_job():
     pd.testing.assert_frame_equal(one, two)
 
 
+def blas_threads(params, rngs):
+    """The BLAS threads a task runs with (threadpoolctl's view of the loaded libraries)."""
+    from threadpoolctl import threadpool_info
+
+    np.ones((2, 2)) @ np.ones((2, 2))  # make sure a BLAS is loaded
+    n = max(i["num_threads"] for i in threadpool_info() if i["user_api"] == "blas")
+    return pd.DataFrame({"threads": [n] * len(rngs)})
+
+
+@pytest.mark.parametrize("n_jobs", [1, 2])
+def test_tasks_run_with_one_blas_thread(n_jobs):
+    """Threaded BLAS sums in another order than a single thread; a task sees one thread in every
+    backend, so results cannot depend on n_jobs through it (the audit's rounded extremal counts
+    did, before)."""
+    from threadpoolctl import threadpool_info
+
+    out = run_grid(blas_threads, {"a": [1, 2]}, n_reps=2, seed=0, n_jobs=n_jobs, progress=False)
+    assert (out.threads == 1).all()
+    assert max(i["num_threads"] for i in threadpool_info() if i["user_api"] == "blas") >= 1
+
+
 def test_chunk_size_does_not_change_results():
     a = run_grid(normal_draws, GRID, n_reps=23, seed=5, n_jobs=2, chunk_size=7, progress=False)
     b = run_grid(normal_draws, GRID, n_reps=23, seed=5, n_jobs=1, chunk_size=100, progress=False)

@@ -39,6 +39,7 @@ from contextlib import ExitStack
 import joblib
 import numpy as np
 import pandas as pd
+from threadpoolctl import threadpool_limits
 
 import synthtrust
 
@@ -208,7 +209,12 @@ def _compute(func, params: dict, key: int, r0: int, r1: int, seed: int, task_id:
         for r in range(r0, r1)
     ]
     try:
-        out = func(dict(params), rngs)
+        # one BLAS/OpenMP thread per task in every backend (loky workers already run so): the
+        # summation order of threaded BLAS changes the last bits of a result, and a rounding
+        # downstream (e.g. the audit's extremal counts) can turn that into another dataset;
+        # results must not depend on n_jobs
+        with threadpool_limits(limits=1):
+            out = func(dict(params), rngs)
     except Exception as exc:
         exc.add_note(f"run_grid: in func for cell {params!r}, replicates [{r0}, {r1})")
         raise
