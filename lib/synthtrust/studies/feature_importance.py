@@ -221,9 +221,8 @@ def _auc(model, X: pd.DataFrame, y: pd.Series, classes) -> float:
         return float(roc_auc_score(y, proba[:, 1]))
     present = sorted(set(y))
     sub = proba[:, [list(classes).index(c) for c in present]]
-    sub = sub / np.where(sub.sum(axis=1, keepdims=True) > 0, sub.sum(axis=1, keepdims=True), 1)
-    if not np.allclose(sub.sum(axis=1), 1.0):  # rows with no mass on the present classes
-        sub = np.where(sub.sum(axis=1, keepdims=True) > 0, sub, 1.0 / len(present))
+    total = sub.sum(axis=1, keepdims=True)  # rows with no mass on the present classes: uniform
+    sub = np.where(total > 0, sub / np.where(total > 0, total, 1.0), 1.0 / len(present))
     if len(present) == 2:
         return float(roc_auc_score(y, sub[:, 1]))
     return float(roc_auc_score(y, sub, multi_class="ovo", labels=present))
@@ -455,9 +454,14 @@ def baseline_bands(raw: pd.DataFrame, real: pd.DataFrame, method: str) -> pd.Dat
     return pd.DataFrame(rows, columns=["dataset", "measure", "kind", "label", "mean", "lo", "hi"])
 
 
+def _scores(json_text: str) -> pd.Series:
+    """An importance vector stored by :func:`importance_cell`/:func:`real_cell` (JSON)."""
+    return pd.read_json(io.StringIO(json_text), typ="series")
+
+
 def _shares(json_scores) -> pd.Series:
     """Mean importance share per feature over runs (each run's |scores| scaled to sum 1)."""
-    frames = [pd.read_json(io.StringIO(j), typ="series") for j in json_scores]
+    frames = [_scores(j) for j in json_scores]
     frames = [f.abs() / f.abs().sum() for f in frames if len(f) and f.abs().sum() > 0]
     return pd.concat(frames, axis=1).mean(axis=1) if frames else pd.Series(dtype=float)
 
@@ -506,7 +510,7 @@ def privbayes_ledgers(dataset: str, epsilon: float, degree: int, beta: float,
 def _top_sets(json_scores, k: int) -> list[frozenset]:
     out = []
     for j in json_scores:
-        s = pd.read_json(io.StringIO(j), typ="series")
+        s = _scores(j)
         out.append(frozenset(importance_ranking(s)[:k]) if len(s) else frozenset())
     return out
 
@@ -605,7 +609,7 @@ def paper_vs_run(summary: pd.DataFrame, raw: pd.DataFrame, real: pd.DataFrame,
             parts.append(f"{DATASETS[d].label}: " + " → ".join(
                 f"{m:.2f}±{sd:.2f}" for m, sd in zip(g.rbo_mean, g.rbo_sd, strict=True)))
         out["subsample"] = ("; ".join(parts), ok)
-    out.update(_more_findings(s, baseline_bands(raw, real, method), generator))
+    out.update(_more_findings(s, bands, generator))
     if len(pb):
         top = pb[pb.level == pb.level.max()]
         gap = (top.auc_real_mean - top.auc_synthetic_mean)
@@ -633,21 +637,21 @@ def _more_findings(s: pd.DataFrame, bands: pd.DataFrame, generator: str) -> dict
         out["a34"] = (f"mean RBO at ε={e:g}: Artificial 3 {a3.get(e, np.nan):.2f}, "
                       f"Artificial 4 {a4.get(e, np.nan):.2f}",
                       bool(a4.get(e, np.nan) <= a3.get(e, np.nan)))
-    adult = rbo("adult")
+    curves = {d: rbo(d) for d in ("adult", "household", "polish")}
+    hi = curves["adult"][curves["adult"].index > 0.1]
     base = bands[(bands.dataset == "adult") & (bands.measure == "rbo")
                  & bands.kind.isin(["independent", "permutation"])]["mean"].max()
-    if len(adult[adult.index > 0.1]) and np.isfinite(base):
-        hi = adult[adult.index > 0.1]
+    if len(hi) and np.isfinite(base):
         out["adult"] = (f"for ε > 0.1, smallest mean RBO {hi.min():.2f} vs best baseline "
                         f"{base:.2f}", bool(hi.min() > base))
-    reals = {d: rbo(d).mean() for d in ("adult", "household", "polish") if len(rbo(d))}
+    reals = {d: c.mean() for d, c in curves.items() if len(c)}
     if len(reals) > 1 and "household" in reals:
         out["household_low"] = ("mean RBO over ε: " + ", ".join(
             f"{DATASETS[d].label} {v:.2f}" for d, v in reals.items()),
             bool(reals["household"] == min(reals.values())))
     pairs = []
-    for d in ("adult", "household", "polish"):
-        a, b = rbo(d), rbo(d, "pate_ctgan")
+    for d, a in curves.items():
+        b = rbo(d, "pate_ctgan")
         common = [e for e in a.index if e in b.index and e >= 1]
         pairs += [(d, e, a[e], b[e]) for e in common]
     if pairs:
