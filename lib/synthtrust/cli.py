@@ -516,14 +516,10 @@ class GeneratorFactory:
         return obj
 
     def __call__(self, random_state):
-        import inspect
+        from synthtrust.audit.two_step import construct
 
-        cls = self._cls()
-        params = dict(self.params)
-        if "random_state" in inspect.signature(cls).parameters:
-            params.setdefault("random_state", random_state)
         try:
-            return cls(**params)
+            return construct(self._cls(), self.params, random_state)
         except TypeError as exc:
             raise ValueError(f"--params do not fit {self.spec}: {exc}") from None
 

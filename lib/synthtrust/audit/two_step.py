@@ -41,12 +41,21 @@ from .basis import CellCounts, ComplementBasis, complement_basis
 from .card import GeneratorCard
 from .extremal import ExtremalPair, extremal_pair
 
-__all__ = ["AuditResult", "audit", "instantiate"]
+__all__ = ["AuditResult", "audit", "construct", "instantiate"]
 
 
 # --------------------------------------------------------------------------------------------
 # generators
 # --------------------------------------------------------------------------------------------
+def construct(cls: type, params: dict, random_state):
+    """``cls(**params)``, with ``random_state`` added when the constructor takes it and
+    ``params`` does not set it."""
+    params = dict(params)
+    if "random_state" in inspect.signature(cls).parameters:
+        params.setdefault("random_state", random_state)
+    return cls(**params)
+
+
 def instantiate(generator, random_state):
     """A fresh, unfitted generator for one training.
 
@@ -62,8 +71,7 @@ def instantiate(generator, random_state):
         ``generator`` is neither, or the instance lacks ``fit``/``sample``.
     """
     if isinstance(generator, type):
-        accepts = "random_state" in inspect.signature(generator).parameters
-        gen = generator(random_state=random_state) if accepts else generator()
+        gen = construct(generator, {}, random_state)
     elif hasattr(generator, "get_params"):
         from sklearn.base import clone
 
@@ -308,7 +316,7 @@ def audit(generator, card: GeneratorCard, *, candidates="next", support=None, co
         if value < 2:
             raise ValueError(f"{pname} must be >= 2 (a mean and a variance per side), got {value}")
     alpha = check_unit_interval(alpha, "alpha")
-    instantiate(generator, 0)  # fail early on a generator that cannot be built
+    probe = instantiate(generator, 0)  # fail early on a generator that cannot be built
     rng = check_random_state(random_state)
     seed = int(rng.integers(2**31 - 1))
     basis = complement_basis(card, candidates) if basis is None else basis
@@ -341,4 +349,4 @@ def audit(generator, card: GeneratorCard, *, candidates="next", support=None, co
         y_minus=y["minus"], y_plus=y["plus"], g_minus=pair2.g_minus, g_star=pair2.g_star,
         g_plus=pair2.g_plus, card=card, phi_rank=basis.phi_rank, dim=basis.dim,
         n_rows=(pair2.minus.n, pair2.plus.n), k_select=k_select, k_audit=k_audit, seed=seed,
-        generator=name or type(instantiate(generator, 0)).__name__)
+        generator=name or type(probe).__name__)
