@@ -107,7 +107,7 @@ def doubly_stochastic_constraints(d: int) -> sparse.csr_matrix:
 
 def lp_soft_overlaps(weight: np.ndarray) -> np.ndarray:
     """X_d for d = 1..n: max Σ W_ij·weight_ij over doubly stochastic W on the depth-d prefixes,
-    one HiGHS LP per depth (the reference's formulation, REFERENCE.md §9.3)."""
+    one HiGHS LP per depth (the QUIPP pipeline's formulation, ``rbo.py``, re-solved)."""
     n = weight.shape[0]
     out = np.empty(n)
     for d in range(1, n + 1):

@@ -55,7 +55,7 @@ pipeline of Giles et al. (2022) [``giles2022``, §4.1.1] pins, add Laplace noise
 ``laplace_noise_parameter = 2(d−k)/(n·ε_cond)`` to the *counts* of each of its d−k noisy joints
 (d attributes, k parents of the last node, n records, ε_cond = ε/2): the replace-one scale of
 Zhang et al. for *probabilities*, applied to counts, hence n times too little noise (DataSynthesizer
-issue #34; REFERENCE.md §3.4). With this option only that noise scale changes; the degree, the
+issue #34, fixed in 0.1.7). With this option only that noise scale changes; the degree, the
 cap, the network (its exponential-mechanism steps are unchanged and correctly calibrated) and the
 sampling are those of the DP version.
 
