@@ -35,3 +35,16 @@ def test_smoke_run_outputs(smoke_run_of):
     assert rejected["ipf_honest"] == 0
     findings = pd.read_csv(run / "results" / "findings.csv")
     assert findings.key.tolist()[:3] == ["honest_pass", "dishonest_fail", "cart_fail"]
+
+
+def test_smoke_run_power_curve(smoke_run_of):
+    run = smoke_run_of(NAME)
+    smoke = runner.load_params(NAME, "smoke")
+    curve = pd.read_csv(run / "results" / "power_curve.csv")
+    assert sorted(curve.leak) == sorted(smoke["power_leaks"])
+    assert (curve.audits == smoke["power_audits"]).all()
+    # a 30 % leak is caught in every audit (its median |t| is far above the null's)
+    strong = curve[curve.leak == max(smoke["power_leaks"])].iloc[0]
+    null = curve[curve.leak == 0].iloc[0]
+    assert strong.rate == 1.0 and strong.median_t > 5 * abs(null.median_t)
+    assert ((curve.low <= curve.rate) & (curve.rate <= curve.high)).all()

@@ -8,7 +8,9 @@ The core maths of the audit of ``houssiau2022`` (§2–3):
   dataset from its marginal tables and the energy of a direction per undeclared interaction;
 * :func:`extremal_pair` — the extremal datasets D⁻, D⁺ of Eq. 4;
 * :func:`audit` — the two-step test of Eqs. 5–7 on a black-box generator, an
-  :class:`AuditResult` (t, df, p, log₁₀ p, where the leak is, a verdict).
+  :class:`AuditResult` (t, df, p, log₁₀ p, where the leak is, a verdict);
+* :class:`LeakMixture` and :func:`rejection_rate` — generators leaking a chosen share of their
+  records, and rejection rates, to measure the audit's power.
 """
 
 from .basis import (
@@ -24,6 +26,7 @@ from .basis import (
 )
 from .card import GeneratorCard
 from .extremal import ExtremalPair, extremal_pair, sample_cells
+from .power import LeakMixture, rejection_rate
 from .two_step import AuditResult, audit
 
 __all__ = [
@@ -33,6 +36,7 @@ __all__ = [
     "ComplementBasis",
     "ExtremalPair",
     "GeneratorCard",
+    "LeakMixture",
     "all_cells",
     "audit",
     "candidate_bins",
@@ -40,6 +44,7 @@ __all__ = [
     "complement_basis_dense",
     "extremal_pair",
     "gram",
+    "rejection_rate",
     "sample_cells",
     "span_dimension",
 ]
