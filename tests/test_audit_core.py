@@ -595,3 +595,16 @@ def test_complement_basis_arguments(app1):
         complement_basis(card, Bins(np.empty((0, 3)), card.sizes))
     # candidates inside span(Φ) give an empty complement, not noise
     assert complement_basis(card, 2).dim == 0
+
+
+def test_complement_basis_refuses_a_gram_step_beyond_max_bins():
+    card = GeneratorCard.two_way(APP3)
+    # all 17 799 3-way bins of App. 3 plus its 1 366 declared bins (with the constant)
+    with pytest.raises(ValueError, match=r"1,366 declared and 17,799 candidate bins exceed "
+                                         r"max_bins=8,192: the Gram step would need about 9\.4 GiB"):
+        complement_basis(card, "next")
+    # raising the limit is allowed: the two-way card of SMALL with all its 3-way bins (exact)
+    small = GeneratorCard.two_way(SMALL)
+    with pytest.raises(ValueError, match="max_bins=10"):
+        complement_basis(small, "next", max_bins=10)
+    assert complement_basis(small, "next", max_bins=200).dim == complement_basis(small, "next").dim

@@ -129,3 +129,12 @@ def test_bad_card_and_params(workdir, capsys):
     assert run("--generator", f"{MODULE}:Copycat", *ARGS, "--params", '{"nope": 1}') == 2
     assert "--params do not fit" in capsys.readouterr().err
     assert run("--generator", f"{MODULE}:Copycat", *ARGS, "--params", "[1]") == 2
+
+
+def test_random_subset_of_candidates(workdir, capsys):
+    # the toy card's 18 3-way bins span its 4 complement directions; one random bin spans one
+    assert run("--generator", f"{MODULE}:Copycat", *ARGS, "--n-candidates", "1") == 0
+    assert "probing 1 direction of Φ⊥" in capsys.readouterr().out
+    assert run("--generator", f"{MODULE}:Copycat", *ARGS, "--n-candidates", "19") == 2
+    err = capsys.readouterr().err
+    assert err.startswith("synthtrust: error: ") and "19" in err and err.count("\n") == 1

@@ -571,6 +571,9 @@ def _add_audit(sub) -> None:
                         "the card's columns); default: every cell (or --support random cells)")
     p.add_argument("--candidates", type=_candidates, default="next", metavar="next|K",
                    help="probed statistics: 'next' (one order above the card) or all K-way bins")
+    p.add_argument("--n-candidates", type=_positive_int, default=None, metavar="N",
+                   help="probe N of those bins drawn at random (seeded by --seed; default: all, "
+                        "up to 8192 bins with the declared ones)")
     p.add_argument("--support", type=_positive_int, default=None, metavar="N",
                    help="random support cells of the starting dataset (default: all cells)")
     p.add_argument("--copies", type=_positive_int, default=1000, metavar="R",
@@ -617,7 +620,7 @@ def _real_cells(path: Path, card):
 
 
 def _cmd_audit(args) -> int:
-    from synthtrust.audit import GeneratorCard, audit
+    from synthtrust.audit import GeneratorCard, audit, candidate_bins
 
     try:
         card = GeneratorCard.load(args.card)
@@ -627,10 +630,14 @@ def _cmd_audit(args) -> int:
     support, copies = args.support, args.copies
     if args.data is not None:
         support, copies = _real_cells(args.data, card)
+    candidates = args.candidates
+    if args.n_candidates is not None:
+        candidates = candidate_bins(card, candidates, n=args.n_candidates,
+                                    random_state=args.seed)
     print(f"card: {args.card} ({len(card.column_names)} columns, {len(card.marginals)} "
           f"declared marginals); generator: {args.generator}")
     try:
-        result = audit(factory, card, candidates=args.candidates, support=support,
+        result = audit(factory, card, candidates=candidates, support=support,
                        copies=copies, k_select=args.k_select, k_audit=args.k_audit,
                        alpha=args.alpha, random_state=args.seed, n_jobs=args.n_jobs,
                        dask=args.dask, name=args.generator)

@@ -41,6 +41,7 @@ import pandas as pd
 from .._validation import check_positive_int, check_random_state
 
 __all__ = [
+    "MAX_GRAM_BINS",
     "Bins",
     "ComplementBasis",
     "all_cells",
@@ -52,6 +53,10 @@ __all__ = [
 ]
 
 _DENSE_MAX_CELLS = 200_000  # largest domain for which dense M-vectors are formed
+#: Default largest number of bins (declared + candidate) of :func:`complement_basis`: its Gram
+#: and eigen steps hold about four |𝒞| × |𝒞| float64 matrices (8 192 bins: about 2 GiB and a
+#: minute of ``eigh`` on 2 cores).
+MAX_GRAM_BINS = 8192
 
 
 # --------------------------------------------------------------------------------------------
@@ -718,7 +723,8 @@ class ComplementBasis:
         return out.sort_values(ascending=False, kind="stable")
 
 
-def complement_basis(card, candidates="next", *, rtol: float = 1e-10) -> ComplementBasis:
+def complement_basis(card, candidates="next", *, rtol: float = 1e-10,
+                     max_bins: int = MAX_GRAM_BINS) -> ComplementBasis:
     """Orthonormal basis of span(Φ ∪ 𝒞) ⊖ span(Φ) from bin Gram matrices
     (``houssiau2022``, §3.3; no vector of length M is formed).
 
@@ -731,6 +737,9 @@ def complement_basis(card, candidates="next", *, rtol: float = 1e-10) -> Complem
     rtol : float
         Eigenvalues of G_ΦΦ below rtol · max are dropped; eigenvalues of the residual Gram
         matrix R below rtol · max(λ_max(R), max_j ⟨c_j, c_j⟩_U) are dropped.
+    max_bins : int
+        Refuse more than ``max_bins`` declared + candidate bins (default
+        :data:`MAX_GRAM_BINS`) rather than exhaust memory.
 
     Returns
     -------
@@ -739,12 +748,15 @@ def complement_basis(card, candidates="next", *, rtol: float = 1e-10) -> Complem
     Raises
     ------
     TypeError, ValueError
-        Bad ``card``, ``candidates`` over another domain, ``rtol`` outside (0, 1).
+        Bad ``card``, ``candidates`` over another domain, ``rtol`` outside (0, 1); more than
+        ``max_bins`` bins (the message gives the counts, the memory needed and how to draw a
+        random subset of candidates).
 
     Notes
     -----
-    Memory and time grow with (|Φ| + |𝒞|)²: App. 3 of the paper (1365 declared bins, 1000
-    candidates) needs a few seconds.
+    Memory grows with (|Φ| + |𝒞|)² and time with (|Φ| + |𝒞|)³: App. 3 of the paper (1365
+    declared bins, 1000 random candidates) needs a few seconds; all its 17 799 3-way bins would
+    need about 10 GiB, hence the paper's (and the guard's) random subset.
     """
     columns, sizes, cliques = _card_parts(card)
     if isinstance(rtol, bool) or not isinstance(rtol, numbers.Real) or not 0 < rtol < 1:
@@ -756,6 +768,13 @@ def complement_basis(card, candidates="next", *, rtol: float = 1e-10) -> Complem
         raise ValueError("candidates is empty; at least one candidate bin is needed")
     cand = Bins(cand.values, sizes, columns)
     phi = Bins.from_cliques(list(cliques) + [()], sizes, columns)
+    total = len(phi) + len(cand)
+    if total > max_bins:
+        raise ValueError(
+            f"{len(phi):,} declared and {len(cand):,} candidate bins exceed max_bins={max_bins:,}: "
+            f"the Gram step would need about {4 * 8 * len(cand) ** 2 / 2**30:.1f} GiB; probe a "
+            f"random subset, candidate_bins(card, kind, n=1000) (CLI: --n-candidates 1000), or "
+            f"raise max_bins")
     g_pp, g_pc, g_cc = gram(phi), gram(phi, cand), gram(cand)
     w, u = np.linalg.eigh(g_pp)
     keep = w > rtol * w.max()

@@ -208,7 +208,7 @@ class AuditResult:
         lines = [
             f"card       {len(c.column_names)} columns, |X| = {c.cells:,}; "
             f"{len(c.marginals)} declared marginals (dim Φ = {self.phi_rank}); "
-            f"probing {self.dim} directions of Φ⊥",
+            f"probing {self.dim} direction{'' if self.dim == 1 else 's'} of Φ⊥",
             f"generator  {self.generator or 'given'}; "
             f"{2 * (self.k_select + self.k_audit)} trainings (K = {self.k_select} + "
             f"{self.k_audit} per side)",
