@@ -115,7 +115,8 @@ def naive_dcr(train: pd.DataFrame, holdout: pd.DataFrame, synthetic: pd.DataFram
 # ------------------------------------------------------------------------------ naive TVD
 def naive_tvd(train: pd.DataFrame, other: pd.DataFrame, k: int, c: int) -> list[float]:
     """fidelity.ipynb's ``bin_data`` + ``fidelity`` loop (string cells, value_counts), with a
-    separator in the cell labels and an explicit missing token, ties by str (REFERENCE §7.2)."""
+    separator in the cell labels and an explicit missing token, ties by str (the fixes listed
+    under "Deviations" in synthtrust.fidelity)."""
     t, o = train.copy(), other.copy()
     for col in train.columns:
         if pd.api.types.is_numeric_dtype(train[col]) and not pd.api.types.is_bool_dtype(train[col]):

@@ -1,4 +1,5 @@
-"""The chapter contract (DESIGN.md "Chapters"), checked for every chapter of the book: one
+"""The chapter contract (docs/ARCHITECTURE.md, "The chapter contract"), checked for every
+chapter of the book: one
 ``parameters`` cell whose values equal ``params/<chapter>/default.yaml`` plus the runtime keys,
 three presets with the same keys and no runtime keys, and a smoke run without error outputs
 whose manifest records the smoke parameters."""

@@ -4,7 +4,8 @@ Oracles
 -------
 * TVD: the reference's ``bin_data``/``fidelity`` written out with plain pandas (``Series.quantile``
   + ``pd.cut(include_lowest=True)`` on the training data, ``value_counts`` top-c), with the
-  REFERENCE §7.2 fixes (explicit missing token, a separator in the cell labels, ties by str).
+  fixes of synthtrust.fidelity's "Deviations" (explicit missing token, a separator in the cell
+  labels, ties by str).
 * DCR: the reference's ``priv`` with the faiss search replaced by a dense brute force: pooled
   ``pd.qcut(q=100, duplicates="drop")``, ``pd.get_dummies(dummy_na=True)``, Hamming distance =
   d − (one-hot dot product), the minimum (or, for the holdout scored as synthetic, the second

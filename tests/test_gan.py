@@ -1,8 +1,8 @@
 """Tests of synthtrust.synthesizers.gan (GS-WGAN) and synthtrust.privacy.rdp against oracles:
-the reference's published ε (REFERENCE.md §4: autodp 0.2.3.1), the closed-form RDP of the plain
-Gaussian mechanism, brute-force monotonicity, hand computations of the sanitiser, a chi-square
-band for its noise, autograd for the hand-written critic gradients, and a fresh fit for each
-checkpoint."""
+the reference's published ε (GS-WGAN's accountant on autodp 0.2.3.1), the closed-form RDP of
+the plain Gaussian mechanism, brute-force monotonicity, hand computations of the sanitiser, a
+chi-square band for its noise, autograd for the hand-written critic gradients, and a fresh fit
+for each checkpoint."""
 
 from __future__ import annotations
 
@@ -52,8 +52,9 @@ SMALL = dict(subset_size=20, pretrain_iterations=3, hidden=16, max_iterations=40
     [(20000, 32, 9.99), (10000, 32, 6.73), (20000, 64, 14.97)],
 )
 def test_accountant_reproduces_reference_vectors(iterations, batch, expected):
-    # REFERENCE.md §4.2 step 5 gives autodp's values rounded to 2 decimals: with the same
-    # (classic) RDP → DP conversion the dp-accounting curve must agree to that rounding, ±0.005.
+    # GS-WGAN's evaluation/privacy_analysis.py on autodp 0.2.3.1 gives these ε (2 decimals): with
+    # the same (classic) RDP → DP conversion the dp-accounting curve must agree to that rounding,
+    # ±0.005.
     kw = REF | {"batch_size": batch}
     eps = gswgan_epsilon(iterations, **kw)
     assert abs(eps - expected) <= 0.005

@@ -1,7 +1,8 @@
 """Tests of the marginal-based synthesizers MST, MWEM+PGM and AIM and their shared machinery.
 
-Oracles: REFERENCE.md §12 noise scales, pandas crosstab, scipy's constrained least squares,
-brute-force joint distributions, hand-computed compression, the privacy ledger vs. cdp_rho.
+Oracles: the noise scales of the reference mechanisms (Private-PGM, adult), pandas crosstab,
+scipy's constrained least squares, brute-force joint distributions, hand-computed compression,
+the privacy ledger vs. cdp_rho.
 JAX compilation dominates: tiny domains, few iterations, fitted objects shared by fixtures.
 """
 
@@ -68,7 +69,7 @@ def _codes(df) -> np.ndarray:
 
 
 # --------------------------------------------------------------------------------------------
-# parameter functions vs REFERENCE.md §12
+# parameter functions vs the reference mechanisms' noise scales on adult (d = 14)
 # --------------------------------------------------------------------------------------------
 def test_budget_functions_match_reference_vectors():
     rho = cdp_rho(1.0, 1e-9)

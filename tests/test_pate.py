@@ -102,7 +102,8 @@ def test_bound_is_above_the_exact_moment_and_the_reference_formula_is_not(lam):
     for v in range(k + 1):
         for l in (1, 2, 5, 10):  # noqa: E741
             assert pate_moments([v], k, lam, l)[-1] >= _exact_moment(v, k, lam, l) - 1e-12
-    # REFERENCE.md §5.1: q = (2+λg)/(4e^{λg}), g = |2v−k|, with 2λ in place of ε_q (log restored):
+    # smartnoise's accountant: q = (2+λg)/(4e^{λg}), g = |2v−k|, with 2λ in place of ε_q (its
+    # missing log restored):
     # for a unanimous vote at λ = 2 it falls below the exact moment, i.e. it is not a valid bound
     g, lam2 = 10, 2.0
     q = (2 + lam2 * g) / (4 * math.exp(lam2 * g))

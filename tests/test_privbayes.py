@@ -1,6 +1,6 @@
 """Tests of synthtrust.synthesizers.privbayes against oracles: scikit-learn's mutual information,
-hand-computed θ-usefulness / sensitivity values (REFERENCE.md §3, §12), brute-force replacement of
-one record, chi-square checks of the sampler, and the ledger total."""
+hand-computed θ-usefulness / sensitivity values (DataSynthesizer 0.1.13's formulas), brute-force
+replacement of one record, chi-square checks of the sampler, and the ledger total."""
 
 from __future__ import annotations
 
@@ -98,7 +98,7 @@ def test_mutual_information_matches_sklearn():
 
 
 def test_theta_usefulness_hand_values():
-    # REFERENCE.md §3.2 / §12: d = 15, n = 30 000, ε = 0.1, k = 3 -> 3.906 < 4 (β = ½)
+    # DataSynthesizer's calculate_k: d = 15, n = 30 000, ε = 0.1, k = 3 -> 3.906 < 4 (β = ½)
     u3 = theta_usefulness(30_000, 15, 3, 0.1)
     assert u3 == pytest.approx(30_000 * 0.1 / (12 * 2**6), rel=1e-14)
     assert round(u3, 3) == 3.906 and u3 < 4

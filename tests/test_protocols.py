@@ -1,4 +1,4 @@
-"""Tests of synthtrust.protocols (Movahedi et al. 2024, papers/003): classifiers, metrics against
+"""Tests of synthtrust.protocols (Movahedi et al. 2024): classifiers, metrics against
 scikit-learn, the DP confusion matrix against Laplace theory, the curator's trust boundary, the
 protocol error (eq. 2–3) and one repetition of the experiment end to end on Pima diabetes."""
 

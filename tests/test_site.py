@@ -1,4 +1,5 @@
-"""The built site, opened offline in headless Chromium (DESIGN.md, "The build", step 4).
+"""The built site, opened offline in headless Chromium (docs/ARCHITECTURE.md, "Building the book
+offline").
 
 The site is built once per session on the ``smoke`` preset into a temporary ``_build`` folder
 (``synthtrust.book.build``, the ``site`` fixture of tests/conftest.py, shared with the chapter
@@ -435,8 +436,9 @@ def test_checker_catches_cdn_chart_and_missing_bundle(browser, tmp_path):
 
 
 def test_vega_bundle_survives_sphinx_global_underscore(tmp_path):
-    """TOOLCHAIN trap 2, checked with node: after a script that declares a global ``const _``
-    (as Sphinx's pages do), the wrapped bundle still defines vegaEmbed; the raw one fails."""
+    """The Vega bundle's IIFE wrapper, checked with node: after a script that declares a global
+    ``const _`` (as Sphinx's pages do), the wrapped bundle still defines vegaEmbed; the raw one
+    fails."""
     node = shutil.which("node")
     if node is None:
         pytest.skip("node not installed")

@@ -1,7 +1,7 @@
 """DataSynthesizer 0.1.13 PrivBayes (correlated attribute mode) on an integer-coded table.
 
 Runs in the side environment ``.cache/peers/datasynthesizer`` (``requirements-datasynthesizer.txt``:
-NumPy < 2, because DataSynthesizer's sampling crashes under NumPy 2 — REFERENCE.md §3, §11.3).
+NumPy < 2, because DataSynthesizer's sampling crashes under NumPy 2).
 
 As a user runs it: ``DataDescriber(category_threshold=20)`` (the default) on the CSV, so columns with
 more than 20 distinct values (adult: age, fnlwgt, capital-gain, capital-loss, hours-per-week,
@@ -11,10 +11,11 @@ native-country) become *numeric* with 20 equal-width bins over the data's own mi
 Numeric values are drawn uniformly within a bin and rounded (Integer columns), so the output is
 again integer codes in [min, max].
 
-Privacy as implemented (REFERENCE.md §3.3): network ε/2 + noisy conditionals ε/2, *plus* the
-independent-mode per-attribute histograms stored in the same description, which spend another ε
-(strict accounting of the released description: 2ε); min/max, the category sets and the
-"categorical" decision are read from the data without noise.
+Privacy as implemented (DataSynthesizer 0.1.13, ``references.bib``: ``datasynthesizer2023``):
+network ε/2 + noisy conditionals ε/2, *plus* the independent-mode per-attribute histograms stored
+in the same description, which spend another ε (strict accounting of the released description:
+2ε); min/max, the category sets and the "categorical" decision are read from the data without
+noise.
 
 ``fit_s`` = describe (independent + correlated mode) + writing the description JSON;
 ``sample_s`` = generation + writing the synthetic CSV.

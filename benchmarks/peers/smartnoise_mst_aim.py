@@ -4,8 +4,8 @@ Runs in the side environment ``.cache/peers/smartnoise`` (``requirements-smartno
 smartnoise-synth 1.0.8 depends on ``mbi>=1.1.0,<2`` from PyPI (the JAX functional mbi 1.x API:
 ``estimation.mirror_descent``, ``LinearMeasurement``), not on a git commit of private-pgm, so it
 installs offline from PyPI — but it cannot share an environment with the project's ``mbi==2.0.0``
-(REFERENCE.md §1.1). It also pulls ``opacus<0.15`` and therefore torch: pin ``torch==2.13.0`` (the
-CPU wheel on disk) or pip downloads a multi-GB CUDA build.
+(the mbi 1.x and 2.0 APIs are incompatible). It also pulls ``opacus<0.15`` and therefore torch:
+pin ``torch==2.13.0`` (the CPU wheel on disk) or pip downloads a multi-GB CUDA build.
 
 As a user runs it: ``Synthesizer.create("mst"|"aim", epsilon=ε, delta=δ)`` then
 ``fit(df, categorical_columns=<all columns>, preprocessor_eps=0)`` and ``sample(n)``. All columns are

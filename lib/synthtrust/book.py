@@ -1,6 +1,7 @@
 """Build the book: run every chapter, stage the executed notebooks, build an offline site.
 
-``build()`` is what ``synthtrust book`` and ``make book`` call (DESIGN.md, "The build"):
+``build()`` is what ``synthtrust book`` and ``make book`` call (``docs/ARCHITECTURE.md``,
+"Building the book offline"):
 
 1. every chapter is executed by ``synthtrust.runner.run_chapter`` (papermill) into its run
    folder, which holds ``<chapter>.ipynb``;

@@ -3,7 +3,7 @@
 Why a renderer of our own
 -------------------------
 Altair's default HTML output loads Vega, Vega-Lite and Vega-Embed from a CDN, so a chart never
-appears on a site read without network (``/work/shared/TOOLCHAIN.md``, trap 2). The
+appears on a site read without network (``docs/ARCHITECTURE.md``, "Building the book offline"). The
 ``"synthtrust"`` renderer registered here emits a ``<div>`` and an inline script that only calls
 ``vegaEmbed(...)``; the site serves the libraries itself as one file (:func:`vega_bundle_js`,
 the ``vl-convert`` bundle wrapped in an IIFE that exposes ``window.vegaEmbed``). The HTML contains
@@ -340,8 +340,8 @@ def vega_bundle_js() -> str:
 
     This is ``vl_convert.javascript_bundle()`` for Altair's Vega-Lite version, wrapped in an
     IIFE: unwrapped, its top-level ``const _`` clashes with Sphinx's global ``_`` and the whole
-    script fails (TOOLCHAIN trap 2). The bundle itself assigns ``window.vegaEmbed``,
-    ``window.vegaLite`` and ``window.vega``.
+    script fails (``tests/test_site.py`` checks both with node). The bundle itself assigns
+    ``window.vegaEmbed``, ``window.vegaLite`` and ``window.vega``.
     """
     import vl_convert
 
@@ -379,7 +379,9 @@ def enable(*, renderer: bool = True, theme: bool = True) -> None:
     """Use the book's theme and offline renderer in this Python session.
 
     Call it at the top of every chapter notebook (papermill and the book both run the
-    notebook's kernel with the package installed, TOOLCHAIN trap 7).
+    notebook's kernel with the package installed; the renderer lives in the package, not in a
+    file beside the notebook, because the kernel's working directory differs between papermill
+    and the book build).
     """
     register()
     if theme:

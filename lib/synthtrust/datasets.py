@@ -1,7 +1,7 @@
 """The public datasets the chapters use, read from the repository's ``data/`` folder, and a
 checked reader for user tables.
 
-Nothing is downloaded: every file is a gzip CSV copied from ``shared/data`` (provenance in
+Nothing is downloaded: every file is a gzip CSV in ``data/`` (provenance in
 ``data/DATASETS.md``).
 
 * :func:`load` — one public dataset as published;

@@ -2,8 +2,9 @@
 
 The marginal-based DP synthesizers (Private-PGM, MST, AIM, MWEM+PGM, PrivBayes, ...) work on
 integer codes ``0..k-1`` per column plus the sizes ``{column: k}``; the reference code assumes
-data already discretised this way (REFERENCE.md §1.9: "fix bins from public knowledge ... keep
-per-attribute domains ≤ ~100"). A :class:`Domain` maps a pandas table to such codes and back.
+data already discretised this way (Private-PGM [``privatepgm2025``] ships adult integer-coded,
+every column cut to at most 100 levels, and its mechanisms expect codes in ``0..size-1``). A
+:class:`Domain` maps a pandas table to such codes and back.
 
 The domain is part of the *public* input of a DP mechanism: bounds, bin edges and category
 lists must come from documentation or domain knowledge, never from the private rows (otherwise

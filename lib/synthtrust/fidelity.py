@@ -1,9 +1,9 @@
 """Holdout-based fidelity (k-way TVD) and privacy (DCR share) of mixed-type synthetic data.
 
 Platzer & Reutterer (2021), "Holdout-based fidelity and privacy assessment of mixed-type
-synthetic data" (``shared/papers/002_*``), Sec. 2, computed as the paper's public code does
-(``mostly-ai/paper-fidelity-accuracy`` @ c31860c: ``fidelity.ipynb``, ``privacy.ipynb``; see
-``shared/REFERENCE.md`` §7) with the fixes REFERENCE §7 recommends.
+synthetic data" [``platzer2021``], Sec. 2, computed as the paper's public code does
+(``mostly-ai/paper-fidelity-accuracy`` @ c31860c [``mostlyai2024``]: ``fidelity.ipynb``,
+``privacy.ipynb``), with the fixes listed under "Deviations" below.
 
 A table is split at random into a training half T, given to a synthesizer, and a holdout half H,
 never shown to it. The synthetic table S is scored against T, and H is scored against T the same
@@ -35,8 +35,8 @@ for adult, bank-marketing and credit-default, and for online-shoppers once its t
 columns are cast to int (see "Deviations"); adult: F1 1.0 %, F2 1.6 %, F3 2.1 %, share 50.0 %,
 mean DCR 2.27 / 2.27 as in Figures 7 and 8 (``tests/test_fidelity.py``).
 
-Deviations from the reference code (REFERENCE §7.2 traps, fixed here)
---------------------------------------------------------------------
+Deviations from the reference code (its traps, fixed here)
+----------------------------------------------------------
 * k-way cells are tuples of categories, not labels concatenated without a separator (which
   collide: ``"1" + "11" == "11" + "1"``).
 * Missing values are the explicit category :data:`MISSING` in every column (the reference turns
@@ -100,8 +100,8 @@ __all__ = [
 #: Category of values outside the retained ones: categories beyond the c most frequent training
 #: categories, and numeric values below or above the training range (the paper's ``"_other_"``).
 OTHER = "_other_"
-#: Label of missing values, an explicit category of its own (REFERENCE §7.2 fix; the reference
-#: code turns NaN into the string ``"nan"`` for numeric columns and fails for text columns).
+#: Label of missing values, an explicit category of its own (the reference code turns NaN into
+#: the string ``"nan"`` for numeric columns and fails for text columns).
 MISSING = "_missing_"
 #: The paper's maximum number of categories per column for k-way TVD (Figure 7: "univariate
 #: c=100; bivariate c=10; three-way c=5").
@@ -398,7 +398,8 @@ def discretize(
 ) -> list[pd.DataFrame]:
     """Discretize ``train`` and ``others`` with statistics of ``train`` alone (paper Sec. 2.1).
 
-    REFERENCE §7.2 (``bin_data`` of ``fidelity.ipynb``) with its recommended fixes:
+    As ``bin_data`` of the reference's ``fidelity.ipynb`` [``mostlyai2024``], with the fixes of
+    the module docstring:
 
     * numeric (and datetime, as nanoseconds) columns: breaks = the unique quantiles of the
       **training** column at 0, 1/c, …, 1 (pandas' linear interpolation, NaN ignored); bins
@@ -466,7 +467,7 @@ def _tvd_codes(
     """TVD per k-combination of columns from integer codes ``a`` (n_a × d) and ``b`` (n_b × d).
 
     Every k-way cell is the tuple of its columns' codes, flattened to one integer (mixed radix):
-    distinct cells never collide (REFERENCE §7.2 trap: labels concatenated without a separator).
+    distinct cells never collide (the reference code concatenates labels without a separator).
     Combinations are vectorized over the last column: one ``bincount`` per (k − 1)-prefix.
     """
     d = a.shape[1]
@@ -526,7 +527,7 @@ def tvd(train: pd.DataFrame, other: pd.DataFrame, k: int, bins: int | None = Non
     the returned Series (Figure 7 uses c = 100 / 10 / 5 for k = 1 / 2 / 3, :data:`TVD_BINS`).
 
     Cells are identified by the tuple of their per-column categories, never by concatenated
-    labels (REFERENCE §7.2: the reference's ``"1" + "11"`` equals ``"11" + "1"``).
+    labels (in the reference code, which concatenates them, ``"1" + "11"`` equals ``"11" + "1"``).
 
     Parameters
     ----------
@@ -1070,7 +1071,7 @@ def dcr(
 ) -> DCRResult:
     """Distance to closest record: synthetic vs training and vs holdout (paper Sec. 2.2).
 
-    As ``priv()`` in the paper's ``privacy.ipynb`` (REFERENCE §7.3):
+    As ``priv()`` in the paper's ``privacy.ipynb`` [``mostlyai2024``]:
 
     1. numeric (and datetime) columns are cut into ``bins`` quantile bins of the **pooled**
        train + holdout + synthetic values (``pd.qcut(duplicates="drop")``: equal quantiles

@@ -1,11 +1,13 @@
 """Vectorized two-sample hypothesis tests (SciPy-exact) and the DP Mann–Whitney U test.
 
 Spec: Montoya Perez et al. 2024 ("Does differentially private synthetic data lead to synthetic
-discoveries?", ``papers/000_*``), §3.4 and §4: SciPy defaults, two-sided tests —
+discoveries?") [``montoyaperez2024``], §3.4 and §4: SciPy defaults, two-sided tests —
 ``mannwhitneyu``, ``ttest_ind``, ``median_test``, ``chi2_contingency`` — and, as the reference
-point, the DP Mann–Whitney U test of Couch, Kazan, Shi, Bray, Groce (CCS 2019) with 65 % of ε
-(and all of δ = 1e-6) spent on the smaller group size.  Implementation notes: REFERENCE.md §8
-and §10.1.
+point, the DP Mann–Whitney U test of Couch, Kazan, Shi, Bray, Groce (CCS 2019) [``couch2019``]
+with 65 % of ε (and all of δ = 1e-6) spent on the smaller group size. No code of the authors was
+found; the DP test is reconstructed from the paper, the same lab's DP-ANOVA helper
+(``campbza/anova``, ``ptr.py`` in its history) and a third-party C++ port
+(``jrachels/Differentially-Private-Nonparametric-Hypothesis-Testing`` @ 62c9be2).
 
 Three layers
 ------------
@@ -48,8 +50,9 @@ Agreement with SciPy (1.17) and documented deviations
   occur in the replicate (what ``pandas.crosstab`` or ``np.unique`` give), so categories absent
   from a replicate are dropped, dof = k_present − 1 (Yates' correction when dof = 1, as SciPy),
   and a replicate with a single category gets SciPy's dof = 0 answer (statistic 0, p = 1).
-* The paper used SciPy 1.6.3, whose ``mannwhitneyu`` default was not two-sided; the brief fixes
-  SciPy's current defaults with an explicit two-sided alternative, which is what we implement.
+* The paper used SciPy 1.6.3, whose ``mannwhitneyu`` default was not two-sided; it reports
+  two-sided tests, so we implement SciPy's current defaults with an explicit two-sided
+  alternative.
 """
 
 from __future__ import annotations
@@ -377,7 +380,8 @@ def mannwhitneyu(x, y) -> MannWhitneyUResult:
     TypeError
         Non-numeric input.
 
-    Source: SciPy 1.17 ``scipy/stats/_mannwhitneyu.py``; Mann & Whitney (1947); paper 000 §3.4.
+    Source: SciPy 1.17 ``scipy/stats/_mannwhitneyu.py``; Mann & Whitney (1947) [``mann1947``];
+    Montoya Perez et al. (2024) [``montoyaperez2024``], §3.4.
     """
     x, y, lead = _two_samples(x, y)
     n1, n2 = x.shape[-1], y.shape[-1]
@@ -473,7 +477,7 @@ def ttest_ind(x, y) -> TTestResult:
     ValueError / TypeError as :func:`mannwhitneyu`.
 
     Source: SciPy 1.17 ``scipy/stats/_stats_py.py`` (``ttest_ind``, ``_var``,
-    ``_equal_var_ttest_denom``); paper 000 §4.
+    ``_equal_var_ttest_denom``); Montoya Perez et al. (2024) [``montoyaperez2024``], §4.
     """
     x, y, lead = _two_samples(x, y)
     n1, n2 = x.shape[-1], y.shape[-1]
@@ -990,8 +994,8 @@ def _dp_mwu_core(u1, n1, n2, epsilon, delta, alpha, n_sim, size_fraction, random
 
 _DP_DOC = """
 
-    Algorithm (Couch et al. 2019 as used by Montoya Perez et al. 2024 §3.4/§4; REFERENCE §8)
-    -----------------------------------------------------------------------------------------
+    Algorithm (Couch et al. 2019 [``couch2019``], as used by Montoya Perez et al. 2024 §3.4/§4)
+    -------------------------------------------------------------------------------------------
     n = n_x + n_y is public; m = min(n_x, n_y); ε_m = size_fraction·ε (paper: 65 %),
     ε_U = ε − ε_m; all of δ goes to the size step (the only approximate-DP step).
 

@@ -3,8 +3,8 @@
 
 Spec: Movahedi, Nieminen, Montoya Perez, Daafane, Sukhwal, Pahikkala, Airola (2024),
 "Benchmarking evaluation protocols for classifiers trained on differentially private synthetic
-data", IEEE Access 12 (``papers/003_*``), §III.A (protocols), §III.B eq. (2)–(3) (ME, STD,
-RMSE), §IV.C (experimental setup).  Implementation notes: REFERENCE.md §10.2.
+data", IEEE Access 12 [``movahedi2024``], §III.A (protocols), §III.B eq. (2)–(3) (ME, STD,
+RMSE), §IV.C (experimental setup). No code of the paper was found; the paper is the spec.
 
 The pieces
 ----------

@@ -4,7 +4,7 @@ On every HTML page (event ``html-page-context``, run late):
 
 * drops duplicate ``<script>``/``<link>`` entries. Jupyter Book 1 adds sphinx-thebe's config
   script twice (once with filename ``None``, once with ``""``), which logs
-  ``Identifier 'THEBE_JS_URL' has already been declared`` on every page (TOOLCHAIN trap 5);
+  ``Identifier 'THEBE_JS_URL' has already been declared`` on every page;
 * drops the Vega bundle (config ``synthtrust_vega_bundle``, listed in ``html_js_files``) from
   pages that draw no chart, so text-only pages do not load ~0.9 MB of JavaScript.
 

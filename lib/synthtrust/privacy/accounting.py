@@ -1,8 +1,9 @@
 """Privacy accounting: pure ε-DP, zero-concentrated DP (ρ-zCDP) and (ε, δ)-DP conversions.
 
 The conversion between ρ-zCDP and (ε, δ)-DP is the one used by the Private-PGM mechanisms
-(``mechanisms/cdp2adp.py`` of ``ryan112358/mbi``, code by T. Steinke): the bound of
-Canonne, Kamath & Steinke (2020), "The Discrete Gaussian for Differential Privacy",
+(``mechanisms/cdp2adp.py`` of ``ryan112358/mbi`` and of Private-PGM [``privatepgm2025``], code by
+T. Steinke): the bound of Canonne, Kamath & Steinke (2020) [``canonne2020``], "The Discrete
+Gaussian for Differential Privacy",
 Proposition 12 / Corollary 13 (arXiv:2004.00010v3, p. 13):
 
     δ(ρ, ε) = min_{α > 1} exp((α − 1)(αρ − ε) + α ln(1 − 1/α)) / (α − 1),
@@ -13,8 +14,8 @@ fixed 1000 steps; here each bisection stops as soon as the midpoint no longer li
 between the end points (after that the reference's remaining steps change nothing), so the
 values are identical and a call takes microseconds instead of about a second.
 
-Test vectors (REFERENCE.md §12): ``cdp_rho(1, 1e-9) ≈ 0.01497``, ``cdp_rho(1, 1e-5) ≈ 0.03056``,
-``cdp_rho(3, 1e-9) ≈ 0.1206``, ``cdp_rho(10, 1e-9) ≈ 1.0908``.
+Test vectors (the reference ``cdp2adp.cdp_rho``'s values): ``cdp_rho(1, 1e-9) ≈ 0.01497``,
+``cdp_rho(1, 1e-5) ≈ 0.03056``, ``cdp_rho(3, 1e-9) ≈ 0.1206``, ``cdp_rho(10, 1e-9) ≈ 1.0908``.
 """
 
 from __future__ import annotations
@@ -145,12 +146,15 @@ def cdp_rho(epsilon: float, delta: float) -> float:
     float
         ρ ≥ 0, the lower end of the final bisection bracket (so ``cdp_delta(ρ, epsilon) <= delta``).
 
+    References
+    ----------
+    ``cdp2adp.cdp_rho`` of Private-PGM [``privatepgm2025``], used by its MST, AIM and MWEM+PGM;
+    the bound of Canonne, Kamath & Steinke (2020) [``canonne2020``], Proposition 12.
+
     Examples
     --------
     >>> round(cdp_rho(1.0, 1e-9), 5)
     0.01497
-
-    Source: ``cdp2adp.cdp_rho`` of Private-PGM (used by MST, AIM, MWEM+PGM); REFERENCE.md §1.4, §12.
     """
     epsilon = _real(epsilon, "epsilon")
     delta = _real(delta, "delta", allow_zero=False)

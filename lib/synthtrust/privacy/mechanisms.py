@@ -235,7 +235,8 @@ def gaussian(
     * ``sigma`` (optionally with ``sensitivity`` for the ledger: ρ = Δ₂²/(2σ²));
     * ``sensitivity`` + ``rho``: σ = Δ₂/√(2ρ) (Bun & Steinke 2016, Prop. 1.6);
     * ``sensitivity`` + ``epsilon`` + ``delta``: ρ = :func:`~synthtrust.privacy.cdp_rho` (ε, δ),
-      then σ = Δ₂/√(2ρ) (the conversion used by MST/AIM; REFERENCE.md §1.4, §13.2).
+      then σ = Δ₂/√(2ρ) (the conversion of the MST/AIM reference code, Private-PGM
+      [``privatepgm2025``]).
 
     Parameters
     ----------
@@ -327,7 +328,8 @@ def exponential_mechanism_probabilities(scores, epsilon: float, sensitivity: flo
     """Selection probabilities P(r) ∝ exp(ε·q_r/(2Δ)) along the last axis (stable softmax).
 
     ``-inf`` scores get probability 0. Returns a float array of the shape of ``scores``.
-    Source: McSherry & Talwar (2007); the form used by the mbi mechanisms (REFERENCE.md §0.1).
+    Source: McSherry & Talwar (2007) [``mcsherry2007``]; the form used by the reference
+    mechanisms of Private-PGM [``privatepgm2025``] (``mechanism.py``, ``exponential_mechanism``).
     """
     logits = _em_logits(scores, epsilon, sensitivity)
     z = logits - np.max(logits, axis=-1, keepdims=True)

@@ -11,13 +11,14 @@ Conversion from RDP to (ε, δ)-DP (``conversion=``):
 
 * ``"classic"`` — ε = min_α [RDP(α) + log(1/δ)/(α − 1)] (Mironov 2017, "Rényi differential
   privacy", Proposition 3). This is the conversion of autodp's ``anaRDPacct.get_eps`` used by
-  GS-WGAN's ``evaluation/privacy_analysis.py`` (REFERENCE.md §4.2 step 5): with the same RDP
-  curve it reproduces the reference's ε = 9.99 / 6.73 / 14.97 to three significant digits.
+  GS-WGAN's ``evaluation/privacy_analysis.py`` [``gswgan2022``] (autodp 0.2.3.1
+  [``autodp2023``]): with the same RDP curve it reproduces the reference's ε = 9.99 / 6.73 /
+  14.97 to three significant digits.
 * ``"improved"`` — ε = min_α [RDP(α) + log(1 − 1/α) − log(δ·α)/(α − 1)] (Canonne, Kamath &
   Steinke 2020, Proposition 12; ``dp_accounting.rdp.compute_epsilon``). Also a valid bound and
   tighter: 9.24 / 6.11 / 14.02 for the same three settings (≈ 7.5 % lower).
 
-GS-WGAN composition (``composition=``), REFERENCE.md §4.2 step 5:
+GS-WGAN composition (``composition=``), as in ``evaluation/privacy_analysis.py`` [``gswgan2022``]:
 
 * ``"per_sample"`` — as the reference: ``iterations × batch_size`` compositions of the subsampled
   Gaussian with sampling rate q = 1/K (one of K disjoint shards) and noise multiplier σ (each
@@ -204,7 +205,7 @@ def gswgan_epsilon(
         σ: noise std over the replace-one sensitivity 2C/B of one clipped per-sample gradient.
     delta : float in (0, 1)
     composition : {"per_sample", "per_iteration"}
-        ``"per_sample"`` (GS-WGAN's accounting, REFERENCE.md §4.2): iterations·B compositions
+        ``"per_sample"`` (GS-WGAN's accounting [``gswgan2022``]): iterations·B compositions
         of the subsampled Gaussian with multiplier σ; ``"per_iteration"``: iterations
         compositions with multiplier σ/√B (module docstring).
     conversion : {"classic", "improved"}

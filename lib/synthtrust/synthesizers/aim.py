@@ -2,7 +2,8 @@
 and Iterative Mechanism for Differentially Private Synthetic Data", VLDB 2022, Alg. 2), zCDP,
 on mbi 2.0.
 
-Mechanism (ρ = cdp_rho(ε, δ), add/remove neighbours; REFERENCE.md §1.5):
+Mechanism (ρ = cdp_rho(ε, δ), add/remove neighbours; as the reference ``mechanisms/aim.py`` of
+Private-PGM [``privatepgm2025``]):
 
 1. Workload W = weighted cliques (default every pair of columns, weight 1); cliques with more than
    ``max_cells`` cells are dropped. Candidates = the downward closure of W, with weight

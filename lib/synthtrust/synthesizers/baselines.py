@@ -13,8 +13,9 @@ distribution and destroys all association. They have no privacy ledger (``ledger
 and ``card()`` says "not DP".
 
 Source: Platzer & Reutterer (2021), "Holdout-based empirical assessment of mixed-type synthetic
-data", Sec. 4 ("flip X %" perturbations), and their ``synthesizers/perturbate.R``
-(REFERENCE.md §7.4); :class:`Subsample` is the subsampling baseline of Giles et al. (2022)
+data" [``platzer2021``], Sec. 4 ("flip X %" perturbations), and their
+``synthesizers/perturbate.R`` [``mostlyai2024``]; :class:`Subsample` is the subsampling baseline
+of Giles et al. (2022)
 [``giles2022``], App. A and Fig. 6.
 
 Interface (sklearn style, like the DP synthesizers)::

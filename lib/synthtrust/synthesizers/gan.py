@@ -2,9 +2,10 @@
 sanitised gradients from an ensemble of non-private discriminators on disjoint data shards.
 
 Source: D. Chen, T. Orekondy, M. Fritz, "GS-WGAN: a gradient-sanitized approach for learning
-differentially private generators", NeurIPS 2020; facts of the reference implementation from
-REFERENCE.md §4 (defaults, algorithm, accounting), written without its code. The tabular port
-follows Montoya Perez et al. (2024), §4.2 (papers/000): a fully connected three-layer generator,
+differentially private generators", NeurIPS 2020 [``chen2020``]; defaults, algorithm and
+accounting as in the reference implementation (``DingfanChen/GS-WGAN`` @ 62e77b3 [``gswgan2022``]),
+written from a description of it, not from its code. The tabular port follows Montoya Perez et
+al. (2024) [``montoyaperez2024``], §4.2: a fully connected three-layer generator,
 WGAN-GP hyperparameters (Gulrajani et al. 2017), subsampling rate γ = 1/500 (disjoint subsets
 of 40 records out of 20 000), C = 1, noise multiplier 1.07, generators saved at several ε during
 one training run.
@@ -28,8 +29,8 @@ Each column with k levels is one-hot encoded; a record is a vector of L = Σ k e
   (∂D/∂x = W₁ diag φ'(a₁) W₂ diag φ'(a₂) w₃; φ' is piecewise constant), so no double
   backpropagation is needed.
 
-Algorithm (REFERENCE.md §4.2, adapted to tables)
-------------------------------------------------
+Algorithm (the reference implementation's, adapted to tables)
+--------------------------------------------------------------
 1. **Partition**: the n records are shuffled once (the synthesizer's generator) and split into
    K = n // ``subset_size`` disjoint shards (sizes differ by at most one, all ≥ subset_size);
    discriminator j only ever sees shard j.
@@ -143,7 +144,7 @@ def sanitize_gradients(grad, clip_bound: float, noise_multiplier: float, generat
     ValueError
         ``grad`` not 2-D; ``clip_bound`` ≤ 0 or ``noise_multiplier`` < 0 (or not finite).
 
-    Source: REFERENCE.md §4.2 step 4 (GS-WGAN's ``dp_conv_hook`` / ``modify_gradnorm_conv_hook``).
+    Source: GS-WGAN's ``dp_conv_hook`` / ``modify_gradnorm_conv_hook`` [``gswgan2022``].
     """
     import torch
 

@@ -22,7 +22,8 @@ Pieces
 * :class:`Measurement`, :func:`measure`, :func:`total_estimate` — noisy marginals and the
   minimum-variance estimate of the number of records.
 * :func:`compress_domain`, :func:`compress_codes`, :func:`decompress_codes` — MST's private domain
-  compression (McKenna, Miklau & Sheldon, JPC 2021, §4; REFERENCE.md §1.6 step 3).
+  compression (McKenna, Miklau & Sheldon, JPC 2021 [``mckenna2021``], §4; ``compress_domain`` of
+  the reference ``mst.py`` [``privatepgm2025``]).
 * :func:`independent_estimate` — the exact Private-PGM estimate from 1-way measurements only.
 * :class:`PGMFitter` — Private-PGM estimation (McKenna, Sheldon & Miklau, ICML 2019, Alg. 1: mirror
   descent with Armijo line search, as mbi 2.0's ``MirrorDescent``) run as one jitted program per
@@ -30,7 +31,8 @@ Pieces
   starts; returns a :class:`FittedModel`.
 * :class:`JunctionTree` — numpy inference on a fitted model: calibrated beliefs, the marginal of
   any clique (selection scores), and record generation by mbi's randomised-rounding algorithm
-  (REFERENCE.md §1.2 "Synthetic data algorithm"), vectorized and driven by a numpy ``Generator``.
+  (``MarkovRandomField.synthetic_data(method="round")`` of mbi 2.0 [``mbi2026``]), vectorized and
+  driven by a numpy ``Generator``.
 * :func:`model_size_mb`, :func:`downward_closure`, :func:`check_workload` — AIM / MWEM+PGM helpers.
 * :func:`mst_budget`, :func:`aim_budget`, :func:`mwem_pgm_budget` — the reference noise scales.
 * :func:`mean_tvd` — mean total-variation distance between the marginals of two coded tables.
@@ -93,7 +95,7 @@ Clique = tuple[int, ...]
 
 
 # --------------------------------------------------------------------------------------------
-# budgets (REFERENCE.md §1.5–1.7, test vectors §12)
+# budgets (the reference mechanisms' noise scales: mst.py, aim.py, mwem+pgm.py of Private-PGM)
 # --------------------------------------------------------------------------------------------
 def _check_rho(rho) -> float:
     if isinstance(rho, bool) or not isinstance(rho, numbers.Real) or not math.isfinite(rho) or rho <= 0:
@@ -111,13 +113,18 @@ def mst_budget(rho: float, d: int) -> dict:
     single 1-way marginal gets the whole budget (std √(1/(2ρ))) — our choice, the reference code
     assumes d ≥ 2.
 
-    Source: McKenna, Miklau & Sheldon (JPC 2021) §4; REFERENCE.md §1.6 (adult, d = 14, ε = 1,
-    δ = 1e-9: σ ≈ 10.0, 1-way std ≈ 37.5, 2-way std ≈ 36.1, ε per edge ≈ 0.055).
+    For adult (d = 14) at the reference's defaults ε = 1, δ = 1e-9: σ ≈ 10.0, 1-way std ≈ 37.5,
+    2-way std ≈ 36.1, ε per edge ≈ 0.055.
 
     Returns
     -------
     dict with keys ``sigma``, ``sigma_1way``, ``sigma_2way``, ``epsilon_edge`` (the last two are
     ``nan`` when ``d = 1``).
+
+    References
+    ----------
+    McKenna, Miklau & Sheldon (JPC 2021) [``mckenna2021``], §4; the reference ``mechanisms/mst.py``
+    of Private-PGM [``privatepgm2025``].
     """
     rho = _check_rho(rho)
     if isinstance(d, bool) or not isinstance(d, numbers.Integral) or d < 1:
@@ -139,8 +146,12 @@ def aim_budget(rho: float, rounds: int, measure_share: float = 0.9) -> tuple[flo
 
     Each round gets ρ/T: ``measure_share`` (0.9) of it for the Gaussian measurement,
     σ = √(T/(2·0.9·ρ)), the rest for the exponential mechanism, ε = √(8·0.1·ρ/T).
-    Source: McKenna et al. (VLDB 2022) Alg. 2; REFERENCE.md §1.5 (adult, T = 224, ε = 1,
-    δ = 1e-9: σ ≈ 91.2, ε ≈ 0.0073).
+    For adult (d = 14, T = 16·d = 224) at ε = 1, δ = 1e-9: σ ≈ 91.2, ε ≈ 0.0073.
+
+    References
+    ----------
+    McKenna et al. (VLDB 2022) [``mckenna2022``], Alg. 2; the reference ``mechanisms/aim.py`` of
+    Private-PGM [``privatepgm2025``].
     """
     rho = _check_rho(rho)
     rounds = check_positive_int(rounds, "rounds")
@@ -152,8 +163,12 @@ def aim_budget(rho: float, rounds: int, measure_share: float = 0.9) -> tuple[flo
 def mwem_pgm_budget(rho: float, rounds: int, alpha: float = 0.9) -> tuple[float, float]:
     """MWEM+PGM's per-round noise std σ = √(1/(2αρ_r)) and selection ε = √(8(1−α)ρ_r), ρ_r = ρ/T.
 
-    Source: McKenna, Sheldon & Miklau (ICML 2019) §3.3 (MWEM with Private-PGM), reference script
-    ``mwem+pgm.py``; REFERENCE.md §1.7 (adult, T = 14, ε = 1, δ = 1e-9: σ ≈ 22.8, ε ≈ 0.029).
+    For adult (d = 14, T = d = 14 rounds) at ε = 1, δ = 1e-9: σ ≈ 22.8, ε ≈ 0.029.
+
+    References
+    ----------
+    McKenna, Sheldon & Miklau (ICML 2019) [``mckenna2019``], §3.3 (MWEM with Private-PGM); the
+    reference script ``mechanisms/mwem+pgm.py`` of Private-PGM [``privatepgm2025``].
     """
     rho = _check_rho(rho)
     rho_r = rho / check_positive_int(rounds, "rounds")
@@ -218,7 +233,8 @@ def marginal_counts(codes: Mapping, domain: Mapping, columns: Sequence) -> np.nd
 
 def mean_tvd(X: np.ndarray, Y: np.ndarray, sizes: Sequence[int], cliques: Sequence[Clique]) -> float:
     """Mean over ``cliques`` of the total-variation distance ½‖p − q‖₁ between the normalised
-    marginals of two code matrices ``X`` (rows, d) and ``Y`` (rows', d) (REFERENCE.md §1.3 step 5)."""
+    marginals of two code matrices ``X`` (rows, d) and ``Y`` (rows', d) (the workload error that
+    the reference mechanisms of Private-PGM [``privatepgm2025``] print)."""
     out = []
     for cl in cliques:
         p = true_marginal(X, sizes, cl)
@@ -319,8 +335,8 @@ def compress_domain(one_way: Sequence[Measurement], sizes: Sequence[int],
     published as (Σ of its noisy cells)/√m with query weight 1/√m, so that its noise std stays
     ``s`` (m = number of merged levels; m = 1 needs no weight).
 
-    Source: McKenna, Miklau & Sheldon (JPC 2021) §4, reference ``mst.py`` ``compress_domain``;
-    REFERENCE.md §1.6 step 3.
+    Source: McKenna, Miklau & Sheldon (JPC 2021) [``mckenna2021``], §4; ``compress_domain`` of the
+    reference ``mechanisms/mst.py`` of Private-PGM [``privatepgm2025``].
 
     Parameters
     ----------
@@ -1135,7 +1151,7 @@ class JunctionTree:
     def sample(self, n: int, rng: np.random.Generator) -> np.ndarray:
         """``n`` synthetic records, int64 array (n, d).
 
-        mbi's ``synthetic_data(method="round")`` algorithm (REFERENCE.md §1.2): columns in reverse
+        mbi's ``synthetic_data(method="round")`` algorithm [``mbi2026``]: columns in reverse
         elimination order; the first column of each component by randomised rounding of its
         marginal scaled to ``n`` (integer parts, the remaining units drawn without replacement ∝
         fractional parts, shuffled); every next column conditionally on its already generated

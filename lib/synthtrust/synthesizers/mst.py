@@ -2,7 +2,8 @@
 A scalable and general approach to differentially private synthetic data", JPC 2021, §4),
 on mbi 2.0.
 
-Mechanism (ρ = cdp_rho(ε, δ), add/remove neighbours; REFERENCE.md §1.6):
+Mechanism (ρ = cdp_rho(ε, δ), add/remove neighbours; as the reference ``mechanisms/mst.py`` of
+Private-PGM [``privatepgm2025``]):
 
 1. Measure every 1-way marginal with Gaussian noise of std σ√d, σ = √(3/(2ρ)) (ρ/3 in total).
 2. Compress the domain (post-processing): per column keep the levels whose noisy count is

@@ -8,7 +8,8 @@ multiplicative-weights (MW) update over past measurements), for one dataset with
 2. For t = 1..T:
    a. select a counting query q_t with the exponential mechanism, budget ε/(2T), score
       |q(A_{t−1}) − q(B)| (sensitivity 1), P ∝ exp(ε·score/(4T)); already-measured queries are
-      excluded (REFERENCE.md §2.5);
+      excluded from the candidate set (smartnoise's MWEM [``smartnoise2025``] instead redraws,
+      and takes a uniformly random unmeasured query after 10 retries);
    b. measure m_t = q_t(B) + Lap(2T/ε) (sensitivity 1, budget ε/(2T));
    c. MW update A(x) ∝ A(x)·exp(q(x)·(m − q(A))/(2n)), renormalised to n — once with the new
       measurement, then ``repetitions`` passes over all measurements so far (in measurement order).
@@ -30,8 +31,9 @@ paper cites for MWEM ([62]: Hardt, Ligett, McSherry, *PrivateMultiplicativeWeigh
 split between selection and measurement). Two differences from that package, both following
 the 2012 paper: its ``epsilon`` is *per iteration* (total T·ε), ours is the total; and it
 selects with report-noisy-max (Laplace) and allows re-selection of measured queries, we use the
-exponential mechanism over unmeasured queries. smartnoise's MWEM (REFERENCE.md §2.2/§2.3) is a
-different program (30–50 iterations over whole marginals or range queries).
+exponential mechanism over unmeasured queries. smartnoise's MWEM (``snsynth/mwem.py``
+[``smartnoise2025``], and its versions up to mid-2022) is a different program (30–50 iterations
+over whole marginals or range queries).
 
 Behaviour at small ε: the selections become uniform and the measurements are dominated by noise
 of scale 2T/ε ≫ n, so the MW update (factor exp(±|error|/(2n))) piles the histogram onto a few

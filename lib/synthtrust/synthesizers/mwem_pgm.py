@@ -2,7 +2,8 @@
 Miklau, "Graphical-model based estimation and inference for differential privacy", ICML 2019,
 §3.3 / experiments; MWEM: Hardt, Ligett & McSherry, NIPS 2012), Gaussian noise, zCDP, on mbi 2.0.
 
-Mechanism (ρ = cdp_rho(ε, δ), add/remove neighbours; REFERENCE.md §1.7), with T rounds and
+Mechanism (ρ = cdp_rho(ε, δ), add/remove neighbours; as the reference ``mechanisms/mwem+pgm.py``
+of Private-PGM [``privatepgm2025``]), with T rounds and
 α = 0.9, ρ_r = ρ/T:
 
 * round i = 1..T: candidates = workload cliques c whose model size

@@ -7,8 +7,10 @@ deep learning from private training data", ICLR 2017 (PATE, the data-dependent m
 Theorems 2–3 of its appendix); Jordon, Yoon, van der Schaar, "PATE-GAN", ICLR 2019; Rosenblatt
 et al. 2020 (PATE-CTGAN, smartnoise-synth); Xu et al., "Modeling tabular data using conditional
 GAN", NeurIPS 2019 (CTGAN); Giles et al. 2022 [``giles2022``] §4.1.2 (1000 records per teacher,
-5 teacher and 5 student iterations, Adam, batch 64). Facts of the reference implementation and
-its bugs from REFERENCE.md §5, written without its code.
+5 teacher and 5 student iterations, Adam, batch 64). The reference implementation is
+smartnoise-synth's ``PATECTGAN``/``PATEGAN`` (``opendp/smartnoise-sdk`` @ 81d1351b
+[``smartnoise2025``]); this module is written from a description of it and of its bugs, not from
+its code.
 
 Data and networks
 -----------------
@@ -62,8 +64,9 @@ and here q is the exact probability that the label differs from the majority:
 q = ½·exp(−λ·|v − k/2|). The α of all queries add (adaptive composition), and
 ε = min_{l=1..moments_order} (α(l) + ln(1/δ))/l (:func:`pate_epsilon`).
 
-⚠ Differences from the reference accountant (REFERENCE.md §5.1 step 3): the reference adds the
-missing ``log``, but it also plugs in Papernot's noisy-argmax quantities — q = (2 + λ·gap)/
+⚠ Differences from the reference accountant (smartnoise's ``privacy_utils.py``
+[``smartnoise2025``]): besides omitting the ``log`` of the second term (smartnoise-sdk issue
+#596), it plugs in Papernot's noisy-argmax quantities — q = (2 + λ·gap)/
 (4·e^{λ·gap}) with gap = |2v − k| and ε_q = 2λ — for a mechanism that adds a *single* Laplace
 draw to v. That q is smaller than this mechanism's true flip probability ½·e^{−λ·gap/2}
 (2·e^{x} ≥ 2 + 2x), so the reference's data-dependent bound is not valid for its own mechanism;
@@ -84,11 +87,12 @@ PATE part then runs with target (1 − f)·ε; the two compose to (ε, δ)-DP.
 Neighbouring relation: **replace-one** (n public: k and the shards are derived from n).
 :meth:`PATECTGAN.sample` without ``n`` returns n rows.
 
-Other differences from the reference (REFERENCE.md §5.2): shuffled (not contiguous) shards;
-k independent teachers (the reference repeats one discriminator object); n // 1000 teachers, not
-n // 1000 + 1; the same latent law N(0, I) at training and sampling; training stops *before* the
-iteration that would exceed ε (the reference checks after spending); the default λ is chosen from
-the budget (the reference's fixed 1e-3 gives coin-flip labels); batch 64, embedding 64, widths
+Other differences from the reference (smartnoise's ``patectgan.py`` [``smartnoise2025``]):
+shuffled (not contiguous) shards; k independent teachers (the reference repeats one
+discriminator object); n // 1000 teachers, not n // 1000 + 1; the same latent law N(0, I) at
+training and sampling; training stops *before* the iteration that would exceed ε (the reference
+checks after spending); the default λ is chosen from the budget (the reference's fixed 1e-3
+gives coin-flip labels); batch 64, embedding 64, widths
 (128, 128) for a CPU (reference 500, 128, (256, 256)); cross-entropy loss only (no Wasserstein /
 DRAGAN option); discriminators do not see the conditional vector. The teachers, which saw raw
 records and are not DP, are not kept after :meth:`~PATECTGAN.fit`; the generator and the student
@@ -345,9 +349,9 @@ class PATECTGAN(TabularSynthesizer):
         al. (2022) [``giles2022``], Table 1, whose columns are ε (0.001, 0.01, 0.1, 0.4, 1, 4,
         10), λ (lost in the published text), the moments order (30 000, 10 000, 1000, 1000,
         100, 100, 100) and the training iterations (2791–3077): λ and the moments order were
-        tuned per ε to train ≈3000 iterations. The reference's fixed 1e-3 makes labels coin flips
-        (REFERENCE.md §5.1). Labels carry information only if 1/λ is not much larger than k/2,
-        which with a few teachers needs a large ε.
+        tuned per ε to train ≈3000 iterations. The reference's fixed 1e-3 (smartnoise's default
+        [``smartnoise2025``]) makes labels coin flips. Labels carry information only if 1/λ is
+        not much larger than k/2, which with a few teachers needs a large ε.
     moments_order : int ≥ 1, default 1000
         Reference 100; larger orders only tighten ε (Giles et al. 2022, Table 1: 100 for ε ≥ 1 up
         to 30 000 for ε = 0.001; the order must exceed about ln(1/δ)/ε).

@@ -10,7 +10,8 @@ Mechanism, for one dataset of n records (n public, replace-one neighbours):
    ε in total (sequential composition).
 2. Estimate a graphical model from the noisy marginals with mbi's ``MirrorDescent`` (Private-PGM,
    McKenna, Sheldon, Miklau ICML 2019, Alg. 1): ``LinearMeasurement(y, clique, stddev=√2·b)``
-   (the true standard deviation of Laplace(b) noise, REFERENCE.md §1.2) and
+   (the true standard deviation of Laplace(b) noise, which mbi uses to weight the measurement
+   [``mbi2026``]) and
    ``known_total=n`` (n is public, as in the reference demo which passed ``total=``); with
    ``total="estimate"`` mbi's minimum-variance estimate from the noisy marginals is used instead.
 3. Generate records with ``model.synthetic_data(rows=m)`` (mbi's randomised rounding, method
@@ -290,7 +291,7 @@ def round_joint_counts(joint: np.ndarray, order: tuple[int, ...], rows: int,
     -------
     ndarray int64 of ``joint``'s shape, summing to ``rows``: the first column in ``order`` by
     randomized rounding (:func:`_round_first`), each next one by stratified conditional draws
-    given all previous ones (:func:`_round_next`) — mbi's algorithm (REFERENCE.md §1.2), whose
+    given all previous ones (:func:`_round_next`) — mbi's algorithm [``mbi2026``], whose
     parents are all earlier columns when the junction tree is one node.
     """
     j = np.transpose(np.asarray(joint, dtype=float), order)

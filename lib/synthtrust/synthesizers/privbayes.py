@@ -2,16 +2,18 @@
 
 Source: J. Zhang, G. Cormode, C. M. Procopiuc, D. Srivastava, X. Xiao, "PrivBayes: private data
 release via Bayesian networks", ACM TODS 42(4), 2017 (SIGMOD 2014 version) [``zhang2017``].
-Written from the paper's description and REFERENCE.md §3 (DataSynthesizer 0.1.13 as the reference
-implementation), not from reference code. The paper's results are cited by name (GreedyBayes, the
-lemma on the sensitivity of mutual information, θ-usefulness) rather than by section/equation
-number; the *formulas* are checked against REFERENCE.md §12.
+Written from the paper's description and from a description of DataSynthesizer 0.1.13
+[``datasynthesizer2023``], the reference implementation, not from its code. The paper's results
+are cited by name (GreedyBayes, the lemma on the sensitivity of mutual information,
+θ-usefulness) rather than by section/equation number; the *formulas* are checked against values
+computed by hand from DataSynthesizer's (``tests/test_privbayes.py``).
 
 Algorithm (ε-differential privacy, ``β`` = share of ε for the network)
 ------------------------------------------------------------------------
 1. **Degree k** (paper, "choice of k"): the largest k ∈ {1, …, d−1} whose noisy conditionals are
    θ-useful, :func:`theta_usefulness` ≥ θ, with the *actual* ε (DataSynthesizer always used its
-   default ε = 0.1, REFERENCE.md §3.2); k = 0 (independent attributes) if none is.
+   default ε = 0.1 in ``calculate_k`` [``datasynthesizer2023``]); k = 0 (independent attributes)
+   if none is.
 2. **Greedy network** (paper's GreedyBayes): the root is drawn uniformly at random from the
    synthesizer's generator; then, d−1 times, the exponential mechanism selects one pair
    (child X ∉ V, parent set Π ⊆ V) with |Π| ≤ min(|V|, k), scored by the mutual information
@@ -42,9 +44,10 @@ the replace-one MI sensitivity: that mix is 1.5ε-DP under replace-one at β = �
 under add/remove. The number of records n is public under replace-one, so :meth:`sample` without
 ``n`` returns n rows at no privacy cost, and θ-usefulness may use n.
 
-What is *not* done (REFERENCE.md §3.3–3.4, §11.3): no extra release of independent per-attribute
-histograms (DataSynthesizer spends another ε there), no data-derived domains (the domain is
-public; see :class:`~synthtrust.synthesizers.tabular.TabularSynthesizer`), no global random state.
+What is *not* done (DataSynthesizer's choices and bugs [``datasynthesizer2023``]): no extra
+release of independent per-attribute histograms (DataSynthesizer spends another ε there), no
+data-derived domains (the domain is public; see
+:class:`~synthtrust.synthesizers.tabular.TabularSynthesizer`), no global random state.
 The ≈n-times-too-small pre-2021 noise is available only on request, as ``noise=
 "datasynthesizer-0.1.3"`` (next section), and is then reported as what it is.
 
@@ -164,7 +167,7 @@ def theta_usefulness(n: int, d: int, k: int, epsilon: float, beta: float = 0.5) 
     ``n·(1−β)·ε / ((d−k)·2^{k+2})``: the average probability 1/2^{k+1} of a cell of one of the d−k
     joint tables over the Laplace scale 2(d−k)/(n·(1−β)ε) of its noise (replace-one). For β = ½
     this is the paper's n·ε/((d−k)·2^{k+3}) (Zhang et al. 2017, θ-usefulness in the choice of k;
-    REFERENCE.md §3.2, §12: n = 30 000, d = 15, k = 3, ε = 0.1 ⇒ 3.906).
+    e.g. n = 30 000, d = 15, k = 3, ε = 0.1 ⇒ 3.906, below θ = 4).
 
     Parameters
     ----------
@@ -221,7 +224,8 @@ def choose_degree(n: int, d: int, epsilon: float, theta: float = 4.0, beta: floa
 def mi_sensitivity(n: int, binary: bool) -> float:
     """Sensitivity of the empirical mutual information I(X; Π) (nats) under replace-one.
 
-    Zhang et al. (2017), lemma on the sensitivity of I (REFERENCE.md §3.2):
+    Zhang et al. (2017) [``zhang2017``], lemma on the sensitivity of I, as DataSynthesizer computes
+    it [``datasynthesizer2023``]:
 
     * X or Π binary: (1/n)·ln n + ((n−1)/n)·ln(n/(n−1));
     * otherwise: (2/n)·ln((n+1)/2) + ((n−1)/n)·ln((n+1)/(n−1)).

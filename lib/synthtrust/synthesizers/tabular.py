@@ -104,7 +104,8 @@ class TabularSynthesizer(ParamsMixin, FittedMixin):
 
     @property
     def rho_(self) -> float:
-        """The zCDP budget ρ = cdp_rho(ε, δ) the mechanism spends (REFERENCE.md §1.4)."""
+        """The zCDP budget ρ = cdp_rho(ε, δ) the mechanism spends (as the Private-PGM mechanisms
+        [``privatepgm2025``]; :func:`synthtrust.privacy.cdp_rho`)."""
         return cdp_rho(self.epsilon, self.delta)
 
     # -- fitting ------------------------------------------------------------------------------
