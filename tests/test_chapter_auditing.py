@@ -48,3 +48,20 @@ def test_smoke_run_power_curve(smoke_run_of):
     null = curve[curve.leak == 0].iloc[0]
     assert strong.rate == 1.0 and strong.median_t > 5 * abs(null.median_t)
     assert ((curve.low <= curve.rate) & (curve.rate <= curve.high)).all()
+
+
+def test_smoke_run_utility_tables(smoke_run_of):
+    run = smoke_run_of(NAME)
+    smoke = runner.load_params(NAME, "smoke")
+    summary = pd.read_csv(run / "results" / "utility_summary.csv").set_index("generator")
+    assert set(summary.index) == {"real", *smoke["utility_generators"]}
+    assert (summary.runs == smoke["utility_runs"]).all()
+    # the real row scores its own test split on both sides and orders features like itself
+    real = summary.loc["real"]
+    assert real.app2_acc_real == real.app2_acc_synthetic and real.app3_jaro == 1.0
+    # accuracies are shares, RMSEs small and positive, Jaro within [0, 1]
+    for col in ("app2_acc_real", "app3_acc_real", "app3_acc_synthetic", "app3_jaro"):
+        assert summary[col].between(0, 1).all()
+    assert (summary.app1_rmse_3way > 0).all() and (summary.app1_rmse_3way < 0.02).all()
+    found = pd.read_csv(run / "results" / "utility_findings.csv")
+    assert found.key.tolist()[0] == "tailored_3way"

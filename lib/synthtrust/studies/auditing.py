@@ -114,14 +114,14 @@ def _pairs(cols):
 #: The three applications of §4.1 (spec of the reference notebooks): 1 = the gender gap in
 #: occupations (3-way table from all 2-way marginals); 2 = a logistic regression of social grade
 #: (the 3-way marginal of the features and each feature with the target); 3 = a random forest of
-#: hours worked on six attributes (all 21 pairs of seven attributes).
+#: health status on six attributes (all 21 pairs of seven attributes).
 APPLICATIONS: dict[int, Application] = {
     1: Application(1, "Gender gap in occupations (3-way table)", _APP1, _pairs(_APP1), _APP1,
                    "next", None, None, 1000, 1000),
     2: Application(2, "Logistic regression of social grade", _APP2,
                    (_APP2[:3], (_APP2[0], _APP2[3]), (_APP2[1], _APP2[3]), (_APP2[2], _APP2[3])),
                    _APP2, "next", None, None, 1000, 1000),
-    3: Application(3, "Random forest of hours worked", _APP3, _pairs(_APP3),
+    3: Application(3, "Random forest of health status", _APP3, _pairs(_APP3),
                    (_APP3[0], _APP3[1], _APP3[4]), 3, 1000, 10_000, 10, 200),
 }
 
