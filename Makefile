@@ -7,7 +7,7 @@ NODE_DIR := .cache/node
 MATHJAX  := $(NODE_DIR)/node_modules/mathjax/es5/tex-chtml.js
 PRESET ?= default
 
-.PHONY: install assets chromium book test bench bench-synthesizers bench-importance clean
+.PHONY: install assets chromium book test bench bench-synthesizers bench-importance bench-audit clean
 
 install: $(STAMP)
 
@@ -45,6 +45,11 @@ bench-synthesizers: install
 # chapter 4: correlated RBO (exact assignment vs the reference's per-depth LPs), ~10 s
 bench-importance: install
 	$(BIN)/python benchmarks/bench_importance.py
+
+# chapter 5: audit basis + extremal pair vs dense M-vectors, one audit per application, IPF vs
+# ipfn and humanleague (side environment .cache/peers/ipfn, from PyPI), ~7 min
+bench-audit: install
+	$(BIN)/python benchmarks/bench_audit.py
 
 clean:
 	rm -rf _build .cache/joblib
