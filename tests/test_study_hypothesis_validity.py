@@ -661,3 +661,64 @@ def test_pgm_iters_reach_private_pgm_only():
                       random_state=again).reshape(2, 2, 100)
     want = hv._tests_from_counts(syn, hv.GAUSSIAN_BINS)["mannwhitneyu"][0]
     np.testing.assert_allclose(got[got.test == "mannwhitneyu"].pvalue.to_numpy(), want)
+
+
+# ------------------------------------------------------------ bins and variables as parameters
+def test_regular_bins_are_the_papers_and_validate():
+    np.testing.assert_array_equal(hv.BinnedVariable.regular(*hv.GAUSSIAN_BIN_SPEC).cuts,
+                                  np.arange(2.0, 101.0))
+    b = hv.BinnedVariable.regular(100, 180, 20, split=140)
+    np.testing.assert_array_equal(b.cuts, [100, 120, 140, 160, 180])
+    np.testing.assert_array_equal(b.values, [90, 110, 130, 150, 170, 190])
+    assert b.n_bins == 6 and b.split == 140.0
+    with pytest.raises(ValueError, match="positive multiple of width"):
+        hv.BinnedVariable.regular(100, 170, 20, split=140)
+    with pytest.raises(ValueError, match="positive multiple of width"):
+        hv.BinnedVariable.regular(100, 180, 0, split=140)
+    with pytest.raises(ValueError, match="split=130 must be one of the cuts"):
+        hv.BinnedVariable.regular(100, 180, 20, split=130)
+
+
+def test_cardio_pool_other_variable_and_group():
+    df = pd.read_csv(datasets.path("cardio"), sep=";")
+    values, group = hv.cardio_pool("ap_hi", "gender")
+    np.testing.assert_array_equal(values, df["ap_hi"].to_numpy(float))
+    # gender codes 1/2: group 0 = the largest code (2)
+    np.testing.assert_array_equal(group, np.where(df["gender"].to_numpy() == 2, 0, 1))
+    with pytest.raises(ValueError, match="variable='nope' is not a column"):
+        hv.cardio_pool("nope")
+    with pytest.raises(ValueError, match="group='cholesterol' must have two values, it has 3"):
+        hv.cardio_pool("bmi", "cholesterol")
+
+
+def test_build_grid_adds_bins_and_variable_only_off_the_paper():
+    kw = dict(methods=["real"], sizes=[100], epsilon=[1.0], smoothed_original_size=20000,
+              smoothed_sizes=[50], alpha=0.05, delta=1e-6, n_sim=10)
+    paper = hv.build_grid(data=["nonsignal", "cardio"], **kw)
+    assert paper == hv.build_grid(data=["nonsignal", "cardio"], bins=hv.GAUSSIAN_BIN_SPEC,
+                                  **kw)[:1] + paper[1:]
+    assert all("bins" not in c and "variable" not in c for c in paper)
+    cells = hv.build_grid(data=["cardio"], bins=(100, 180, 20, 140), variable="ap_hi", **kw)
+    assert cells[0]["bins"] == (100.0, 180.0, 20.0, 140.0) and cells[0]["variable"] == "ap_hi"
+    assert cells[0]["group"] == "cardio"
+    with pytest.raises(ValueError, match="bins must be"):
+        hv.build_grid(data=["cardio"], bins=(1, 2), **kw)
+    # the cell really uses them: a systolic pressure sample falls in the 6 custom bins
+    out = hv.simulate_cell({**cells[0], "n": 100}, [np.random.default_rng(0)])
+    assert set(out.test) == set(hv.TESTS) and out.feasible.all()
+
+
+def test_failed_datasets_counts_infeasible_synthetic_sets():
+    rates = pd.DataFrame({
+        "data": "nonsignal", "method": ["private_pgm"] * 3 + ["real", "mwem"],
+        "epsilon": [0.01, 0.01, 1.0, np.nan, 0.01], "m": [50, 50, 50, 50, 50],
+        "test": ["mannwhitneyu", "chi2", "chi2", "chi2", "chi2"], "n_reps": 100,
+        "n_feasible": [60, 40, 100, 90, 100],
+    })
+    table = hv.failed_datasets(rates)
+    # the real-data row and the rows/columns without failures are left out
+    assert table.index.tolist() == [("nonsignal", "private_pgm", 0.01)]
+    assert table.columns.tolist() == [(50, "chi2"), (50, "mannwhitneyu")]
+    assert table.iloc[0].tolist() == [60, 40]
+    with pytest.raises(ValueError, match="rates must have the columns"):
+        hv.failed_datasets(rates.drop(columns="n_feasible"))

@@ -19,6 +19,7 @@ supplement A.1 (Algorithm 1) and A.2 (failed synthetic datasets).
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -45,6 +46,7 @@ __all__ = [
     "build_grid",
     "cardio_pool",
     "error_rates",
+    "failed_datasets",
     "original_samples",
     "simulate_cell",
 ]
@@ -70,6 +72,32 @@ class BinnedVariable:
     values: np.ndarray
     split: float
 
+    @classmethod
+    def regular(cls, first_cut: float, last_cut: float, width: float, split: float):
+        """Bins of equal ``width`` between ``first_cut`` and ``last_cut``, plus an open-ended
+        bin below ``first_cut`` and one at or above ``last_cut``; each bin's value is its centre
+        (the open-ended ones: ``first_cut − width/2`` and ``last_cut + width/2``), as the
+        paper's Gaussian (2, 100, 1) and BMI (18, 40, 1) bins.
+
+        Raises
+        ------
+        ValueError
+            ``width`` ≤ 0, ``last_cut`` not above ``first_cut`` or not a whole number of widths
+            from it, or ``split`` not one of the cuts.
+        """
+        first, last, width, split = (float(v) for v in (first_cut, last_cut, width, split))
+        steps = (last - first) / width if width > 0 else math.nan
+        if not (width > 0 and steps >= 1 and math.isclose(steps, round(steps))):
+            raise ValueError(f"bins need width > 0 and last_cut - first_cut a positive multiple "
+                             f"of width, got first_cut={first_cut!r}, last_cut={last_cut!r}, "
+                             f"width={width!r}")
+        cuts = first + width * np.arange(round(steps) + 1)
+        if not np.isclose(cuts, split).any():
+            raise ValueError(f"split={split:g} must be one of the cuts {first:g}, "
+                             f"{first:g} + {width:g}, ..., {last:g}")
+        values = np.concatenate([[first - width / 2], cuts[:-1] + width / 2, [last + width / 2]])
+        return cls(cuts=cuts, values=values, split=split)
+
     @property
     def n_bins(self) -> int:
         return len(self.values)
@@ -88,14 +116,16 @@ class BinnedVariable:
 #: Gaussian data: 100 bins labelled 1..100, bin k = [k, k+1) (open-ended first and last bins),
 #: synthetic value k + 0.5 (paper §4.1: "discretized into 100 bins").
 #: χ² compares the share of values ≥ 50 (the null mean) between the groups.
-GAUSSIAN_BINS = BinnedVariable(
-    cuts=np.arange(2.0, 101.0), values=np.arange(1, 101) + 0.5, split=50.0
-)
+GAUSSIAN_BINS = BinnedVariable.regular(2, 100, 1, split=50)
 
 #: Cardio BMI: 24 bins, first BMI < 18, then [18, 19), …, [39, 40), last BMI ≥ 40 (paper §4.1).
 #: Synthetic values are the centres 17.5, 18.5, …, 39.5, 40.5.
 #: χ² compares the share with BMI ≥ 25 (overweight, WHO) between the groups.
-CARDIO_BINS = BinnedVariable(cuts=np.arange(18.0, 41.0), values=np.arange(17, 41) + 0.5, split=25.0)
+CARDIO_BINS = BinnedVariable.regular(18, 40, 1, split=25)
+
+#: The chapter's parameters for the bins above: (first cut, last cut, width, split).
+GAUSSIAN_BIN_SPEC = (2.0, 100.0, 1.0, 50.0)
+CARDIO_BIN_SPEC = (18.0, 40.0, 1.0, 25.0)
 
 #: Gaussian scenarios (paper §4.1): (mean, sd) of group x and group y.
 GAUSSIAN = {"nonsignal": ((50.0, 2.0), (50.0, 2.0)), "signal": ((51.0, 1.0), (50.0, 1.0))}
@@ -124,22 +154,49 @@ METHODS = ("real", "dp_mwu", *SYNTHESIZERS)
 TESTS = ("mannwhitneyu", "ttest_ind", "median_test", "chi2")
 
 
-@lru_cache(maxsize=1)
-def cardio_pool() -> tuple[np.ndarray, np.ndarray]:
-    """BMI (kg/m², from weight and height) of the 70 000 cardio records and their group.
+@lru_cache(maxsize=8)
+def cardio_pool(variable: str = "bmi", group: str = "cardio") -> tuple[np.ndarray, np.ndarray]:
+    """A variable of the 70 000 cardio records and the two groups to compare.
 
-    Returns ``(bmi, group)`` with group 0 = cardiovascular disease present (``cardio == 1``),
-    1 = absent. No record is dropped (the paper does not say it dropped implausible values).
+    Parameters
+    ----------
+    variable : str
+        ``"bmi"`` (kg/m², from weight and height; the paper's variable) or a numeric column of
+        ``synthtrust.datasets.load("cardio")`` (e.g. ``"ap_hi"``, systolic blood pressure).
+    group : str
+        A binary column: group 0 = records whose value is the column's largest (``cardio``:
+        disease present, the paper's grouping), group 1 = the others.
+
+    Returns
+    -------
+    (values, group) : two read-only arrays of shape (70 000,)
+        No record is dropped (the paper does not say it dropped implausible values).
+
+    Raises
+    ------
+    ValueError
+        ``variable`` or ``group`` is not a column (or BMI), or ``group`` has not two values.
     """
     df = datasets.load("cardio")
-    bmi = (df["weight"] / (df["height"] / 100.0) ** 2).to_numpy(dtype=float)
-    group = np.where(df["cardio"].to_numpy() == 1, 0, 1)
-    bmi.setflags(write=False)
-    group.setflags(write=False)
-    return bmi, group
+    for name, value in (("variable", variable), ("group", group)):
+        if value not in df.columns and not (name == "variable" and value == "bmi"):
+            raise ValueError(f"{name}={value!r} is not a column of the cardio data; expected "
+                             f"{'bmi or ' if name == 'variable' else ''}one of {list(df.columns)}")
+    if variable == "bmi":
+        values = (df["weight"] / (df["height"] / 100.0) ** 2).to_numpy(dtype=float)
+    else:
+        values = df[variable].to_numpy(dtype=float)
+    levels = np.unique(df[group].to_numpy())
+    if len(levels) != 2:
+        raise ValueError(f"group={group!r} must have two values, it has {len(levels)}")
+    grouping = np.where(df[group].to_numpy() == levels[-1], 0, 1)
+    values.setflags(write=False)
+    grouping.setflags(write=False)
+    return values, grouping
 
 
-def original_samples(data: str, n: int, rngs: list[np.random.Generator]):
+def original_samples(data: str, n: int, rngs: list[np.random.Generator], *,
+                     variable: str = "bmi", group: str = "cardio"):
     """Draw one original dataset per replicate.
 
     Parameters
@@ -152,6 +209,8 @@ def original_samples(data: str, n: int, rngs: list[np.random.Generator]):
         (group ratio 50 %).
     rngs : list of numpy.random.Generator
         One generator per replicate.
+    variable, group : str
+        The cardio variable and grouping (:func:`cardio_pool`).
 
     Returns
     -------
@@ -163,18 +222,23 @@ def original_samples(data: str, n: int, rngs: list[np.random.Generator]):
         nx = n // 2
         return [(r.normal(mx, sx, nx), r.normal(my, sy, n - nx)) for r in rngs]
     if data == "cardio":
-        bmi, group = cardio_pool()
-        if n > len(bmi):
-            raise ValueError(f"n={n} exceeds the {len(bmi)} cardio records")
+        values, grouping = cardio_pool(variable, group)
+        if n > len(values):
+            raise ValueError(f"n={n} exceeds the {len(values)} cardio records")
         out = []
         for r in rngs:
-            idx = r.choice(len(bmi), size=n, replace=False)
-            out.append((bmi[idx][group[idx] == 0], bmi[idx][group[idx] == 1]))
+            idx = r.choice(len(values), size=n, replace=False)
+            out.append((values[idx][grouping[idx] == 0], values[idx][grouping[idx] == 1]))
         return out
     raise ValueError(f"unknown data {data!r}; expected one of 'null', 'signal', 'cardio'")
 
 
-def _bins_for(data: str) -> BinnedVariable:
+def _bins_for(data: str, params: dict | None = None) -> BinnedVariable:
+    """The bins of a cell: its ``bins`` spec (first cut, last cut, width, split) if given,
+    else the paper's bins of ``data``."""
+    spec = (params or {}).get("bins")
+    if spec is not None:
+        return BinnedVariable.regular(*spec)
     return CARDIO_BINS if data == "cardio" else GAUSSIAN_BINS
 
 
@@ -263,7 +327,10 @@ def simulate_cell(params: dict, rngs: list[np.random.Generator]) -> pd.DataFrame
         ``data`` ("nonsignal", "signal", "cardio"), ``method`` (one of :data:`METHODS`), ``n``
         (original size), ``epsilon`` (ignored for "real"), ``m`` (synthetic size; only the
         smoothed histogram, else the original size), ``alpha``, and for "dp_mwu" ``delta``
-        and ``n_sim``; for "private_pgm" optionally ``iters`` (mirror-descent steps).
+        and ``n_sim``; for "private_pgm" optionally ``iters`` (mirror-descent steps);
+        optionally ``bins`` (first cut, last cut, width, split: :meth:`BinnedVariable.regular`;
+        default the paper's bins of ``data``) and, for cardio, ``variable`` and ``group``
+        (:func:`cardio_pool`; default BMI by disease status).
     rngs : list of numpy.random.Generator
         One per replicate (:func:`synthtrust.experiment.run_grid` provides them).
 
@@ -274,8 +341,9 @@ def simulate_cell(params: dict, rngs: list[np.random.Generator]) -> pd.DataFrame
         ``reject`` (p ≤ α) and ``feasible``; the runner adds the parameters and ``rep``.
     """
     data, method, n = params["data"], params["method"], int(params["n"])
-    bins = _bins_for(data)
-    samples = original_samples(data, n, rngs)
+    bins = _bins_for(data, params)
+    samples = original_samples(data, n, rngs, variable=params.get("variable", "bmi"),
+                               group=params.get("group", "cardio"))
     if method == "real":
         results = _tests_from_raw(samples, bins)
     elif method == "dp_mwu":
@@ -330,6 +398,9 @@ def build_grid(
     delta: float,
     n_sim: int,
     pgm_iters: int | None = None,
+    bins=None,
+    variable: str = "bmi",
+    group: str = "cardio",
 ) -> list[dict]:
     """The explicit list of grid cells (Table 1 of the paper) for the given data scenarios.
 
@@ -337,6 +408,15 @@ def build_grid(
     original of ``smoothed_original_size`` with synthetic sizes ``m`` in ``smoothed_sizes``;
     every other method runs for each (n, ε) with ``m = n``. ``pgm_iters`` (Private-PGM's
     mirror-descent steps; None: the synthesizer's default) is added to Private-PGM cells only.
+    ``bins`` (first cut, last cut, width, split; None: the paper's bins of each data), and for
+    cardio ``variable`` and ``group``, are added to the cells only where they differ from the
+    paper's, so the paper's cells keep their cache keys.
+
+    Raises
+    ------
+    ValueError
+        An unknown method; ``bins`` not four numbers that :meth:`BinnedVariable.regular`
+        accepts.
     """
     unknown = sorted(set(methods) - set(METHODS))
     if unknown:
@@ -387,6 +467,18 @@ def build_grid(
         for cell in cells:
             if cell["method"] == "private_pgm":
                 cell["iters"] = int(pgm_iters)
+    if bins is not None:
+        if len(bins) != 4:
+            raise ValueError(f"bins must be (first cut, last cut, width, split), got {bins!r}")
+        spec = tuple(float(v) for v in bins)
+        BinnedVariable.regular(*spec)  # validate once, here
+        for cell in cells:
+            paper = CARDIO_BIN_SPEC if cell["data"] == "cardio" else GAUSSIAN_BIN_SPEC
+            if spec != paper:
+                cell["bins"] = spec
+    for cell in cells:
+        if cell["data"] == "cardio" and (variable, group) != ("bmi", "cardio"):
+            cell["variable"], cell["group"] = str(variable), str(group)
     return cells
 
 
@@ -429,6 +521,42 @@ def error_rates(results: pd.DataFrame, min_feasible: float = 0.05) -> pd.DataFra
     out["lo"] = np.where(enough, lo, np.nan)
     out["hi"] = np.where(enough, hi, np.nan)
     return out.drop(columns="k")
+
+
+def failed_datasets(rates: pd.DataFrame) -> pd.DataFrame:
+    """Tables S1/S2 of the paper: how many synthetic datasets a test could not run on.
+
+    A test cannot run on a synthetic dataset with one group only, a t-test on a group of fewer
+    than two records, a χ² test whose table breaks Cochran's rule (an expected count below 1,
+    or fewer than 80 % of them at least 5) or has values on one side of the split only
+    (:func:`simulate_cell`'s ``feasible``). The error rates of :func:`error_rates` are
+    computed on the other datasets only, as the paper's (supplement A.2).
+
+    Parameters
+    ----------
+    rates : DataFrame
+        Output of :func:`error_rates` (columns ``data``, ``method``, ``epsilon``, ``m``,
+        ``test``, ``n_reps``, ``n_feasible``).
+
+    Returns
+    -------
+    DataFrame
+        Index (``data``, ``method``, ``epsilon``), columns (``m``, ``test``) — ``m`` is the
+        synthetic dataset's size (the original's, except for the smoothed histogram) — and
+        values the number of failed datasets out of ``n_reps``; only the rows of the
+        synthesizers (not the real-data tests) with at least one failure, and only the
+        (size, test) columns with one.
+    """
+    need = {"data", "method", "epsilon", "m", "test", "n_reps", "n_feasible"}
+    if not need <= set(rates.columns):
+        raise ValueError(f"rates must have the columns {sorted(need)} (from error_rates), got "
+                         f"{list(rates.columns)}")
+    syn = rates[rates["method"].isin(SYNTHESIZERS)]
+    syn = syn.assign(failed=(syn["n_reps"] - syn["n_feasible"]).astype(int))
+    table = syn.pivot_table(index=["data", "method", "epsilon"], columns=["m", "test"],
+                            values="failed", aggfunc="sum", fill_value=0)
+    table = table.loc[table.gt(0).any(axis=1), table.gt(0).any(axis=0)]
+    return table.astype(int)
 
 
 def spread_reference(rates: pd.DataFrame, epsilon: list[float]) -> pd.DataFrame:
