@@ -36,6 +36,7 @@ from .base import (
 )
 from .baselines import Bootstrap, Flip, IndependentMarginals, Subsample
 from .cart import SequentialCART
+from .copula import GaussianCopula
 from .gan import GSWGAN
 from .histogram import (
     PerturbedHistogram,
@@ -60,6 +61,7 @@ __all__ = [
     "MWEM",
     "MWEMPGM",
     "GSWGAN",
+    "GaussianCopula",
     "IPF",
     "BaseSynthesizer",
     "Bootstrap",

@@ -210,7 +210,8 @@ def _sample_batched(models, domain, rows, rngs, method, shape) -> np.ndarray:
     """Synthetic counts from a batched model: :func:`round_joint_counts` when the model is one
     clique over the whole domain and ``method="round"``, else mbi per replicate."""
     cliques = tuple(models.cliques)
-    order = _sampling_order(domain, cliques)
+    whole = len(cliques) == 1 and set(cliques[0]) == set(domain.attributes)
+    order = _sampling_order(domain, cliques) if whole else None
     if method != "round" or order is None:
         return _sample_models(_split_models(models, len(rngs)), rows, rngs, method, shape)
     clique = cliques[0]
