@@ -56,10 +56,14 @@ RESULT_FILES = [
     "cardio_error_rates.csv",
     "cardio_replicates.parquet",
     "failed_cardio.csv",
+    "failed_multivariate_nonsignal.csv",
+    "failed_multivariate_signal.csv",
     "failed_nonsignal.csv",
     "failed_signal.csv",
     "gaussian_error_rates.csv",
     "gaussian_replicates.parquet",
+    "multivariate_error_rates.csv",
+    "multivariate_replicates.parquet",
 ]
 
 
@@ -106,8 +110,13 @@ def test_paper_preset_is_the_published_grid():
     assert paper["alpha"] == 0.05
     assert paper["dp_mwu_delta"] == 1e-6
     default = runner.load_params(NAME, "default")
-    # the website's run differs from the paper only in the number of replicates
-    assert {k for k in paper if paper[k] != default[k]} == {"n_reps"}
+    # the website's run differs from the paper only in the number of replicates (and the
+    # multivariate part's Private-PGM steps)
+    assert {k for k in paper if paper[k] != default[k]} == {
+        "n_reps", "multivariate_n_reps", "multivariate_pgm_iters"}
+    assert paper["multivariate_n_reps"] == 1000 and paper["multivariate_pgm_iters"] == 2500
+    assert paper["multivariate_sizes"] == paper["sizes"]
+    assert paper["multivariate_epsilon"] == paper["epsilon"]
 
 
 # ------------------------------------------------------------------------- the smoke run
@@ -331,3 +340,15 @@ def test_failed_dataset_tables_match_the_rates(smoke_run):
     want = int((null.n_reps - null.n_feasible).sum())
     assert want > 0  # the smoke grid has unusable Private-PGM / MWEM datasets at ε = 0.1
     assert int(failed.to_numpy().sum()) == want
+
+
+def test_multivariate_rates_cover_the_smoke_grid(smoke_run):
+    smoke = runner.load_params(NAME, "smoke")
+    rates = read_rates(smoke_run / "results" / "multivariate_error_rates.csv")
+    assert set(rates.method) == set(smoke["multivariate_methods"])
+    assert set(rates.n) == set(smoke["multivariate_sizes"])
+    assert (rates.n_reps == smoke["multivariate_n_reps"]).all()
+    # each test ran on its own variable; rates are shares where enough datasets were usable
+    assert set(rates.test) == {"mannwhitneyu", "ttest_ind", "median_test", "chi2"}
+    shown = rates.dropna(subset=["rate"])
+    assert len(shown) > 0 and shown.rate.between(0, 1).all()

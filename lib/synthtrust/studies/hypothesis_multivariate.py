@@ -79,7 +79,12 @@ import pandas as pd
 
 from synthtrust import datasets, hypothesis
 from synthtrust.experiment import replicate_index
-from synthtrust.studies.hypothesis_validity import SYNTHESIZERS, BinnedVariable, error_rates
+from synthtrust.studies.hypothesis_validity import (
+    CARDIO_BINS,
+    SYNTHESIZERS,
+    BinnedVariable,
+    error_rates,
+)
 from synthtrust.synthesizers.copula import GaussianCopula
 
 __all__ = [
@@ -122,11 +127,10 @@ COPULA_SEED = 2024
 
 #: Age: 5-year bands < 35, [35, 40), …, [60, 65), ≥ 65; a synthetic record takes the centre
 #: (32.5, 37.5, …, 67.5). ``split`` is unused here (χ² runs on ``active``).
-AGE_BINS = BinnedVariable(cuts=np.arange(35.0, 66.0, 5.0), values=np.arange(32.5, 68.0, 5.0),
-                          split=50.0)
+AGE_BINS = BinnedVariable.regular(35, 65, 5, split=50)
 
 #: BMI: chapter 1's 24 bins (< 18, [18, 19), …, [39, 40), ≥ 40), centres 17.5, …, 40.5.
-BMI_BINS = BinnedVariable(cuts=np.arange(18.0, 41.0), values=np.arange(17, 41) + 0.5, split=25.0)
+BMI_BINS = CARDIO_BINS
 
 #: Levels of the discrete test variables, in order.
 CHOLESTEROL_LEVELS = (1, 2, 3)
