@@ -349,6 +349,17 @@ class ParamsMixin:
 
 
 
+def not_dp_card(synth, privacy: str, params: dict, fitted=None, **extra) -> dict:
+    """The card of a generator that spends no privacy budget: ``synthesizer``, ``description``
+    (its ``_description``), ``params``, ``extra`` entries, ``differentially_private = False``
+    and the ``privacy`` statement; once fitted (``_fitted``), the entries of ``fitted()``."""
+    info = {"synthesizer": type(synth).__name__, "description": synth._description,
+            "params": params, **extra, "differentially_private": False, "privacy": privacy}
+    if fitted is not None and getattr(synth, "_fitted", False):
+        info.update(fitted())
+    return info
+
+
 def check_random_state_param(random_state) -> None:
     """Validate a ``random_state`` constructor parameter (None, int, SeedSequence, Generator)."""
     if not (

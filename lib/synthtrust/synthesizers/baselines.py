@@ -31,7 +31,7 @@ import numpy as np
 import pandas as pd
 
 from .._validation import check_positive_int, check_random_state
-from .base import NotFittedError, ParamsMixin, check_random_state_param
+from .base import NotFittedError, ParamsMixin, check_random_state_param, not_dp_card
 
 __all__ = ["Bootstrap", "Flip", "IndependentMarginals", "Subsample"]
 
@@ -138,16 +138,9 @@ class _Baseline(ParamsMixin):
     # -- documentation ------------------------------------------------------------------------
     def card(self) -> dict:
         """A small generator card: name, description, parameters and the privacy status."""
-        info = {
-            "synthesizer": type(self).__name__,
-            "description": self._description,
-            "params": {k: v for k, v in self.get_params().items() if k != "random_state"},
-            "differentially_private": False,
-            "privacy": _NOT_DP,
-        }
-        if getattr(self, "_fitted", False):
-            info.update(n_records=self.n_records_, columns=list(self.columns_))
-        return info
+        params = {k: v for k, v in self.get_params().items() if k != "random_state"}
+        return not_dp_card(self, _NOT_DP, params, lambda: {
+            "n_records": self.n_records_, "columns": list(self.columns_)})
 
 
 class Flip(_Baseline):

@@ -15,7 +15,7 @@ import pandas as pd
 
 from .._validation import check_random_state
 from ._code_tables import CodeTableGenerator
-from .base import check_random_state_param
+from .base import check_random_state_param, not_dp_card
 from .tabular import check_domain_param
 
 __all__ = ["SequentialCART"]
@@ -168,14 +168,6 @@ class SequentialCART(CodeTableGenerator):
     # -- documentation ----------------------------------------------------------------------------
     def card(self) -> dict:
         """A small generator card: name, description, parameters and the privacy status."""
-        info = {
-            "synthesizer": type(self).__name__,
-            "description": self._description,
-            "params": {"min_samples_leaf": self.min_samples_leaf},
-            "differentially_private": False,
-            "privacy": _NOT_DP,
-        }
-        if getattr(self, "_fitted", False):
-            info.update(domain=self.domain_, n_records=self.n_records_, columns=list(self.columns_),
-                        n_leaves=list(self.n_leaves_))
-        return info
+        return not_dp_card(self, _NOT_DP, {"min_samples_leaf": self.min_samples_leaf}, lambda: {
+            "domain": self.domain_, "n_records": self.n_records_,
+            "columns": list(self.columns_), "n_leaves": list(self.n_leaves_)})

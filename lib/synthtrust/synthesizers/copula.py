@@ -87,7 +87,7 @@ import pandas as pd
 from scipy import special, stats
 
 from .._validation import check_random_state
-from .base import FittedMixin, ParamsMixin, check_random_state_param
+from .base import FittedMixin, ParamsMixin, check_random_state_param, not_dp_card
 
 __all__ = ["FAMILIES", "GaussianCopula"]
 
@@ -473,14 +473,7 @@ class GaussianCopula(ParamsMixin, FittedMixin):
 
     def card(self) -> dict:
         """A small generator card: name, description, parameters and the privacy status."""
-        info = {
-            "synthesizer": type(self).__name__,
-            "description": self._description,
-            "params": {k: v for k, v in self.get_params().items() if k != "random_state"},
-            "differentially_private": False,
-            "privacy": _NOT_DP,
-        }
-        if getattr(self, "_fitted", False):
-            info.update(n_records=self.n_records_, columns=list(self.columns_),
-                        families=dict(self.families_))
-        return info
+        params = {k: v for k, v in self.get_params().items() if k != "random_state"}
+        return not_dp_card(self, _NOT_DP, params, lambda: {
+            "n_records": self.n_records_, "columns": list(self.columns_),
+            "families": dict(self.families_)})

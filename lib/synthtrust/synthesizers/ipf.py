@@ -29,7 +29,7 @@ import numpy as np
 
 from .._validation import check_positive_int, check_random_state, check_real
 from ._code_tables import CodeTableGenerator
-from .base import check_random_state_param
+from .base import check_random_state_param, not_dp_card
 from .marginal import JunctionTree, Measurement, PGMFitter, true_marginal
 from .tabular import check_domain_param
 
@@ -197,18 +197,11 @@ class DeclaredMarginals(CodeTableGenerator):
         """A small generator card: name, description, parameters, the declared marginals and
         the privacy status (not DP)."""
         params = {k: v for k, v in self.get_params().items() if k not in ("random_state", "domain")}
-        info = {
-            "synthesizer": type(self).__name__,
-            "description": self._description,
-            "params": params,
-            "marginals": [tuple(c) for c in _check_marginals_param(self.marginals)],
-            "differentially_private": False,
-            "privacy": _NOT_DP,
-        }
-        if getattr(self, "_fitted", False):
-            info.update(domain=self.domain_, n_records=self.n_records_,
-                        marginals=[tuple(c) for c in self.cliques_])
-        return info
+        return not_dp_card(
+            self, _NOT_DP, params,
+            lambda: {"domain": self.domain_, "n_records": self.n_records_,
+                     "marginals": [tuple(c) for c in self.cliques_]},
+            marginals=[tuple(c) for c in _check_marginals_param(self.marginals)])
 
 
 class IPF(DeclaredMarginals):
