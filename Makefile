@@ -51,5 +51,11 @@ bench-importance: install
 bench-audit: install
 	$(BIN)/python benchmarks/bench_audit.py
 
+# chapter 1's DP GAN: GS-WGAN training at the paper's setting, previous vs current implementation
+# (per phase, same accounting, 2-way TVD over 3 seeds), ~10 min
+.PHONY: bench-gan
+bench-gan: install
+	$(BIN)/python benchmarks/bench_gan.py
+
 clean:
 	rm -rf _build .cache/joblib

@@ -230,7 +230,7 @@ def original_samples(data: str, n: int, rngs: list[np.random.Generator], *,
             idx = r.choice(len(values), size=n, replace=False)
             out.append((values[idx][grouping[idx] == 0], values[idx][grouping[idx] == 1]))
         return out
-    raise ValueError(f"unknown data {data!r}; expected one of 'null', 'signal', 'cardio'")
+    raise ValueError(f"unknown data {data!r}; expected one of 'nonsignal', 'signal', 'cardio'")
 
 
 def _bins_for(data: str, params: dict | None = None) -> BinnedVariable:

@@ -10,7 +10,9 @@ import contextlib
 import numpy as np
 import pandas as pd
 
-__all__ = ["block_softmax", "decode_gumbel_max", "gumbel", "onehot_shards", "one_thread"]
+__all__ = [
+    "block_softmax", "code_shards", "decode_gumbel_max", "gumbel", "onehot_shards", "one_thread",
+]
 
 
 @contextlib.contextmanager
@@ -45,6 +47,23 @@ def onehot_shards(codes: dict, names: list, sizes: list[int], shards: list) -> t
         for off, c in zip(offsets, names, strict=True):
             data[j, rows, off + codes[c][idx]] = 1.0
     return data, shard_sizes
+
+
+def code_shards(codes: dict, names: list, sizes: list[int], shards: list) -> tuple[np.ndarray, np.ndarray]:
+    """The records of every shard as the positions of their one-hot entries, padded with zeros.
+
+    Parameters as :func:`onehot_shards`. Returns ``(cols, shard_sizes)``: an int64 array
+    (K, m_max, len(names)) whose entry [j, r, c] is the position of record r's level of column c in
+    the one-hot vector of length Σ sizes (column offset + code), and the int array (K,) of shard
+    sizes. ``onehot_shards`` is the dense form of the same records.
+    """
+    offsets = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64)
+    shard_sizes = np.array([len(s) for s in shards])
+    out = np.zeros((len(shards), int(shard_sizes.max()), len(names)), dtype=np.int64)
+    for j, idx in enumerate(shards):
+        for i, (off, c) in enumerate(zip(offsets, names, strict=True)):
+            out[j, : len(idx), i] = off + np.asarray(codes[c])[idx]
+    return out, shard_sizes
 
 
 def gumbel(shape, generator, torch):

@@ -29,6 +29,20 @@ Each column with k levels is one-hot encoded; a record is a vector of L = Σ k e
   (∂D/∂x = W₁ diag φ'(a₁) W₂ diag φ'(a₂) w₃; φ' is piecewise constant), so no double
   backpropagation is needed.
 
+Implementation (CPU, one thread): no autograd — the critic's WGAN-GP gradient and the
+generator's backward pass (per-column softmax, 1/τ, three Linear layers) are written out and
+checked against autograd in the tests; Adam is PyTorch's fused kernel. In the batched pretraining
+a real record enters the first layer as the sum of the c rows of W₁ of its one-hot entries (and
+its part of ∂/∂W₁ is a scatter-add), the first layer of x̂ = αx_real + (1−α)x_fake is
+α·a₁(x_real) + (1−α)·a₁(x_fake) (it is affine), and the K (critic, generator) pairs are processed
+a chunk of ``_CHUNK`` at a time so that the intermediates stay in the cache; every random number
+is drawn in the same order as an unchunked loop, so the chunk size does not change any result.
+These change only the floating-point rounding, not the algorithm or the random draws: a run
+equals the previous dense, autograd-based implementation (kept as the baseline of
+``benchmarks/bench_gan.py``) to ≈ 1e-7 over short runs (tests/test_gan.py); over thousands of
+iterations the rounding differences grow as in any GAN, so quality is compared by the
+benchmark's TVD check instead.
+
 Algorithm (the reference implementation's, adapted to tables)
 --------------------------------------------------------------
 1. **Partition**: the n records are shuffled once (the synthesizer's generator) and split into
@@ -86,6 +100,7 @@ from __future__ import annotations
 
 import copy
 import math
+import time
 import warnings
 from collections.abc import Sequence
 
@@ -103,7 +118,14 @@ from .._validation import (
 )
 from ..privacy.ledger import PrivacyLedger
 from ..privacy.rdp import gswgan_epsilon, gswgan_max_iterations
-from ._torch_tables import block_softmax, decode_gumbel_max, gumbel, one_thread, onehot_shards
+from ._torch_tables import (
+    block_softmax,
+    code_shards,
+    decode_gumbel_max,
+    gumbel,
+    one_thread,
+    onehot_shards,
+)
 from .tabular import TabularSynthesizer
 
 __all__ = ["GSWGAN", "partition_shards", "sanitize_gradients"]
@@ -111,6 +133,7 @@ __all__ = ["GSWGAN", "partition_shards", "sanitize_gradients"]
 _LEAK = 0.2  # LeakyReLU slope of the critics
 _ADAM_EPS = 1e-8
 _SENSITIVITY = 2.0  # replace-one sensitivity factor of a clipped per-sample gradient
+_CHUNK = 25  # (critic, generator) pairs pretrained together (cache-sized intermediates)
 
 
 # --------------------------------------------------------------------------------------------
@@ -189,13 +212,13 @@ def partition_shards(n: int, subset_size: int, random_state=None) -> list[np.nda
 
 
 # --------------------------------------------------------------------------------------------
-# MLPs with all parameters in one flat buffer (optionally a stacked ensemble), manual critic
-# gradients, flat Adam
+# MLPs as lists of contiguous (optionally stacked) tensors, hand-written gradients, fused Adam
 # --------------------------------------------------------------------------------------------
 class _FlatMLP:
     """Weights (in, out) and biases (1, out) of an MLP with layer sizes ``dims``, stored in one
-    buffer ``flat`` of shape lead + (P,); :meth:`views` splits any such buffer (or its gradient)
-    into the per-layer tensors. Initialisation: Uniform(±1/√fan_in) (PyTorch's Linear default)."""
+    buffer ``flat`` of shape lead + (P,); :meth:`views` splits any such buffer into the per-layer
+    tensors. Initialisation: Uniform(±1/√fan_in) (PyTorch's Linear default), drawn layer by layer
+    from ``generator``. Training works on :meth:`tensors` (one contiguous copy per layer)."""
 
     def __init__(self, lead: tuple, dims: list[int], generator, torch):
         self.lead = tuple(lead)
@@ -214,6 +237,10 @@ class _FlatMLP:
         parts = flat.split(self.numels, dim=-1)
         return [p.reshape(*lead, *s) for p, s in zip(parts, self.shapes, strict=True)]
 
+    def tensors(self) -> list:
+        """The parameters as a list of contiguous tensors [W1, b1, W2, b2, W3, b3]."""
+        return [v.contiguous() for v in self.views(self.flat)]
+
 
 def _mm(bias, x, w, torch):
     return torch.baddbmm(bias, x, w) if x.ndim == 3 else torch.addmm(bias, x, w)
@@ -230,13 +257,17 @@ def _t(x):
     return x.transpose(-1, -2)
 
 
+def _bmm(x, w, torch):
+    return torch.bmm(x, w) if x.ndim == 3 else torch.mm(x, w)
+
+
 def _leaky(x, torch):
-    return torch.nn.functional.leaky_relu(x, _LEAK)
+    return torch._C._nn.leaky_relu(x, _LEAK)
 
 
 def _leaky_back(grad, pre, torch):
     """grad · φ'(pre) for φ = LeakyReLU(0.2) (φ' = 1 if pre > 0 else 0.2), one fused pass."""
-    return torch.ops.aten.leaky_relu_backward(grad, pre, _LEAK, False)
+    return torch.ops.aten.leaky_relu_backward.default(grad, pre, _LEAK, False)
 
 
 def _critic_input_grad(p, x, torch):
@@ -244,93 +275,155 @@ def _critic_input_grad(p, x, torch):
     a1 = _mm(p[1], x, p[0], torch)
     a2 = _mm(p[3], _leaky(a1, torch), p[2], torch)
     g2 = _leaky_back(_t(p[4]).expand(a2.shape), a2, torch)
-    return torch.matmul(_leaky_back(torch.matmul(g2, _t(p[2])), a1, torch), _t(p[0]))
+    return _bmm(_leaky_back(_bmm(g2, _t(p[2]), torch), a1, torch), _t(p[0]), torch)
 
 
-def _critic_grads(p, xr, xf, alpha, gp_weight, drift_weight, torch):
-    """WGAN-GP critic loss and its gradient, written out by hand (no autograd).
+def _row_index(cols, lead, width, torch):
+    """Row indices into W1 viewed as (prod(lead)·L, h) for the active columns ``cols``
+    (*lead, ..., c) of one-hot records (member k's rows start at k·L)."""
+    if not lead:
+        return cols
+    return cols + (torch.arange(lead[0]) * width).view(-1, *([1] * (cols.ndim - 1)))
+
+
+def _critic_grads(p, xf, alpha, gp_weight, drift_weight, torch, *, xr=None, rows=None,
+                  wasserstein=False):
+    """WGAN-GP critic gradient, written out by hand (no autograd).
 
     loss = mean D(x_f) − mean D(x_r) + gp_weight·mean(‖∇D(x̂)‖ − 1)² + drift_weight·mean D(x_r)²
     with x̂ = α x_r + (1 − α) x_f, for a critic (or a stacked ensemble: leading dimension K) with
-    parameters ``p`` = [W1, b1, W2, b2, w3, b3]; ‖·‖ is computed as √(Σ g² + 1e-12). Returns
-    (loss summed over members, Wasserstein estimate mean D(x_r) − mean D(x_f) per member, list
-    of gradients shaped like ``p``). Checked against autograd in tests/test_gan.py.
+    contiguous parameters ``p`` = [W1, b1, W2, b2, w3, b3]; ‖·‖ is √(Σ g² + 1e-12).
+
+    The real records are given either densely, ``xr`` (*lead, b, L), or — cheaper for a large
+    ensemble — as the rows of W1 (viewed as (K·L, h), see :func:`_row_index`) of their c active
+    one-hot entries, ``rows`` (*lead, b, c): then x_r W1 is a sum of c gathered rows and the real
+    part of ∂loss/∂W1 a scatter-add (no matmul with the zeros). The first layer is affine, so the
+    pre-activation of x̂ is α·a1(x_r) + (1 − α)·a1(x_f) (no third matmul).
+
+    Returns (Wasserstein estimate mean D(x_r) − mean D(x_f) per member, or None unless
+    ``wasserstein``; list of gradients shaped like ``p``). Checked against autograd in
+    tests/test_gan.py.
     """
     w1, b1, w2, b2, w3, b3 = p
-    b = xr.shape[-2]
-    xi = torch.lerp(xf, xr, alpha)  # α x_r + (1 − α) x_f
-    x = torch.cat([xr, xf, xi], dim=-2)
-    a1 = _mm(b1, x, w1, torch)
+    b, h = xf.shape[-2], w1.shape[-1]
+    if rows is None:
+        x = torch.cat([xr, xf], dim=-2)
+        a1x = _mm(b1, x, w1, torch)
+        a1r, a1f = a1x[..., :b, :], a1x[..., b:, :]
+    else:
+        a1r = w1.view(-1, h).index_select(0, rows.reshape(-1)).view(*rows.shape, h).sum(-2)
+        a1r += b1
+        a1f = _mm(b1, xf, w1, torch)
+    a1 = torch.cat([a1r, a1f, torch.lerp(a1f, a1r, alpha)], dim=-2)  # real, fake, x̂
+    a1o = a1[..., : 2 * b, :]
     h1 = _leaky(a1, torch)
     a2 = _mm(b2, h1, w2, torch)
-    a2o = a2[..., : 2 * b, :]
+    a2o, a2i, a1i = a2[..., : 2 * b, :], a2[..., 2 * b :, :], a1[..., 2 * b :, :]
     h2 = _leaky(a2o, torch)
-    out = _mm(b3, h2, w3, torch).squeeze(-1)  # (..., 2b): real then fake
-    o_r, o_f = out[..., :b], out[..., b:]
-    wass = o_r.mean(-1) - o_f.mean(-1)
+    out = _mm(b3, h2, w3, torch)  # (..., 2b, 1): real then fake
+    wass = None
+    if wasserstein:
+        wass = out[..., :b, 0].mean(-1) - out[..., b:, 0].mean(-1)
     # gradient penalty at x̂ (rows 2b:3b); the masks φ' are piecewise constant: no gradient
-    a1i, a2i = a1[..., 2 * b :, :], a2[..., 2 * b :, :]
-    g2 = _leaky_back(_t(w3).expand(a2i.shape), a2i, torch)
-    g1 = _leaky_back(torch.matmul(g2, _t(w2)), a1i, torch)
-    gx = torch.matmul(g1, _t(w1))
-    nrm = torch.sqrt((gx * gx).sum(-1) + 1e-12)
-    loss = -wass + gp_weight * ((nrm - 1) ** 2).mean(-1) + drift_weight * (o_r * o_r).mean(-1)
-    # backward: Wasserstein + drift terms (rows of x_r and x_f)
-    d_out = torch.cat([(2 * drift_weight * o_r - 1) / b, torch.full_like(o_f, 1.0 / b)], dim=-1)
-    d_out = d_out.unsqueeze(-1)  # (..., 2b, 1)
-    dw3 = torch.matmul(_t(h2), d_out)
+    w3t = _t(w3)
+    g2 = _leaky_back(w3t.expand(a2i.shape), a2i, torch)
+    g1 = _leaky_back(_bmm(g2, _t(w2), torch), a1i, torch)
+    gx = _bmm(g1, _t(w1), torch)
+    nrm = (gx * gx).sum(-1, keepdim=True).add_(1e-12).sqrt_()
+    # backward: Wasserstein + drift terms (rows of x_r and x_f): ∂loss/∂D = (2·drift·D − 1)/b
+    # for the real rows, 1/b for the fake ones
+    d_out = torch.full_like(out, 1.0 / b)
+    d_out[..., :b, :].add_(out[..., :b, :], alpha=2 * drift_weight / b).sub_(2.0 / b)
+    dw3 = _bmm(_t(h2), d_out, torch)
     db3 = d_out.sum(-2, keepdim=True)
-    da2 = _leaky_back(torch.matmul(d_out, _t(w3)), a2o, torch)
-    dw2 = torch.matmul(_t(h1[..., : 2 * b, :]), da2)
+    da2 = _leaky_back(d_out * w3t, a2o, torch)
+    dw2 = _bmm(_t(h1[..., : 2 * b, :]), da2, torch)
     db2 = da2.sum(-2, keepdim=True)
-    da1 = _leaky_back(torch.matmul(da2, _t(w2)), a1[..., : 2 * b, :], torch)
-    dw1 = torch.matmul(_t(x[..., : 2 * b, :]), da1)
+    da1 = _leaky_back(_bmm(da2, _t(w2), torch), a1o, torch)
     db1 = da1.sum(-2, keepdim=True)
-    # backward: gradient penalty
-    dgx = ((2 * gp_weight / b) * (nrm - 1) / nrm).unsqueeze(-1) * gx
-    dw1 = dw1 + torch.matmul(_t(dgx), g1)
-    du = _leaky_back(torch.matmul(dgx, w1), a1i, torch)
-    dw2 = dw2 + torch.matmul(_t(du), g2)
-    dw3 = dw3 + _t(_leaky_back(torch.matmul(du, w2), a2i, torch).sum(-2, keepdim=True))
-    return loss.sum(), wass, [dw1, db1, dw2, db2, dw3, db3]
+    # backward: gradient penalty, ∂/∂(∇D(x̂)) = (2·gp/b)(‖g‖ − 1)/‖g‖ · g (gx is overwritten)
+    dgx = gx.mul_((nrm - 1).div_(nrm).mul_(2 * gp_weight / b))
+    if rows is None:
+        dw1 = _bmm(_t(torch.cat([x, dgx], dim=-2)), torch.cat([da1, g1], dim=-2), torch)
+    else:
+        dw1 = _addmm_(_bmm(_t(xf), da1[..., b:, :], torch), _t(dgx), g1)
+        dw1v, da1r = dw1.view(-1, h), da1[..., :b, :].reshape(-1, h)
+        for c in range(rows.shape[-1]):
+            dw1v.index_add_(0, rows[..., c].reshape(-1), da1r)
+    du = _leaky_back(_bmm(dgx, w1, torch), a1i, torch)
+    dw2 = _addmm_(dw2, _t(du), g2)
+    dw3 += _t(_leaky_back(_bmm(du, w2, torch), a2i, torch).sum(-2, keepdim=True))
+    return wass, [dw1, db1, dw2, db2, dw3, db3]
 
 
-def _flatten(grads, lead, torch):
-    return torch.cat([g.reshape(*lead, -1) for g in grads], dim=-1)
+def _addmm_(out, x, w):
+    """out += x @ w in place (batched or not)."""
+    return out.baddbmm_(x, w) if x.ndim == 3 else out.addmm_(x, w)
+
+
+def _gen_forward(p, z, noise, tau, sizes, torch):
+    """Gumbel-softmax samples y = block_softmax((G(z) + noise)/τ) and what the backward needs."""
+    r1 = torch.relu(_mm(p[1], z, p[0], torch))
+    r2 = torch.relu(_mm(p[3], r1, p[2], torch))
+    logits = _mm(p[5], r2, p[4], torch)
+    y = block_softmax(logits.add_(noise).div_(tau), sizes, torch)
+    return y, (z, r1, r2, y)
+
+
+def _gen_backward(p, cache, gy, tau, sizes, torch):
+    """Gradients of Σ gy·y with respect to the generator's parameters (hand-written backward of
+    :func:`_gen_forward`: per-block softmax, 1/τ, Linear-ReLU-Linear-ReLU-Linear)."""
+    z, r1, r2, y = cache
+    dl = gy.clone()
+    off = 0
+    for size in sizes:  # softmax backward per block: y·(g − Σ_block g·y)
+        blk = slice(off, off + size)
+        dl[..., blk] -= (gy[..., blk] * y[..., blk]).sum(-1, keepdim=True)
+        off += size
+    dl.mul_(y).div_(tau)
+    grads = [None] * 6
+    for i, (inp, w) in enumerate(((r2, p[4]), (r1, p[2]), (z, p[0]))):
+        grads[4 - 2 * i] = _bmm(_t(inp), dl, torch)
+        grads[5 - 2 * i] = dl.sum(-2, keepdim=True)
+        if i < 2:
+            dl = torch.ops.aten.threshold_backward.default(_bmm(dl, _t(w), torch), inp, 0)
+    return grads
 
 
 class _Adam:
-    """Adam on a flat parameter buffer (*lead, P), updated in place; ``step(grad, index)``
-    updates row ``index`` of a stacked ensemble (own step count per member) or everything."""
+    """Adam on a list of parameter tensors of a stacked ensemble (leading dimension K) or of one
+    network, updated in place by PyTorch's fused kernel. ``step(grads, index)`` updates the
+    member(s) ``index`` (an int or a slice of members; each member has its own step count; the
+    members of a slice must have the same count) or everything (``index=None``)."""
 
-    def __init__(self, flat, lr, betas, n_members=None, torch=None):
-        self.p = flat
+    def __init__(self, params, lr, betas, n_members=None, torch=None):
+        self.p = params
         self.lr = lr
         self.b1, self.b2 = betas
-        self.m = torch.zeros_like(flat)
-        self.v = torch.zeros_like(flat)
+        self.m = [torch.zeros_like(x) for x in params]
+        self.v = [torch.zeros_like(x) for x in params]
         self.t = np.zeros(n_members if n_members is not None else 1, dtype=np.int64)
         self.torch = torch
 
     def reset(self):
-        self.m.zero_()
-        self.v.zero_()
+        for x in (*self.m, *self.v):
+            x.zero_()
         self.t[:] = 0
 
-    def step(self, grad, index=None):
+    def step(self, grads, index=None):
         if index is None:
+            p, m, v = self.p, self.m, self.v
             self.t += 1
             t = int(self.t[0])
-            p, m, v = self.p, self.m, self.v
         else:
+            p, m, v = ([x[index] for x in lst] for lst in (self.p, self.m, self.v))
             self.t[index] += 1
-            t = int(self.t[index])
-            p, m, v = self.p[index], self.m[index], self.v[index]
-        with self.torch.no_grad():
-            m.lerp_(grad, 1.0 - self.b1)
-            v.mul_(self.b2).addcmul_(grad, grad, value=1.0 - self.b2)
-            denom = v.sqrt().div_(math.sqrt(1.0 - self.b2**t)).add_(_ADAM_EPS)
-            p.addcdiv_(m, denom, value=-self.lr / (1.0 - self.b1**t))
+            t = int(np.max(self.t[index]))
+        step = self.torch.tensor(float(t))
+        self.torch._fused_adam_(
+            list(p), grads, list(m), list(v), [], [step] * len(grads), lr=self.lr, beta1=self.b1,
+            beta2=self.b2, weight_decay=0.0, eps=_ADAM_EPS, amsgrad=False, maximize=False,
+        )
 
 
 # --------------------------------------------------------------------------------------------
@@ -374,8 +467,9 @@ class GSWGAN(TabularSynthesizer):
     pretrain_iterations : int ≥ 0, default 100
         Non-private warm-start iterations of every discriminator (each: ``critic_iters`` critic
         steps and one step of its throw-away generator). The reference uses 2000 (MNIST); one
-        batched iteration for K = 500 critics on the (2, 100)-level table costs ≈ 0.45 s on one
-        CPU thread, so 2000 would take ≈ 15 min per fit and the default is smaller.
+        batched iteration for K = 500 critics on the (2, 100)-level table costs ≈ 0.3–0.7 s on
+        one CPU thread (``benchmarks/bench_gan.py``; the range is the machine's load), so 2000
+        would take 10–20 min per fit and the default is smaller.
     max_iterations : int ≥ 1, default 20000
         Cap on the private iterations (the reference's ``iterations``).
     checkpoints : sequence of floats or None
@@ -612,7 +706,7 @@ class GSWGAN(TabularSynthesizer):
         seed = int(rng.integers(0, 2**63 - 1))
         self._checkpoint_seeds = [int(rng.integers(0, 2**63 - 1)) for _ in cp_eps]
 
-        with one_thread(torch), torch.enable_grad():
+        with one_thread(torch), torch.no_grad():
             gen = torch.Generator().manual_seed(seed)
             ema, snaps, wass = self._train(codes, names, sizes, shards, total_it, cp_it, gen, torch)
 
@@ -635,96 +729,107 @@ class GSWGAN(TabularSynthesizer):
         gp_w, dr_w = float(self.gp_weight), float(self.drift_weight)
         lr, betas = float(self.lr), (float(self.betas[0]), float(self.betas[1]))
         clip, sigma = float(self.clip_bound), float(self.noise_multiplier)
+        clock = time.perf_counter
+        t_start = clock()
 
-        # one-hot data in padded shards (K, m_max, L)
-        data, shard_sizes = onehot_shards(codes, names, sizes, shards)
-        m_max = data.shape[1]
-        data = torch.from_numpy(data)
+        # records of every shard as the positions of their one-hot entries (K, m_max, columns),
+        # for the ensemble, and one-hot (K, m_max, L), for one critic at a time
+        cols, shard_sizes = code_shards(codes, names, sizes, shards)
+        m_max = cols.shape[1]
+        cols = torch.from_numpy(cols)
+        data = torch.from_numpy(onehot_shards(codes, names, sizes, shards)[0])
         pad = torch.from_numpy(np.arange(m_max)[None, :] >= shard_sizes[:, None])  # (K, m_max)
         any_pad = bool(pad.any())
 
-        def real_batches(j, reps):
-            """Uniform random subsets of b records of every shard (j None: (K, reps, b, L)) or
-            of shard j ((reps, b, L)), without replacement within a batch."""
+        def real_rows(j, reps):
+            """Uniform random subsets of b records, without replacement: of every shard (j None),
+            as the positions of their one-hot entries (K, reps, b, c), or of shard j, one-hot
+            (reps, b, L)."""
             if j is None:
                 keys = torch.rand((k, reps, m_max), generator=gen)
                 if any_pad:
                     keys.masked_fill_(pad[:, None, :], 2.0)
                 idx = keys.argsort(dim=-1)[..., :b].reshape(k, reps * b)
-                return data[torch.arange(k)[:, None], idx].reshape(k, reps, b, L)
+                return cols[torch.arange(k)[:, None], idx].reshape(k, reps, b, -1)
             keys = torch.rand((reps, m_max), generator=gen)
             if any_pad:
                 keys.masked_fill_(pad[j][None, :], 2.0)
             return data[j][keys.argsort(dim=-1)[:, :b]]
 
         def relaxed(p, z):
-            """Gumbel-softmax samples of the generator(s) with parameters p."""
+            """Gumbel-softmax samples of the generator(s) with parameters p (+ backward cache)."""
             noise = gumbel((*z.shape[:-1], L), gen, torch)
-            return block_softmax((_gen_logits(p, z, torch) + noise) / tau, sizes, torch)
+            return _gen_forward(p, z, noise, tau, sizes, torch)
 
-        critic = _FlatMLP((k,), [L, h, h, 1], gen, torch)
-        d_opt = _Adam(critic.flat, lr, betas, n_members=k, torch=torch)
-        d_views = critic.views(critic.flat)
-        gnet = _FlatMLP((), [zd, h, h, L], gen, torch)
+        critic = _FlatMLP((k,), [L, h, h, 1], gen, torch).tensors()
+        d_opt = _Adam(critic, lr, betas, n_members=k, torch=torch)
+        gnet = _FlatMLP((), [zd, h, h, L], gen, torch).tensors()
 
         # -- 2. non-private warm start: every critic against its own throw-away generator
         n_pre = int(self.pretrain_iterations)
         if n_pre > 0:
-            pre_g = _FlatMLP((k,), [zd, h, h, L], gen, torch)
-            pg_opt = _Adam(pre_g.flat, lr, betas, torch=torch)
+            pre_g = _FlatMLP((k,), [zd, h, h, L], gen, torch).tensors()
+            pg_opt = _Adam(pre_g, lr, betas, n_members=k, torch=torch)
+            chunks = [slice(c, min(c + _CHUNK, k)) for c in range(0, k, _CHUNK)]
             for _ in range(n_pre):
-                real = real_batches(None, ci)  # (K, ci, b, L)
-                with torch.no_grad():
-                    z = torch.randn((k, ci * b, zd), generator=gen)
-                    fake = relaxed(pre_g.views(pre_g.flat), z).reshape(k, ci, b, L)
+                # the random draws of one iteration, for all K pairs, in the order of the
+                # unbatched algorithm (so the numbers do not depend on the chunking)
+                picked = real_rows(None, ci)  # (K, ci, b, c) positions in the one-hot vector
+                z = torch.randn((k, ci * b, zd), generator=gen)
+                noise = gumbel((k, ci * b, L), gen, torch)
                 alpha = torch.rand((k, ci, b, 1), generator=gen)
-                for s in range(ci):
-                    _, _, grads = _critic_grads(d_views, real[:, s], fake[:, s], alpha[:, s],
-                                                gp_w, dr_w, torch)
-                    d_opt.step(_flatten(grads, (k,), torch))
-                leaf = pre_g.flat.detach().requires_grad_(True)
-                y = relaxed(pre_g.views(leaf), torch.randn((k, bsz, zd), generator=gen))
-                with torch.no_grad():
-                    gy = _critic_input_grad(d_views, y.detach(), torch) * (-1.0 / bsz)
-                pg_opt.step(torch.autograd.grad(y, leaf, gy)[0])
+                z2 = torch.randn((k, bsz, zd), generator=gen)
+                noise2 = gumbel((k, bsz, L), gen, torch)
+                # the K (critic, generator) pairs are independent: a chunk of them at a time, so
+                # that the intermediate tensors stay in the cache
+                for c in chunks:
+                    crit, pg = [x[c] for x in critic], [x[c] for x in pre_g]
+                    rows = _row_index(picked[c], (c.stop - c.start,), L, torch)
+                    fake = _gen_forward(pg, z[c], noise[c], tau, sizes, torch)[0]
+                    fake = fake.view(-1, ci, b, L)
+                    for s in range(ci):
+                        _, grads = _critic_grads(crit, fake[:, s], alpha[c, s], gp_w, dr_w,
+                                                 torch, rows=rows[:, s])
+                        d_opt.step(grads, c)
+                    y, cache = _gen_forward(pg, z2[c], noise2[c], tau, sizes, torch)
+                    gy = _critic_input_grad(crit, y, torch).mul_(-1.0 / bsz)
+                    pg_opt.step(_gen_backward(pg, cache, gy, tau, sizes, torch), c)
             d_opt.reset()
             del pre_g, pg_opt
+        t_pre = clock()
 
         # -- 3. private iterations
-        g_opt = _Adam(gnet.flat, lr, betas, torch=torch)
-        g_views = gnet.views(gnet.flat)
-        ema = gnet.flat.clone()
+        g_opt = _Adam(gnet, lr, betas, torch=torch)
+        ema = [x.clone() for x in gnet]
         todo = sorted(set(cp_it))
         snaps_at = {}
         if todo and todo[0] == 0:
-            snaps_at[todo.pop(0)] = ema.clone()
+            snaps_at[todo.pop(0)] = [x.clone() for x in ema]
         wass = torch.zeros(total_it)
         decay = float(self.ema_decay)
         for t in range(total_it):
             # drawn per iteration so that a run is a prefix of any longer run with the same seed
             j = int(torch.randint(0, k, (1,), generator=gen))
-            dj = [v[j] for v in d_views]
-            real = real_batches(j, ci)  # (ci, b, L)
-            with torch.no_grad():
-                fake = relaxed(g_views, torch.randn((ci * b, zd), generator=gen)).reshape(ci, b, L)
+            dj = [x[j] for x in critic]
+            real = real_rows(j, ci)  # (ci, b, L)
+            fake = relaxed(gnet, torch.randn((ci * b, zd), generator=gen))[0].reshape(ci, b, L)
             alpha = torch.rand((ci, b, 1), generator=gen)
             for s in range(ci):
-                _, w, grads = _critic_grads(dj, real[s], fake[s], alpha[s], gp_w, dr_w, torch)
-                d_opt.step(_flatten(grads, (), torch), index=j)
+                w, grads = _critic_grads(dj, fake[s], alpha[s], gp_w, dr_w, torch, xr=real[s],
+                                         wasserstein=s == ci - 1)
+                d_opt.step(grads, index=j)
             wass[t] = w
             # generator step through the frozen D_j with sanitised per-sample gradients
-            leaf = gnet.flat.detach().requires_grad_(True)
-            y = relaxed(gnet.views(leaf), torch.randn((bsz, zd), generator=gen))
-            with torch.no_grad():
-                gy = _critic_input_grad(dj, y.detach(), torch) * (-1.0 / bsz)
-                gy = sanitize_gradients(gy, clip, sigma, generator=gen)
-            g_opt.step(torch.autograd.grad(y, leaf, gy)[0])
-            ema.lerp_(gnet.flat, 1.0 - min(1.0 - 1.0 / (t + 1), decay))
+            y, cache = relaxed(gnet, torch.randn((bsz, zd), generator=gen))
+            gy = _critic_input_grad(dj, y, torch).mul_(-1.0 / bsz)
+            gy = sanitize_gradients(gy, clip, sigma, generator=gen)
+            g_opt.step(_gen_backward(gnet, cache, gy, tau, sizes, torch))
+            torch._foreach_lerp_(ema, gnet, 1.0 - min(1.0 - 1.0 / (t + 1), decay))
             if todo and todo[0] == t + 1:
-                snaps_at[todo.pop(0)] = ema.clone()
-        del g_views
-        snaps = [gnet.views(snaps_at[c]) for c in cp_it]
-        return gnet.views(ema), snaps, wass.numpy().astype(np.float64)
+                snaps_at[todo.pop(0)] = [x.clone() for x in ema]
+        snaps = [snaps_at[c] for c in cp_it]
+        self._phase_seconds = {"pretraining": t_pre - t_start, "private": clock() - t_pre}
+        return ema, snaps, wass.numpy().astype(np.float64)
 
     def _default_n(self) -> int:
         # replace-one neighbours: n is public, no budget is spent on it
