@@ -56,10 +56,12 @@ def test_mixture_bad_input():
         LeakMixture(HONEST, DISHONEST, 1.5)
     with pytest.raises(TypeError, match="honest must be an unfitted estimator"):
         LeakMixture(object(), DISHONEST, 0.1)
-    with pytest.raises(AttributeError, match="not fitted"):
+    with pytest.raises(AttributeError, match="LeakMixture is not fitted yet"):
         LeakMixture(HONEST, DISHONEST, 0.1).sample(3)
-    with pytest.raises(ValueError, match="n must be an integer >= 1, got 0"):
+    with pytest.raises(ValueError, match="n must be >= 1, got 0"):
         LeakMixture(HONEST, DISHONEST, 0.1).fit(_data()).sample(0)
+    with pytest.raises(TypeError, match="n must be an integer, got float 2.5"):
+        LeakMixture(HONEST, DISHONEST, 0.1).fit(_data()).sample(2.5)
 
 
 def test_rejection_rate_against_clopper_pearson():

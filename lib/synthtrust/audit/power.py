@@ -15,13 +15,12 @@ motivates the two-step test by power ("the most revealing direction") but does n
 
 from __future__ import annotations
 
-import numbers
-
 import numpy as np
 import pandas as pd
 
-from .._validation import check_random_state, check_real_range
-from ..synthesizers.base import ParamsMixin, check_random_state_param
+from .._validation import check_positive_int, check_random_state, check_real_range
+from ..synthesizers.base import FittedMixin, ParamsMixin, check_random_state_param
+from .two_step import instantiate
 
 __all__ = ["LeakMixture", "rejection_rate"]
 
@@ -33,11 +32,12 @@ def _check_generator_param(gen, name: str) -> None:
                         f"(e.g. synthtrust.synthesizers.IPF), got {type(gen).__name__}")
 
 
-class LeakMixture(ParamsMixin):
+class LeakMixture(ParamsMixin, FittedMixin):
     """A generator that leaks a share ``leak`` of its records from a dishonest generator.
 
-    :meth:`fit` trains a clone of ``honest`` and a clone of ``dishonest`` on the same data (each
-    with its own seed drawn from ``random_state``); :meth:`sample` draws ``m ~ Binomial(n,
+    :meth:`fit` trains a fresh copy of ``honest`` and of ``dishonest`` on the same data (each
+    with its own seed drawn from ``random_state``, as :func:`~synthtrust.audit.two_step.instantiate`
+    prepares every training of an audit); :meth:`sample` draws ``m ~ Binomial(n,
     leak)`` records from the dishonest fit and ``n − m`` from the honest one, in random order,
     which is ``n`` i.i.d. records of the mixture when both components sample i.i.d.
 
@@ -85,19 +85,14 @@ class LeakMixture(ParamsMixin):
 
     def fit(self, X, y=None):
         """Fit both components to ``X``; returns ``self``."""
-        from sklearn.base import clone
-
         self._validate_params()
         rng = check_random_state(self.random_state)
-        fitted = []
-        for component in (self.honest, self.dishonest):
-            gen = clone(component)
-            if "random_state" in gen.get_params(deep=False):
-                gen.set_params(random_state=int(rng.integers(2**31 - 1)))
-            fitted.append(gen.fit(X))
-        self.honest_, self.dishonest_ = fitted
+        self.honest_, self.dishonest_ = (
+            instantiate(component, int(rng.integers(2**31 - 1))).fit(X)
+            for component in (self.honest, self.dishonest))
         self.columns_ = list(X.columns)
         self._rng = rng
+        self._fitted = True
         return self
 
     def sample(self, n: int) -> pd.DataFrame:
@@ -105,18 +100,16 @@ class LeakMixture(ParamsMixin):
 
         Raises
         ------
-        AttributeError
-            Before :meth:`fit`.
+        NotFittedError
+            Before :meth:`fit` (an ``AttributeError`` and a ``ValueError``).
         TypeError, ValueError
             ``n`` not an integer ≥ 1.
         """
-        if not hasattr(self, "honest_"):
-            raise AttributeError("LeakMixture is not fitted; call fit(frame) first")
-        if isinstance(n, bool) or not isinstance(n, numbers.Integral) or n < 1:
-            raise ValueError(f"n must be an integer >= 1, got {n!r}")
-        m = int(self._rng.binomial(int(n), float(self.leak)))
+        self._check_fitted()
+        n = check_positive_int(n, "n")
+        m = int(self._rng.binomial(n, float(self.leak)))
         parts = [gen.sample(k)[self.columns_]
-                 for gen, k in ((self.honest_, int(n) - m), (self.dishonest_, m)) if k > 0]
+                 for gen, k in ((self.honest_, n - m), (self.dishonest_, m)) if k > 0]
         frame = pd.concat(parts, ignore_index=True)
         return frame.iloc[self._rng.permutation(len(frame))].reset_index(drop=True)
 
