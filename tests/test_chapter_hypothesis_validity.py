@@ -18,7 +18,9 @@ import pandas as pd
 import pytest
 
 from synthtrust import cli, runner
+from synthtrust.studies import hypothesis_gan as hg
 from synthtrust.studies import hypothesis_validity as hv
+from synthtrust.synthesizers import GSWGAN
 
 NAME = "hypothesis_validity"
 PRESETS = ("smoke", "default", "paper")
@@ -60,6 +62,8 @@ RESULT_FILES = [
     "failed_multivariate_signal.csv",
     "failed_nonsignal.csv",
     "failed_signal.csv",
+    "gan_error_rates.csv",
+    "gan_replicates.parquet",
     "gaussian_error_rates.csv",
     "gaussian_replicates.parquet",
     "multivariate_error_rates.csv",
@@ -113,8 +117,15 @@ def test_paper_preset_is_the_published_grid():
     # the website's run differs from the paper only in the number of replicates (and the
     # multivariate part's Private-PGM steps)
     assert {k for k in paper if paper[k] != default[k]} == {
-        "n_reps", "multivariate_n_reps", "multivariate_pgm_iters"}
+        "n_reps", "multivariate_n_reps", "multivariate_pgm_iters", "gan_generators",
+        "gan_pretrain_iterations"}
     assert paper["multivariate_n_reps"] == 1000 and paper["multivariate_pgm_iters"] == 2500
+    # the DP GAN rows (§4.2): 1000 generators per scenario on n = 20 000, checkpoints at
+    # ε = 1..5, 10, five synthetic sets of each size from each checkpoint
+    assert paper["gan_generators"] == 1000 and paper["gan_n"] == 20000
+    assert paper["gan_epsilon"] == list(hg.EPSILONS) and paper["gan_sizes"] == list(hg.SYNTHETIC_SIZES)
+    assert paper["gan_sets"] == hg.N_SETS == 5
+    assert paper["gan_pretrain_iterations"] == GSWGAN().pretrain_iterations == 100
     assert paper["multivariate_sizes"] == paper["sizes"]
     assert paper["multivariate_epsilon"] == paper["epsilon"]
 
@@ -352,3 +363,20 @@ def test_multivariate_rates_cover_the_smoke_grid(smoke_run):
     assert set(rates.test) == {"mannwhitneyu", "ttest_ind", "median_test", "chi2"}
     shown = rates.dropna(subset=["rate"])
     assert len(shown) > 0 and shown.rate.between(0, 1).all()
+
+
+def test_gan_rows_are_the_error_rates_of_their_replicates(smoke_run):
+    smoke = runner.load_params(NAME, "smoke")
+    raw = pd.read_parquet(smoke_run / "results" / "gan_replicates.parquet")
+    rates = read_rates(smoke_run / "results" / "gan_error_rates.csv")
+    assert set(raw.data) == {"nonsignal", "signal", "cardio"} and set(raw.method) == {"dp_gan"}
+    # one training per generator: every (data, generator) has the smoke grid of ε × m × sets
+    per_gen = len(smoke["gan_epsilon"]) * len(smoke["gan_sizes"]) * smoke["gan_sets"] * len(hv.TESTS)
+    assert raw.groupby(["data", "rep"]).size().eq(per_gen).all()
+    assert raw.rep.nunique() == smoke["gan_generators"]
+    again = hg.gan_error_rates(raw)
+    key = ["data", "m", "epsilon", "test"]
+    left = rates.sort_values(key).reset_index(drop=True)
+    right = again.sort_values(key).reset_index(drop=True)
+    np.testing.assert_allclose(left.rate, right.rate, equal_nan=True)
+    assert (left.n_generators <= smoke["gan_generators"]).all()

@@ -336,3 +336,45 @@ def test_bad_func_outputs():
         run_grid(clash, **common)
     with pytest.raises(ValueError, match=r"outside the task's replicates \[0, 2\)"):
         run_grid(bad_rep, **common)
+
+
+# ---------------------------------------------------------------------------------------------
+# Worker warm-up (loky recycles a worker that grows by > 300 MB after its first task)
+# ---------------------------------------------------------------------------------------------
+_STATE: dict = {}
+
+
+def _load_state():
+    """A one-time per-process state of 400 MB (as JAX + lookup tables are)."""
+    if "table" not in _STATE:
+        _STATE["table"] = np.ones(50_000_000)  # 400 MB, touched
+    return _STATE["table"]
+
+
+def lazy_state_draws(params, rngs):
+    """Tasks after the first load the state lazily, as a cell that needs JAX would."""
+    import os
+    import time
+
+    if params["mu"] > 0:
+        _load_state()
+    time.sleep(0.6)  # longer than loky's 1 s between memory checks over two tasks
+    return normal_draws(params, rngs).assign(pid=os.getpid(), loaded="table" in _STATE)
+
+
+@pytest.mark.parametrize("warm_up", [None, _load_state])
+def test_warm_up_runs_before_the_first_task_so_loky_keeps_its_workers(warm_up, recwarn):
+    grid = {"mu": [0.0, 0.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0], "name": list("abcdefgh")}
+    cells = [{"mu": m, "name": n} for m, n in zip(grid["mu"], grid["name"], strict=True)]
+    out = run_grid(lazy_state_draws, cells, n_reps=1, seed=3, n_jobs=2, chunk_size=1,
+                   progress=False, warm_up=warm_up)
+    # the draws do not depend on warm_up
+    expected = oracle_frame(cells, 1, 3)
+    pd.testing.assert_frame_equal(out[expected.columns], expected)
+    stopped = [w for w in recwarn if "worker stopped" in str(w.message)]
+    if warm_up is None:
+        # the lazily loaded 400 MB recycle the workers: new processes and loky's warning
+        assert stopped and out["pid"].nunique() > 2
+    else:
+        # loaded in every worker before its first task: two workers, no warning
+        assert not stopped and out["pid"].nunique() <= 2 and out["loaded"].all()

@@ -114,6 +114,15 @@ def test_reproducible_for_a_fixed_seed(tiny_results):
                            first.loc[first["rep"] == 0, "pvalue"].fillna(-1).to_numpy())
 
 
+def test_the_gan_rows_run_on_dask_with_the_same_results(tiny_results):
+    # the paper preset's 3 000 trainings are meant for a cluster: one task per generator
+    grid, res = tiny_results
+    on_dask = run_grid(hg.gan_cell, grid[:1], n_reps=2, seed=3, n_jobs=2, dask="local",
+                       chunk_size=1, progress=False, warm_up=hg.warm_up)
+    first = res[res["data"] == "nonsignal"].reset_index(drop=True)
+    pd.testing.assert_frame_equal(on_dask, first[on_dask.columns])
+
+
 # ----------------------------------------------------------------------------- error rates
 def test_error_rates_of_a_tiny_run(tiny_results):
     _, res = tiny_results
@@ -159,6 +168,33 @@ def test_build_gan_grid():
     assert cells[0]["sizes"] == [50, 100, 500, 1000] and cells[0]["n_sets"] == 5
     assert cells[0]["n"] == 20000 and "gan" not in cells[0]
     assert hg.build_gan_grid(data=["cardio"], epsilons=[5, 1])[0]["epsilons"] == [1.0, 5.0]
+
+
+def test_gan_cells_take_the_chapter_data_options():
+    # the paper's options add no key (same seeds and cache keys as before they existed)
+    paper = hg.build_gan_grid(data=["signal", "cardio"], bins=[18, 40, 1, 25])
+    assert "bins" not in paper[1] and paper[0]["bins"] == (18.0, 40.0, 1.0, 25.0)
+    cells = hg.build_gan_grid(data=["cardio"], n=800, epsilons=EPS, sizes=[200], n_sets=1,
+                              gan=TINY, bins=[100, 180, 20, 140], variable="ap_hi",
+                              group="gender")
+    assert cells[0]["bins"] == (100.0, 180.0, 20.0, 140.0)
+    assert (cells[0]["variable"], cells[0]["group"]) == ("ap_hi", "gender")
+    (rng,) = replicate_rngs(cells[0], [0], seed=1)
+    out = hg.gan_cell(cells[0], [rng])
+    # the same generator, fitted by hand on 6 bins of systolic pressure by gender
+    (rng,) = replicate_rngs(cells[0], [0], seed=1)
+    bins = hv.BinnedVariable.regular(100, 180, 20, 140)
+    assert bins.n_bins == 6
+    ((x, y),) = hv.original_samples("cardio", 800, [rng], variable="ap_hi", group="gender")
+    model = GSWGAN(epsilon=20.0, checkpoints=EPS, domain={"group": 2, "value": 6},
+                   random_state=rng, **hg.GAN_DEFAULTS, **TINY).fit(hg.binned_table(x, y, bins))
+    syn = model.at_epsilon(8.0).sample(200)
+    vals = bins.values[syn["value"].to_numpy()]
+    gx, gy = vals[syn["group"].to_numpy() == 0], vals[syn["group"].to_numpy() == 1]
+    got = out[(out["epsilon"] == 8.0) & (out["test"] == "mannwhitneyu")]["pvalue"].item()
+    assert got == pytest.approx(stats.mannwhitneyu(gx, gy).pvalue, rel=1e-9)
+    with pytest.raises(ValueError, match="bins must be"):
+        hg.build_gan_grid(data=["cardio"], bins=[1, 2, 3])
 
 
 @pytest.mark.parametrize(

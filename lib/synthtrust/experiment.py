@@ -313,6 +313,7 @@ def run_grid(
     dask=None,
     cache_dir=None,
     progress: bool = True,
+    warm_up: Callable[[], object] | None = None,
 ) -> pd.DataFrame:
     """Run ``func`` on every grid cell × ``n_reps`` replicates; return one tidy frame.
 
@@ -348,8 +349,14 @@ def run_grid(
     progress : bool
         Show a tqdm bar over tasks (on stderr); the environment variable ``TQDM_DISABLE=1``
         (set by ``synthtrust run --no-progress``) hides it too.
-
-    Returns
+    warm_up : callable or None
+        Called without arguments when a loky worker process starts, before its first task: load
+        there what the tasks need once per process (heavy imports, lookup tables). loky takes a
+        worker's memory after its first task as the reference and recycles a worker that grows
+        by more than 300 MB beyond it — which repeats the imports and prints "A worker stopped
+        while some jobs were given to the executor" — so one-time state loaded lazily by a
+        later task would recycle the worker. A call with another ``warm_up`` than the previous
+        call starts fresh workers. Other backends ignore it; results never depend on it.
     -------
     DataFrame
         The cell's parameter columns (in grid key order), then ``rep``, then ``func``'s columns;
@@ -450,6 +457,10 @@ def run_grid(
                     _dask_client(dask, n_jobs, stack)
                     stack.enter_context(joblib.parallel_config(backend="dask"))
                     par_jobs = -1
+                elif backend == "loky":
+                    stack.enter_context(joblib.parallel_config(backend=backend,
+                                                               initializer=warm_up))
+                    par_jobs = min(n_jobs, len(pending))
                 else:
                     stack.enter_context(joblib.parallel_config(backend=backend))
                     par_jobs = min(n_jobs, len(pending))

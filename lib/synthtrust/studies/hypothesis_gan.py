@@ -66,6 +66,7 @@ __all__ = [
     "gan_cell",
     "gan_error_rates",
     "table_counts",
+    "warm_up",
 ]
 
 #: Method label of the GAN rows (the ``method`` column, as the other synthesizers' rows).
@@ -92,6 +93,11 @@ GAN_DEFAULTS = {
 }
 
 _COLUMNS = ("group", "value")
+
+
+def warm_up() -> None:
+    """Import PyTorch once per worker process (``run_grid(..., warm_up=warm_up)``)."""
+    import torch  # noqa: F401
 
 
 def binned_table(x: np.ndarray, y: np.ndarray, bins: hv.BinnedVariable) -> pd.DataFrame:
@@ -136,7 +142,8 @@ def gan_cell(params: dict, rngs: list[np.random.Generator]) -> pd.DataFrame:
         the largest is the training budget), ``sizes`` (synthetic sizes m), ``n_sets``
         (synthetic datasets per generator, ε and m), ``alpha``; optional ``gan``: a dict of
         :class:`~synthtrust.synthesizers.GSWGAN` parameters overriding :data:`GAN_DEFAULTS`
-        (e.g. ``{"pretrain_iterations": 10}`` for a quick run).
+        (e.g. ``{"pretrain_iterations": 10}`` for a quick run); optional ``bins``,
+        ``variable``, ``group`` (:func:`~synthtrust.studies.hypothesis_validity.cell_data`).
     rngs : list of numpy.random.Generator
         One per generator (:func:`synthtrust.experiment.run_grid` provides them); each draws
         the original dataset, then trains and samples.
@@ -148,13 +155,11 @@ def gan_cell(params: dict, rngs: list[np.random.Generator]) -> pd.DataFrame:
         ``iterations`` and ``epsilon_spent`` (of the checkpoint), ``m``, ``set``, ``test``,
         ``pvalue``, ``reject`` (feasible and p ≤ α) and ``feasible``.
     """
-    data, n = params["data"], int(params["n"])
-    bins = hv.CARDIO_BINS if data == "cardio" else hv.GAUSSIAN_BINS
     sizes = [int(m) for m in params["sizes"]]
     n_sets = int(params["n_sets"])
     frames = []
     for i, rng in enumerate(rngs):
-        ((x, y),) = hv.original_samples(data, n, [rng])
+        bins, ((x, y),) = hv.cell_data(params, [rng])
         model = _fit(params, binned_table(x, y, bins), bins, rng)
         keys, counts = [], []
         for eps in sorted(model.checkpoints_):
@@ -191,16 +196,22 @@ def build_gan_grid(
     n_sets: int = N_SETS,
     alpha: float = 0.05,
     gan: dict | None = None,
+    bins=None,
+    variable: str = "bmi",
+    group: str = "cardio",
 ) -> list[dict]:
     """One GAN cell per data scenario (the ε's and sizes are inside the cell: one training).
 
     ``gan`` (optional) overrides GS-WGAN parameters (:data:`GAN_DEFAULTS`, then the
     synthesizer's defaults); it is part of the cell, so it changes the seeds and the cache key.
+    ``bins``, ``variable`` and ``group`` are the chapter's data options
+    (:func:`~synthtrust.studies.hypothesis_validity.with_data_options`).
 
     Raises
     ------
     ValueError
-        An unknown data scenario, an empty or non-positive list of ε's or sizes, n_sets < 1.
+        An unknown data scenario, an empty or non-positive list of ε's or sizes, n_sets < 1,
+        ``bins`` not a valid (first cut, last cut, width, split).
     """
     unknown = sorted(set(data) - {"nonsignal", "signal", "cardio"})
     if unknown:
@@ -224,7 +235,8 @@ def build_gan_grid(
     }
     if gan:
         cell["gan"] = dict(gan)
-    return [{"data": d, **cell} for d in data]
+    cells = [{"data": d, **cell} for d in data]
+    return hv.with_data_options(cells, bins=bins, variable=variable, group=group)
 
 
 def gan_error_rates(results: pd.DataFrame, min_feasible: float = 0.05) -> pd.DataFrame:

@@ -28,6 +28,7 @@ import pandas as pd
 from scipy import stats
 
 from synthtrust import datasets, hypothesis
+from synthtrust._jax import import_mbi
 from synthtrust.experiment import replicate_index
 from synthtrust.synthesizers import (
     mwem_counts,
@@ -45,11 +46,22 @@ __all__ = [
     "BinnedVariable",
     "build_grid",
     "cardio_pool",
+    "cell_data",
     "error_rates",
     "failed_datasets",
     "original_samples",
     "simulate_cell",
+    "warm_up",
+    "with_data_options",
 ]
+
+
+def warm_up() -> None:
+    """What every cell of the study needs once per worker process: JAX and mbi (Private-PGM,
+    MWEM) and the DP Mann–Whitney U null tables. Pass it as ``run_grid(..., warm_up=warm_up)``
+    so that loky does not recycle a worker when a later cell loads them."""
+    import_mbi()
+    hypothesis.warm_up()
 
 
 @dataclass(frozen=True)
@@ -233,13 +245,27 @@ def original_samples(data: str, n: int, rngs: list[np.random.Generator], *,
     raise ValueError(f"unknown data {data!r}; expected one of 'nonsignal', 'signal', 'cardio'")
 
 
-def _bins_for(data: str, params: dict | None = None) -> BinnedVariable:
-    """The bins of a cell: its ``bins`` spec (first cut, last cut, width, split) if given,
-    else the paper's bins of ``data``."""
-    spec = (params or {}).get("bins")
+def cell_data(params: dict, rngs: list[np.random.Generator]):
+    """The bins and the original datasets of a grid cell.
+
+    ``params``: ``data``, ``n`` and the optional keys of :func:`with_data_options` (``bins``:
+    first cut, last cut, width, split, default the paper's bins of ``data``; for cardio
+    ``variable`` and ``group``, default BMI by disease status).
+
+    Returns
+    -------
+    (BinnedVariable, list of (x, y))
+        The cell's bins and :func:`original_samples` of every replicate.
+    """
+    data, spec = params["data"], params.get("bins")
     if spec is not None:
-        return BinnedVariable.regular(*spec)
-    return CARDIO_BINS if data == "cardio" else GAUSSIAN_BINS
+        bins = BinnedVariable.regular(*spec)
+    else:
+        bins = CARDIO_BINS if data == "cardio" else GAUSSIAN_BINS
+    samples = original_samples(data, int(params["n"]), rngs,
+                               variable=params.get("variable", "bmi"),
+                               group=params.get("group", "cardio"))
+    return bins, samples
 
 
 def _group_counts(samples, bins: BinnedVariable) -> np.ndarray:
@@ -340,10 +366,8 @@ def simulate_cell(params: dict, rngs: list[np.random.Generator]) -> pd.DataFrame
         Long format: one row per (replicate, test) with columns ``test``, ``pvalue``,
         ``reject`` (p ≤ α) and ``feasible``; the runner adds the parameters and ``rep``.
     """
-    data, method, n = params["data"], params["method"], int(params["n"])
-    bins = _bins_for(data, params)
-    samples = original_samples(data, n, rngs, variable=params.get("variable", "bmi"),
-                               group=params.get("group", "cardio"))
+    method, n = params["method"], int(params["n"])
+    bins, samples = cell_data(params, rngs)
     if method == "real":
         results = _tests_from_raw(samples, bins)
     elif method == "dp_mwu":
@@ -467,6 +491,23 @@ def build_grid(
         for cell in cells:
             if cell["method"] == "private_pgm":
                 cell["iters"] = int(pgm_iters)
+    return with_data_options(cells, bins=bins, variable=variable, group=group)
+
+
+def with_data_options(cells: list[dict], *, bins=None, variable: str = "bmi",
+                      group: str = "cardio") -> list[dict]:
+    """Add the chapter's data options to grid cells, only where they differ from the paper's.
+
+    ``bins`` (first cut, last cut, width, split; None: the paper's bins of each cell's data)
+    becomes the key ``bins``; for cardio cells, ``variable`` and ``group`` (:func:`cardio_pool`)
+    become keys when they are not BMI by disease status. Cells with the paper's options stay as
+    they are, so they keep their seeds and cache keys. Modifies and returns ``cells``.
+
+    Raises
+    ------
+    ValueError
+        ``bins`` not four numbers that :meth:`BinnedVariable.regular` accepts.
+    """
     if bins is not None:
         if len(bins) != 4:
             raise ValueError(f"bins must be (first cut, last cut, width, split), got {bins!r}")
