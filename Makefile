@@ -7,14 +7,14 @@ NODE_DIR := .cache/node
 MATHJAX  := $(NODE_DIR)/node_modules/mathjax/es5/tex-chtml.js
 PRESET ?= default
 
-.PHONY: install assets chromium book test bench bench-synthesizers bench-importance bench-audit clean
+.PHONY: install assets chromium book test lint bench bench-synthesizers bench-importance bench-audit clean
 
 install: $(STAMP)
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[test]'
+	$(BIN)/python -m pip install --quiet -e '.[all]'
 	touch $(STAMP)
 
 # MathJax 3 from the npm registry, served by the site itself (no CDN at read time).
@@ -31,8 +31,14 @@ chromium:
 book: install assets
 	$(BIN)/synthtrust book --preset $(PRESET)
 
-test: install assets chromium
+test: install assets chromium lint
 	$(BIN)/python -m pytest -q tests
+
+# ruff's lint rules and formatting (pyproject.toml [tool.ruff]); `ruff format lib tests
+# benchmarks` fixes the formatting
+lint: install
+	$(BIN)/ruff check lib tests benchmarks
+	$(BIN)/ruff format --check lib tests benchmarks
 
 bench: install
 	$(BIN)/python benchmarks/bench_hypothesis.py

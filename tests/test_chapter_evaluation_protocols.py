@@ -78,6 +78,24 @@ def test_summarize_is_equation_2_and_3():
     assert s.estimate == pytest.approx(0.6) and s.reference == pytest.approx(0.9)
 
 
+def test_compare_protocols_counts_by_hand():
+    # three comparisons (two generators, two ε for g1): B's RMSE lower in 2 of 3, A's ME > 0
+    # in 2 of 3; the bootstrap rows are not a DP generator and are left out
+    rows = []
+    for gen, eps, rmse_a, rmse_b, me_a in (("g1", 1.0, 0.2, 0.1, 0.05), ("g1", 10.0, 0.1, 0.3, -0.02),
+                                           ("g2", 1.0, 0.4, 0.2, 0.3), ("bootstrap", 1.0, 0.9, 0.0, 0.9)):
+        for prot, rmse, me in (("A", rmse_a, me_a), ("B", rmse_b, -0.01)):
+            rows.append({"dataset": "d", "generator": gen, "epsilon": eps, "classifier": "knn",
+                         "metric": "accuracy", "protocol": prot, "rmse": rmse, "me": me})
+    out = ep.compare_protocols(pd.DataFrame(rows), ["g1", "g2"])
+    assert out["n_compare"] == 3
+    assert out["b_wins"] == pytest.approx(2 / 3) and out["a_optimistic"] == pytest.approx(2 / 3)
+    assert out["rmse_median_A"] == pytest.approx(0.2) and out["rmse_median_B"] == pytest.approx(0.2)
+    assert out["absme_median_A"] == pytest.approx(0.05) and out["absme_median_B"] == pytest.approx(0.01)
+    with pytest.raises(ValueError, match="both protocols"):
+        ep.compare_protocols(pd.DataFrame(rows), ["g3"])
+
+
 def test_grid_and_generators_reject_unknown_names():
     cells = ep.build_grid(datasets_=["ilpd"], generators=["privbayes", "bootstrap"],
                           epsilon=[0.1, 1], delta=1e-5, classifiers=["knn"], max_rows=None)

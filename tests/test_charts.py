@@ -256,3 +256,15 @@ def test_error_rate_chart_renders_one_alpha_rule_per_cell():
         charts.error_rate_chart(_results(), alpha=None).to_dict(), vl_version=charts._vl_version()
     )
     assert "stroke-dasharray" not in svg
+
+
+def test_percent_and_number_formats():
+    assert charts.percent(0.1234) == "12.3 %" and charts.percent(0.5, digits=0) == "50 %"
+    assert charts.number(0.12345) == "0.123" and charts.number(2, digits=1) == "2.0"
+    for missing in (None, float("nan"), float("inf")):
+        assert charts.percent(missing) == "n/a" and charts.number(missing) == "n/a"
+
+
+def test_every_labelled_method_has_its_colour():
+    for key, label in charts.METHOD_LABELS.items():
+        assert charts.method_color(key) == charts.method_color(label) is not None, (key, label)

@@ -15,6 +15,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+import synthtrust.report
 from synthtrust import cli, fidelity
 from synthtrust.synthesizers import Bootstrap, Flip
 
@@ -98,9 +99,6 @@ class FakeReport:
     def to_json(self, path):
         Path(path).write_text(json.dumps(self.to_dict()))
 
-    def to_html(self, path):
-        Path(path).write_text("<html><body>fake report</body></html>")
-
     def summary(self):
         return "FAKE SUMMARY"
 
@@ -116,6 +114,8 @@ def fake(monkeypatch):
     module = types.ModuleType("synthtrust.fidelity")
     module.holdout_report = holdout_report
     monkeypatch.setitem(sys.modules, "synthtrust.fidelity", module)
+    monkeypatch.setattr(synthtrust.report, "write_holdout_html", lambda report, path: Path(
+        path).write_text("<html><body>fake report</body></html>"))
     return calls
 
 

@@ -124,9 +124,9 @@ def test_bad_report_type():
         R.dcr_histogram_chart(None)
 
 
-def test_to_html_is_atomic_and_equals_render(rep, tmp_path):
+def test_write_holdout_html_is_atomic_and_equals_render(rep, tmp_path):
     out = tmp_path / "deep" / "r.html"
-    rep.to_html(out)
+    R.write_holdout_html(rep, out)
     text = out.read_text(encoding="utf-8")
     assert [p.name for p in out.parent.iterdir()] == ["r.html"]
     # identical up to the chart ids (a per-process counter)

@@ -39,6 +39,7 @@ import pandas as pd
 
 __all__ = [
     "METHOD_COLORS",
+    "METHOD_LABELS",
     "RENDERER_NAME",
     "THEME_NAME",
     "VEGA_BUNDLE_FILENAME",
@@ -47,7 +48,9 @@ __all__ = [
     "method_color",
     "method_key",
     "method_scale",
+    "number",
     "offline_renderer",
+    "percent",
     "register",
     "renderer_html",
     "theme",
@@ -112,6 +115,7 @@ _ALIASES: dict[str, str] = {
     "gswgan": "gan",
     "gs_wgan": "gan",
     "dp_gan": "gan",
+    "dp_gan_gs_wgan": "gan",
     "dpgan": "gan",
     "pate_gan": "pategan",
     "independent": "independent_marginals",
@@ -119,6 +123,28 @@ _ALIASES: dict[str, str] = {
     "columnresampling": "column_resampling",
     "randompermutation": "random_permutation",
 }
+
+#: How the chapters name the methods of their tables and legends (keys as in the results).
+METHOD_LABELS: dict[str, str] = {
+    "real": "Real data (non-DP)",
+    "dp_mwu": "DP-MW U test",
+    "perturbed_histogram": "DP perturbed histogram",
+    "smoothed_histogram": "DP smoothed histogram",
+    "private_pgm": "Private-PGM",
+    "mwem": "MWEM",
+    "dp_gan": "DP GAN (GS-WGAN)",
+}
+
+
+def percent(x, digits: int = 1) -> str:
+    """A proportion as text in per cent (``0.1234`` → ``"12.3 %"``); ``"n/a"`` for None/NaN/inf."""
+    return f"{100 * x:.{digits}f} %" if x is not None and np.isfinite(x) else "n/a"
+
+
+def number(x, digits: int = 3) -> str:
+    """A number with ``digits`` decimals (``0.12345`` → ``"0.123"``); ``"n/a"`` for None/NaN/inf."""
+    return f"{x:.{digits}f}" if x is not None and np.isfinite(x) else "n/a"
+
 
 # Colours for methods that are not in METHOD_COLORS (cycled, in order of appearance).
 _FALLBACK_COLORS = ["#4E79A7", "#F28E2B", "#E15759", "#76B7B2", "#59A14F", "#EDC948", "#FF9DA7"]

@@ -22,8 +22,9 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-import uuid
 from pathlib import Path
+
+from synthtrust._atomic import atomic_path
 
 __all__ = ["build_parser", "main"]
 
@@ -396,20 +397,9 @@ def check_tables(tables: dict, paths: dict | None = None) -> dict:
 
 def _write_atomic(path: Path, write) -> None:
     """Call ``write(tmp)`` on a temporary file next to ``path``, then rename it to ``path``
-    (a reader never sees a half-written report; a failure leaves no file and keeps an older
-    ``path`` intact). The file gets the usual permissions (0o666 minus the umask), also when
-    ``write`` created it with ``tempfile.mkstemp`` (0o600)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.{uuid.uuid4().hex[:8]}.tmp{path.suffix}")
-    try:
+    (:func:`synthtrust._atomic.atomic_path`)."""
+    with atomic_path(path) as tmp:
         write(tmp)
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)
-        os.replace(tmp, path)
-    finally:
-        if tmp.exists():
-            tmp.unlink()
 
 
 def _cmd_fidelity(args) -> int:
@@ -447,6 +437,7 @@ def _cmd_fidelity(args) -> int:
     tables = check_tables(tables, paths)
 
     from synthtrust.fidelity import holdout_report
+    from synthtrust.report import write_holdout_html
 
     for role in _ROLES:
         n, k = tables[role].shape
@@ -463,7 +454,7 @@ def _cmd_fidelity(args) -> int:
     print(report.summary())
     for flag, out, write in (
         ("json", args.json, report.to_json),
-        ("html", args.html, report.to_html),
+        ("html", args.html, lambda path: write_holdout_html(report, path)),
     ):
         if out is None:
             continue

@@ -1,8 +1,12 @@
 """The public datasets the chapters use, read from the repository's ``data/`` folder, and a
 checked reader for user tables.
 
-Nothing is downloaded: every file is a gzip CSV in ``data/`` (provenance in
-``data/DATASETS.md``).
+Nothing is downloaded: every file is a gzip CSV in the repository's ``data/`` folder
+(provenance in ``data/DATASETS.md``). The files are looked up in the folder named by the
+environment variable ``SYNTHTRUST_DATA`` if it is set, else in ``data/`` next to ``lib/`` (a
+clone or an editable install). An installed wheel does not carry them (17 MB): point
+``SYNTHTRUST_DATA`` at a clone's ``data/`` folder; the user-facing command lines
+(``synthtrust fidelity``, ``synthtrust audit``) read the user's own files and need none.
 
 * :func:`load` — one public dataset as published;
 * :func:`holdout_split` — the exact 50/50 training/holdout split of Platzer & Reutterer (2021);
@@ -100,11 +104,15 @@ def load(name: str) -> pd.DataFrame:
     ValueError
         For an unknown name (the message lists the known names).
     FileNotFoundError
-        If the data folder is missing (run from a full clone of the repository).
+        If the file is not in :data:`DATA_DIR` (the message says how to point at the data).
     """
     file = path(name)
     if not file.exists():
-        raise FileNotFoundError(f"dataset file {file} is missing; data/ must hold {file.name}")
+        raise FileNotFoundError(
+            f"dataset {name!r}: {file.name} is not in {file.parent}; the datasets ship with the "
+            f"synthtrust repository (its data/ folder): set the environment variable "
+            f"SYNTHTRUST_DATA to that folder"
+        )
     df = pd.read_csv(file, **_FILES[name][1])
     if "index_col" in _FILES[name][1]:
         df = df.reset_index(drop=True)

@@ -271,12 +271,9 @@ def _check_n_jobs(n_jobs) -> int:
 
 
 def _dask_client(dask, n_jobs: int, stack: ExitStack):
-    try:
-        import distributed
-    except ImportError as exc:  # pragma: no cover - distributed is a dependency
-        raise ValueError(
-            "backend='dask' needs the 'distributed' package: pip install 'dask[distributed]'"
-        ) from exc
+    from synthtrust._optional import import_optional
+
+    distributed = import_optional("distributed", "run_grid(..., dask=...)")
     if isinstance(dask, distributed.Client):
         return dask
     if dask is None or dask == "local":

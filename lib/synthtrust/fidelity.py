@@ -24,7 +24,7 @@ Privacy: distance to closest record (Sec. 2.2, Figure 8)
     halves; a synthesizer that copies training records scores ≫ 50 %.
 
 :func:`holdout_report` computes both for S and for H and returns a :class:`HoldoutReport`
-(``to_dict``, ``to_json``, ``to_html``, ``summary``).
+(``to_dict``, ``to_json``, ``summary``; the HTML page: :func:`synthtrust.report.write_holdout_html`).
 
 Reproduction
 ------------
@@ -74,15 +74,14 @@ import itertools
 import json
 import numbers
 import os
-import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
+from synthtrust._atomic import write_text
 from synthtrust._validation import check_random_state
 
 __all__ = [
@@ -1179,20 +1178,6 @@ def _json_value(x: Any) -> Any:
     return x
 
 
-def _write_atomic_text(path, text: str) -> None:
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
-
-
 def _pct(x: float | None) -> str:
     return "n/a" if x is None or not np.isfinite(x) else f"{100 * x:.1f} %"
 
@@ -1316,14 +1301,7 @@ class HoldoutReport:
     def to_json(self, path) -> None:
         """Write :meth:`to_dict` as JSON to ``path`` (temporary file + rename)."""
         text = json.dumps(self.to_dict(), indent=2, ensure_ascii=False, allow_nan=False)
-        _write_atomic_text(path, text + "\n")
-
-    def to_html(self, path) -> None:
-        """Write the standalone offline HTML report (:func:`synthtrust.report.render_holdout_html`)
-        to ``path`` (temporary file + rename)."""
-        from synthtrust.report import render_holdout_html
-
-        _write_atomic_text(path, render_holdout_html(self))
+        write_text(path, text + "\n")
 
     def _reference_dcr(self) -> DCRResult | None:
         if self.holdout_dcr is not None:

@@ -40,6 +40,7 @@ import pandas as pd
 from scipy import stats
 from scipy.optimize import linear_sum_assignment
 
+from ._optional import import_optional
 from ._validation import check_positive_int, check_random_state
 
 __all__ = [
@@ -592,7 +593,7 @@ def _permuted_cosine(ordered: np.ndarray, perms: np.ndarray) -> np.ndarray:
 def _shap_importance(model, X, multiclass: str = "mean") -> np.ndarray:
     """Mean over rows of |φ| (rows, features); for per-class values (rows, features, classes)
     |φ| is averaged over the classes ("mean") or taken for the last class ("last")."""
-    import shap
+    shap = import_optional("shap", "SHAP importance")
 
     values = shap.TreeExplainer(model).shap_values(X)
     if isinstance(values, list):  # shap < 0.45: one (rows, features) array per class

@@ -11,9 +11,10 @@ import os
 import platform
 import subprocess
 import sys
-import tempfile
 from importlib import metadata
 from pathlib import Path
+
+from synthtrust._atomic import write_text
 
 __all__ = ["PACKAGES", "environment", "git_info", "peak_memory_mib", "write_manifest"]
 
@@ -177,16 +178,5 @@ def write_manifest(path: str | os.PathLike, **info) -> dict:
     info.pop("parameters", None)
     manifest.update(info)
     text = json.dumps(manifest, indent=2, default=_default, ensure_ascii=False) + "\n"
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        os.chmod(tmp, 0o644)  # mkstemp creates 0600; a manifest is meant to be read
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+    write_text(path, text)
     return json.loads(text)

@@ -29,9 +29,10 @@ import numpy as np
 import pandas as pd
 
 from synthtrust import charts
+from synthtrust._atomic import write_text
 
 __all__ = ["audit_box_chart", "dcr_histogram_chart", "render_audit_html", "render_holdout_html",
-           "tvd_bar_chart"]
+           "tvd_bar_chart", "write_holdout_html"]
 
 SYNTHETIC_COLOR = "#0072B2"
 HOLDOUT_COLOR = "#D55E00"
@@ -204,6 +205,18 @@ def _table(header: list[str], rows: list[list[Any]], numeric_from: int = 1) -> s
         out.append("<tr>" + "".join(cells) + "</tr>")
     out.append("</table>")
     return "\n".join(out)
+
+
+def write_holdout_html(report, path, *, title: str | None = None) -> None:
+    """Write :func:`render_holdout_html` of ``report`` to ``path`` (UTF-8, atomically: a
+    temporary file renamed into place). Replaces ``HoldoutReport.to_html``.
+
+    Raises
+    ------
+    TypeError
+        If ``report`` is not a :class:`synthtrust.fidelity.HoldoutReport`.
+    """
+    write_text(path, render_holdout_html(report, title=title))
 
 
 def render_holdout_html(report, *, title: str | None = None) -> str:

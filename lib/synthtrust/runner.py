@@ -28,6 +28,9 @@ from pathlib import Path
 
 import yaml
 
+from synthtrust._atomic import atomic_path
+from synthtrust._optional import import_optional
+
 __all__ = [
     "RUNTIME_KEYS",
     "ChapterExecutionError",
@@ -168,7 +171,7 @@ def notebook_parameters(name: str) -> dict:
     ValueError
         Unknown chapter, no cell tagged ``parameters``, or a non-literal assignment in it.
     """
-    import jupytext
+    jupytext = import_optional("jupytext", "reading a chapter")
 
     _check_chapter(name)
     path = chapters_dir() / f"{name}.md"
@@ -264,16 +267,8 @@ def _save_notebook(nb, path: Path, source: Path) -> None:
     meta = nb.metadata.setdefault("papermill", {})
     meta["input_path"] = str(source)
     meta["output_path"] = str(path)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            nbformat.write(nb, fh)
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
+    with atomic_path(path) as tmp:
+        nbformat.write(nb, os.fspath(tmp))
 
 
 def _default_cache_dir(out: Path) -> Path:
@@ -335,9 +330,9 @@ def run_chapter(
     ChapterExecutionError
         A cell raised; the partly executed notebook is kept as ``<out>/<name>.failed.ipynb``.
     """
-    import jupytext
-    import nbformat
-    import papermill
+    jupytext = import_optional("jupytext", "running a chapter")
+    nbformat = import_optional("nbformat", "running a chapter")
+    papermill = import_optional("papermill", "running a chapter")
     from papermill.exceptions import PapermillExecutionError
 
     from synthtrust.manifest import write_manifest

@@ -32,6 +32,7 @@ __all__ = [
     "GENERATORS",
     "PAPER_FINDINGS",
     "build_grid",
+    "compare_protocols",
     "joint_cells",
     "make_generator",
     "prepare",
@@ -226,6 +227,42 @@ def summarize(results: pd.DataFrame) -> pd.DataFrame:
     errors = protocols.summarize_protocol_errors(results, by=by)
     means = results.groupby(by, sort=False)[["estimate", "truth", "reference"]].mean().reset_index()
     return errors.merge(means, on=by)
+
+
+def compare_protocols(summary: pd.DataFrame, generators) -> dict:
+    """The chapter's headline: Protocol B against Protocol A over every comparison.
+
+    A comparison is one (dataset, generator, ε, classifier, metric) of :func:`summarize`'s
+    output restricted to ``generators``, with both protocols present.
+
+    Returns
+    -------
+    dict
+        ``n_compare`` (comparisons), ``b_wins`` (share where B's RMSE < A's), ``a_optimistic``
+        (share where A's ME > 0), and per protocol ``rmse_median_A`` / ``_B`` and
+        ``absme_median_A`` / ``_B`` (medians over the rows of that protocol).
+
+    Raises
+    ------
+    ValueError
+        No comparison has both protocols.
+    """
+    dp = summary[summary["generator"].isin(list(generators))]
+    keys = ["dataset", "generator", "epsilon", "classifier", "metric"]
+    wide = dp.pivot_table(index=keys, columns="protocol", values=["rmse", "me"], dropna=False)
+    wide = wide.dropna(subset=[("rmse", "A"), ("rmse", "B")]) if len(wide) else wide
+    if not len(wide):
+        raise ValueError("no comparison has both protocols A and B for the given generators")
+    out = {
+        "n_compare": len(wide),
+        "b_wins": float((wide[("rmse", "B")] < wide[("rmse", "A")]).mean()),
+        "a_optimistic": float((wide[("me", "A")] > 0).mean()),
+    }
+    for prot in ("A", "B"):
+        rows = dp[dp["protocol"] == prot]
+        out[f"rmse_median_{prot}"] = float(rows["rmse"].median())
+        out[f"absme_median_{prot}"] = float(rows["me"].abs().median())
+    return out
 
 
 # --------------------------------------------------------------------------------------------

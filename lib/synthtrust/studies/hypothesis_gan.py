@@ -36,7 +36,7 @@ with the paper's ε so that they compare with its figures; they are not (ε, δ)
 the standard analysis.
 
 Cost: one replicate is one full training (100 pretraining iterations of the 500 critics, then
-up to 4 987 private iterations), 70–95 CPU seconds on one core of the project's 2-core machine
+up to 4 987 private iterations), about 58 CPU seconds on one idle core of the project's 2-core machine
 (``benchmarks/bench_gan.py``; sampling and tests add ≈ 0.3 s). Run it with ``run_grid(...,
 chunk_size=1)`` so that every generator is its own task. The number of generators is a preset
 parameter, and the Clopper–Pearson bands of :func:`gan_error_rates` count generators, not
@@ -49,6 +49,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from synthtrust._optional import import_optional
 from synthtrust.experiment import replicate_index
 from synthtrust.privacy.rdp import gswgan_epsilon, gswgan_max_iterations
 from synthtrust.studies import hypothesis_validity as hv
@@ -97,7 +98,7 @@ _COLUMNS = ("group", "value")
 
 def warm_up() -> None:
     """Import PyTorch once per worker process (``run_grid(..., warm_up=warm_up)``)."""
-    import torch  # noqa: F401
+    import_optional("torch", "the DP GAN rows")
 
 
 def binned_table(x: np.ndarray, y: np.ndarray, bins: hv.BinnedVariable) -> pd.DataFrame:

@@ -107,6 +107,7 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
+from .._optional import import_optional
 from .._validation import (
     check_delta,
     check_epsilon,
@@ -169,7 +170,7 @@ def sanitize_gradients(grad, clip_bound: float, noise_multiplier: float, generat
 
     Source: GS-WGAN's ``dp_conv_hook`` / ``modify_gradnorm_conv_hook`` [``gswgan2022``].
     """
-    import torch
+    torch = import_optional("torch", "GS-WGAN")
 
     if grad.ndim != 2:
         raise ValueError(f"grad must have shape (batch, features), got shape {tuple(grad.shape)}")
@@ -675,7 +676,7 @@ class GSWGAN(TabularSynthesizer):
 
     # -- fitting --------------------------------------------------------------------------------
     def _fit_codes(self, codes: dict, rng: np.random.Generator) -> None:
-        import torch
+        torch = import_optional("torch", "GSWGAN")
 
         names = list(codes)
         sizes = [int(self.domain_[c]) for c in names]
@@ -837,7 +838,7 @@ class GSWGAN(TabularSynthesizer):
 
     # -- sampling -------------------------------------------------------------------------------
     def _logits(self, n: int, rng: np.random.Generator, params) -> np.ndarray:
-        import torch
+        torch = import_optional("torch", "GSWGAN")
 
         z = rng.standard_normal((n, int(self.z_dim))).astype(np.float32)
         with one_thread(torch), torch.no_grad():

@@ -108,6 +108,7 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
+from .._optional import import_optional
 from .._validation import (
     check_delta,
     check_epsilon,
@@ -493,7 +494,7 @@ class PATECTGAN(TabularSynthesizer):
 
     # -- fitting --------------------------------------------------------------------------------
     def _fit_codes(self, codes: dict, rng: np.random.Generator) -> None:
-        import torch
+        torch = import_optional("torch", "PATECTGAN")
 
         names = list(codes)
         sizes = [int(self.domain_[c]) for c in names]
@@ -675,7 +676,7 @@ class PATECTGAN(TabularSynthesizer):
     def _sample_codes(self, n: int, rng: np.random.Generator) -> pd.DataFrame:
         """Post-processing: c from p̂, z ~ N(0, I), one category per column by Gumbel-max on
         the generator's logits (BatchNorm with its running statistics)."""
-        import torch
+        torch = import_optional("torch", "PATECTGAN")
 
         names = self.columns_
         sizes = [int(self.domain_[c]) for c in names]

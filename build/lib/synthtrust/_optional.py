@@ -1,0 +1,45 @@
+"""Optional dependencies and the extra that installs each.
+
+The core install (``pip install synthtrust``) is the library and the ``fidelity`` / ``audit``
+command lines. Heavier parts live in extras: ``[gan]`` (PyTorch: :class:`~synthtrust.
+synthesizers.GSWGAN`, :class:`~synthtrust.synthesizers.PATECTGAN`), ``[importance]`` (shap:
+TreeSHAP importances), ``[dask]`` (``run_grid(..., dask=...)``), ``[book]`` (papermill,
+jupytext, Jupyter Book: ``synthtrust run`` / ``synthtrust book``), ``[test]``; ``[all]`` is
+everything (what ``make install`` selects).
+"""
+
+from __future__ import annotations
+
+import importlib
+from types import ModuleType
+
+__all__ = ["EXTRAS", "import_optional"]
+
+#: Top-level module → the extra that installs it.
+EXTRAS = {
+    "torch": "gan",
+    "shap": "importance",
+    "distributed": "dask",
+    "papermill": "book",
+    "jupytext": "book",
+    "nbformat": "book",
+}
+
+
+def import_optional(name: str, feature: str) -> ModuleType:
+    """Import the optional module ``name`` (a key of :data:`EXTRAS`, or a submodule of one).
+
+    Raises
+    ------
+    ImportError
+        ``name`` is not installed; the message names ``feature`` (what needed it) and the
+        command that installs the extra, e.g. ``pip install 'synthtrust[gan]'``.
+    """
+    try:
+        return importlib.import_module(name)
+    except ImportError as exc:
+        extra = EXTRAS[name.partition(".")[0]]
+        raise ImportError(
+            f"{feature} needs {name.partition('.')[0]!r}, which is not installed; install "
+            f"the extra: pip install 'synthtrust[{extra}]'"
+        ) from exc

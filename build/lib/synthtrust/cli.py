@@ -1,0 +1,703 @@
+"""Command line: ``synthtrust list | run | book | fidelity | audit``.
+
+Examples::
+
+    synthtrust list
+    synthtrust run hypothesis_validity --preset smoke
+    synthtrust run hypothesis_validity -p epsilon "[0.1,1]" -p n_reps 200 --out runs/x
+    synthtrust run hypothesis_validity --dask tcp://scheduler:8786
+    synthtrust book --preset default
+    synthtrust fidelity --train t.csv --holdout h.csv --synthetic s.csv --json r.json --html r.html
+    synthtrust audit --generator mygen:MyGenerator --card card.yaml --json a.json --html a.html
+
+Set ``SYNTHTRUST_DEBUG=1`` to see the traceback of such errors.
+
+Errors in what was asked (unknown chapter, preset or parameter, bad values) print
+``synthtrust: error: <message>`` and exit with status 2; a chapter that fails while running
+exits with status 1 and names the failed notebook.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+from synthtrust._atomic import atomic_path
+
+__all__ = ["build_parser", "main"]
+
+
+def _positive_or_all(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
+    if value == 0:
+        raise argparse.ArgumentTypeError("must be >= 1, or -1 for all cores")
+    return value
+
+
+# --------------------------------------------------------------------------------------------
+# list
+# --------------------------------------------------------------------------------------------
+def _add_list(sub) -> None:
+    p = sub.add_parser("list", help="list the chapters and their parameter presets")
+    p.set_defaults(handler=_cmd_list)
+
+
+def _cmd_list(args) -> int:
+    from synthtrust import runner
+
+    chapters = runner.list_chapters()
+    if not chapters:
+        print(f"no chapters found under {runner.chapters_dir()}")
+        return 0
+    width = max(len(c) for c in chapters)
+    for chapter in chapters:
+        print(f"{chapter:<{width}}  presets: {', '.join(runner.presets(chapter))}")
+    return 0
+
+
+# --------------------------------------------------------------------------------------------
+# run
+# --------------------------------------------------------------------------------------------
+def _add_run(sub) -> None:
+    p = sub.add_parser(
+        "run",
+        help="execute one chapter notebook with a preset and overrides",
+        description="Execute chapters/CHAPTER.md with papermill; write CHAPTER.ipynb, results/ "
+        "and manifest.json into the run folder.",
+    )
+    p.add_argument("chapter", metavar="CHAPTER", help="chapter name (see `synthtrust list`)")
+    p.add_argument(
+        "--preset", default="default", help="smoke, default or paper (default: %(default)s)"
+    )
+    p.add_argument(
+        "-p",
+        "--param",
+        nargs=2,
+        action="append",
+        default=[],
+        metavar=("KEY", "VALUE"),
+        help="override a preset parameter; VALUE is YAML: 200, 0.5, '[0.1,1]', text",
+    )
+    p.add_argument(
+        "--out",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="run folder (default: _build/runs/PRESET/CHAPTER/)",
+    )
+    _add_parallel_options(p, dask=True)
+    p.add_argument(
+        "--cache-dir",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="joblib cache of finished replicates (default: .cache/joblib)",
+    )
+    p.add_argument("--no-progress", action="store_true", help="hide progress bars")
+    p.set_defaults(handler=_cmd_run)
+
+
+def _cmd_run(args) -> int:
+    from synthtrust import runner
+
+    overrides = {}
+    for key, value in args.param:
+        try:
+            overrides[key] = runner.parse_value(value)
+        except ValueError as exc:
+            raise ValueError(f"-p {key}: {exc}") from None
+    out = runner.run_chapter(
+        args.chapter,
+        preset=args.preset,
+        overrides=overrides,
+        out=args.out,
+        n_jobs=args.n_jobs,
+        dask=args.dask,
+        progress=not args.no_progress,
+        cache_dir=args.cache_dir,
+    )
+    print(f"notebook: {out / (args.chapter + '.ipynb')}")
+    print(f"results:  {out / 'results'}")
+    print(f"manifest: {out / 'manifest.json'}")
+    return 0
+
+
+# --------------------------------------------------------------------------------------------
+# book
+# --------------------------------------------------------------------------------------------
+def _add_book(sub) -> None:
+    p = sub.add_parser("book", help="run every chapter and build the Jupyter Book")
+    p.add_argument(
+        "--preset", default="default", help="preset for every chapter (default: %(default)s)"
+    )
+    p.add_argument(
+        "--out", type=Path, default=None, metavar="DIR", help="build folder (default: _build/)"
+    )
+    _add_parallel_options(p, dask=True)
+    p.set_defaults(handler=_cmd_book)
+
+
+def _cmd_book(args) -> int:
+    from synthtrust import book  # lazy: pulls in the book toolchain only when asked
+
+    failures = (getattr(book, "BookBuildError", RuntimeError), FileNotFoundError)
+    try:
+        site = book.build(preset=args.preset, out=args.out, n_jobs=args.n_jobs, dask=args.dask)
+    except failures as exc:
+        print(f"synthtrust: error: {exc}", file=sys.stderr)
+        return 1
+    print(f"book: {site}")
+    return 0
+
+
+# --------------------------------------------------------------------------------------------
+# fidelity
+# --------------------------------------------------------------------------------------------
+_ROLES = ("train", "holdout", "synthetic")
+_SEPARATORS = {",": ",", ";": ";", "|": "|", "tab": "\t", "\\t": "\t", "\t": "\t"}
+
+
+def _add_parallel_options(p: argparse.ArgumentParser, *, dask: bool) -> None:
+    """``--n-jobs`` (and with ``dask``, ``--dask``), shared by run, book and fidelity."""
+    p.add_argument(
+        "--n-jobs",
+        type=_positive_or_all,
+        default=None,
+        metavar="N",
+        help="parallel workers (default: all cores; 1 = no parallelism)",
+    )
+    if dask:
+        p.add_argument(
+            "--dask",
+            default=None,
+            metavar="ADDR",
+            help="run replicates on Dask: 'local' (LocalCluster) or tcp://host:port",
+        )
+
+
+def _int_at_least(minimum: int):
+    """An argparse type: an integer >= ``minimum``."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"must be >= {minimum}, got {value}")
+        return value
+
+    return parse
+
+
+_positive_int = _int_at_least(1)
+_seed = _int_at_least(0)
+
+
+def _separator(text: str) -> str:
+    if text not in _SEPARATORS:
+        raise argparse.ArgumentTypeError(
+            f"unknown delimiter {text!r}; use one of: ',', ';', '|', tab"
+        )
+    return _SEPARATORS[text]
+
+
+def _add_fidelity(sub) -> None:
+    p = sub.add_parser(
+        "fidelity",
+        help="holdout-based fidelity and privacy report of one synthetic table",
+        description="Score a synthetic table against the training table it was made from and a "
+        "holdout table from the same population (Platzer & Reutterer 2021): k-way TVD "
+        "(k = 1, 2, 3) against the holdout's reference, the distances to the closest training "
+        "and holdout records (DCR) and the share of synthetic records closer to training. "
+        "Files: CSV (.gz/.bz2/.xz/.zip ok) or Parquet (.parquet/.pq), with the same columns.",
+    )
+    p.add_argument(
+        "--train",
+        type=Path,
+        required=True,
+        metavar="FILE",
+        help="the training table the synthesizer was fitted on",
+    )
+    p.add_argument(
+        "--holdout",
+        type=Path,
+        required=True,
+        metavar="FILE",
+        help="records of the same population not shown to the synthesizer",
+    )
+    p.add_argument(
+        "--synthetic",
+        type=Path,
+        required=True,
+        metavar="FILE",
+        help="the synthetic table to assess",
+    )
+    p.add_argument(
+        "--json", type=Path, default=None, metavar="OUT.json", help="write the metrics as JSON"
+    )
+    p.add_argument(
+        "--html",
+        type=Path,
+        default=None,
+        metavar="OUT.html",
+        help="write the report with charts as a self-contained HTML page",
+    )
+    p.add_argument(
+        "--max-rows",
+        type=_positive_int,
+        default=None,
+        metavar="N",
+        help="use at most N rows of each table (random subsample drawn with --seed)",
+    )
+    _add_parallel_options(p, dask=False)
+    p.add_argument(
+        "--seed",
+        type=_seed,
+        default=None,
+        metavar="N",
+        help="seed of the random parts (subsampling); default: fresh entropy",
+    )
+    p.add_argument(
+        "--sep",
+        type=_separator,
+        default=None,
+        metavar="DELIM",
+        help="CSV delimiter of the three files: ',' ';' '|' or tab (default: ',', tab for .tsv)",
+    )
+    p.set_defaults(handler=_cmd_fidelity)
+
+
+def _dtype_kind(series) -> str:
+    """Type class of a column for the same-type check: numeric, boolean, datetime or text.
+
+    Integers and floats are one class (a column with NaN, or written as ``1e+05``, reads as
+    float in one file and int in another). An object column holding only True/False and
+    missing values (``TRUE``/``FALSE`` with empty cells) is boolean like a bool column.
+    """
+    import numpy as np
+    import pandas as pd
+
+    dtype = series.dtype
+    if pd.api.types.is_bool_dtype(dtype):
+        return "boolean"
+    if pd.api.types.is_numeric_dtype(dtype):
+        return "numeric"
+    if pd.api.types.is_datetime64_any_dtype(dtype) or pd.api.types.is_timedelta64_dtype(dtype):
+        return "datetime"
+    if pd.api.types.is_object_dtype(dtype):
+        values = series.dropna().unique()
+        if len(values) and all(isinstance(v, (bool, np.bool_)) for v in values):
+            return "boolean"
+    return "text"
+
+
+def _first_non_numeric(series):
+    """(row number, value) of the first non-missing value of ``series`` that is not a number."""
+    import pandas as pd
+
+    values = series.dropna()
+    bad = values[pd.to_numeric(values.astype(str), errors="coerce").isna()]
+    if bad.empty:
+        return None
+    return int(series.index.get_loc(bad.index[0])) + 1, bad.iloc[0]
+
+
+def check_tables(tables: dict, paths: dict | None = None) -> dict:
+    """Check three tables for :func:`synthtrust.fidelity.holdout_report` and align them.
+
+    Parameters
+    ----------
+    tables : dict
+        ``{"train": df, "holdout": df, "synthetic": df}`` (pandas DataFrames).
+    paths : dict, optional
+        The file of each table, named in the messages.
+
+    Returns
+    -------
+    dict
+        The same tables with the holdout's and synthetic table's columns in the training
+        table's order.
+
+    Raises
+    ------
+    ValueError
+        A table without rows; columns missing from or extra in the holdout or synthetic table
+        (each named, with the file); a column whose values are all missing in some table; a
+        column whose type class (numeric, boolean, datetime, text; see :func:`_dtype_kind`)
+        differs between tables (the column, each table's dtype, and a first non-numeric value
+        where a numeric column turned into text).
+    """
+    paths = paths or {}
+
+    def where(role: str) -> str:
+        return f"the {role} file {paths[role]}" if role in paths else f"the {role} table"
+
+    for role in _ROLES:
+        if len(tables[role]) == 0 or tables[role].shape[1] == 0:
+            raise ValueError(
+                f"{where(role)} is empty ({tables[role].shape[0]} rows, "
+                f"{tables[role].shape[1]} columns)"
+            )
+    columns = list(tables["train"].columns)
+    problems = []
+    for role in _ROLES[1:]:
+        have = list(tables[role].columns)
+        missing = [c for c in columns if c not in set(have)]
+        extra = [c for c in have if c not in set(columns)]
+        if missing:
+            problems.append(
+                f"{where(role)} lacks {len(missing)} column(s) of the train file: "
+                f"{', '.join(map(repr, missing))}"
+            )
+        if extra:
+            problems.append(
+                f"{where(role)} has {len(extra)} column(s) not in the train file: "
+                f"{', '.join(map(repr, extra))}"
+            )
+    if problems:
+        raise ValueError("the three files must have the same columns: " + "; ".join(problems))
+    out = {role: tables[role][columns] if role != "train" else tables[role] for role in _ROLES}
+
+    empty = []
+    for role in _ROLES:
+        all_na = out[role].isna().all()
+        empty += [f"{c!r} in {where(role)}" for c in columns if all_na[c]]
+    if empty:
+        raise ValueError(
+            f"column(s) with only missing values: {'; '.join(empty)}; drop the "
+            "column from all three files or fill it"
+        )
+
+    problems = []
+    for col in columns:
+        kinds = {role: _dtype_kind(out[role][col]) for role in _ROLES}
+        if len(set(kinds.values())) == 1:
+            continue
+        text = ", ".join(f"{role} {out[role][col].dtype} ({kinds[role]})" for role in _ROLES)
+        hint = ""
+        if "numeric" in kinds.values():
+            for role in _ROLES:
+                found = _first_non_numeric(out[role][col]) if kinds[role] == "text" else None
+                if found:
+                    hint = f"; e.g. data row {found[0]} of {where(role)} holds {found[1]!r}"
+                    break
+        problems.append(f"column {col!r} has different types: {text}{hint}")
+    if problems:
+        raise ValueError(
+            "each column must have the same type in the three files: " + "; ".join(problems)
+        )
+    return out
+
+
+def _write_atomic(path: Path, write) -> None:
+    """Call ``write(tmp)`` on a temporary file next to ``path``, then rename it to ``path``
+    (:func:`synthtrust._atomic.atomic_path`)."""
+    with atomic_path(path) as tmp:
+        write(tmp)
+
+
+def _cmd_fidelity(args) -> int:
+    from synthtrust import datasets
+
+    paths = {role: getattr(args, role) for role in _ROLES}
+    inputs = {path.resolve() for path in paths.values()}
+    for flag, out in (("--json", args.json), ("--html", args.html)):
+        if out is None:
+            continue
+        if out.is_dir():
+            raise ValueError(f"{flag} {out} is a directory; give a file name")
+        if out.resolve() in inputs:
+            raise ValueError(f"{flag} {out} is one of the input files; give another file name")
+    if (
+        args.json is not None
+        and args.html is not None
+        and args.json.resolve() == args.html.resolve()
+    ):
+        raise ValueError(f"--json and --html name the same file {args.json}")
+
+    try:
+        same = os.path.samefile(paths["synthetic"], paths["holdout"])
+    except OSError:
+        same = False
+    tables = {}
+    for role, path in paths.items():
+        if role == "synthetic" and same:
+            tables[role] = tables["holdout"]  # the holdout scored as synthetic: read once
+            continue
+        try:
+            tables[role] = datasets.read_table(path, sep=args.sep)
+        except (FileNotFoundError, ValueError) as exc:
+            raise ValueError(f"--{role}: {exc}") from None
+    tables = check_tables(tables, paths)
+
+    from synthtrust.fidelity import holdout_report
+    from synthtrust.report import write_holdout_html
+
+    for role in _ROLES:
+        n, k = tables[role].shape
+        print(f"{role + ':':<10} {paths[role]}  ({n:,} rows, {k} columns)")
+    report = holdout_report(
+        tables["train"],
+        tables["holdout"],
+        tables["synthetic"],
+        max_rows=args.max_rows,
+        n_jobs=args.n_jobs,
+        random_state=args.seed,
+        synthetic_is_holdout=True if same else None,
+    )
+    print(report.summary())
+    for flag, out, write in (
+        ("json", args.json, report.to_json),
+        ("html", args.html, lambda path: write_holdout_html(report, path)),
+    ):
+        if out is None:
+            continue
+        try:
+            _write_atomic(out, write)
+        except OSError as exc:  # e.g. no permission: a clear error, not a traceback
+            raise ValueError(f"--{flag}: cannot write {out}: {exc}") from None
+        print(f"{flag}: {out}")
+    return 0
+
+
+# --------------------------------------------------------------------------------------------
+# audit
+# --------------------------------------------------------------------------------------------
+class GeneratorFactory:
+    """``module:Class`` plus constructor parameters, as a picklable factory
+    ``factory(random_state) -> generator`` (parallel workers import the module themselves).
+
+    Raises ValueError at construction if the module or class cannot be imported, is not a
+    class, or lacks ``fit``/``sample``."""
+
+    def __init__(self, spec: str, params: dict):
+        if not isinstance(spec, str) or spec.count(":") != 1 or not all(spec.split(":")):
+            raise ValueError(f"--generator must be module:Class (e.g. mygen:MyGenerator), "
+                             f"got {spec!r}")
+        self.spec, self.params = spec, dict(params)
+        cls = self._cls()
+        missing = [m for m in ("fit", "sample") if not callable(getattr(cls, m, None))]
+        if missing:
+            raise ValueError(f"--generator {spec}: the class lacks {' and '.join(missing)}; an "
+                             "audited generator needs fit(frame) and sample(n)")
+
+    def _cls(self):
+        import importlib
+        import inspect
+
+        module, name = self.spec.split(":")
+        if os.getcwd() not in sys.path:  # like `python -m`: modules of the working directory
+            sys.path.insert(0, os.getcwd())
+        try:
+            obj = getattr(importlib.import_module(module), name)
+        except ImportError as exc:
+            raise ValueError(f"--generator {self.spec}: cannot import module {module!r} "
+                             f"({exc})") from None
+        except AttributeError:
+            raise ValueError(f"--generator {self.spec}: module {module!r} has no {name!r}"
+                             ) from None
+        if not inspect.isclass(obj):
+            raise ValueError(f"--generator {self.spec}: {name!r} is not a class")
+        return obj
+
+    def __call__(self, random_state):
+        from synthtrust.audit.two_step import construct
+
+        try:
+            return construct(self._cls(), self.params, random_state)
+        except TypeError as exc:
+            raise ValueError(f"--params do not fit {self.spec}: {exc}") from None
+
+
+def _json_object(text: str) -> dict:
+    import json
+
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise argparse.ArgumentTypeError(f"not valid JSON ({exc})") from None
+    if not isinstance(value, dict):
+        raise argparse.ArgumentTypeError(f"expected a JSON object {{...}}, got {text!r}")
+    return value
+
+
+def _candidates(text: str):
+    if text == "next":
+        return text
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected 'next' or an integer k, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"k must be >= 1, got {value}")
+    return value
+
+
+def _add_audit(sub) -> None:
+    p = sub.add_parser(
+        "audit",
+        help="audit a generator against the statistics its card declares",
+        description="Test whether a black-box generator uses only the marginals its card "
+        "declares (Houssiau et al. 2022): train it on pairs of datasets with the same declared "
+        "marginals and size that differ as much as possible outside them, and compare its "
+        "outputs with Student's t. The generator class is trained on integer-coded tables "
+        "(the card's columns, codes 0..size-1) and must return such tables from sample(n).",
+    )
+    p.add_argument("--generator", required=True, metavar="MODULE:CLASS",
+                   help="the generator class (its module importable from the working directory)")
+    p.add_argument("--params", type=_json_object, default={}, metavar="JSON",
+                   help="constructor parameters as a JSON object (random_state is set per "
+                        "training if the class takes it)")
+    p.add_argument("--card", type=Path, required=True, metavar="CARD.yaml",
+                   help="the generator card: columns with domain sizes and declared marginals "
+                        "(YAML or JSON)")
+    p.add_argument("--data", type=Path, default=None, metavar="REAL.csv",
+                   help="audit around the real data: start from its cells and counts (codes of "
+                        "the card's columns); default: every cell (or --support random cells)")
+    p.add_argument("--candidates", type=_candidates, default="next", metavar="next|K",
+                   help="probed statistics: 'next' (one order above the card) or all K-way bins")
+    p.add_argument("--n-candidates", type=_positive_int, default=None, metavar="N",
+                   help="probe N of those bins drawn at random (seeded by --seed; default: all, "
+                        "up to 8192 bins with the declared ones)")
+    p.add_argument("--support", type=_positive_int, default=None, metavar="N",
+                   help="random support cells of the starting dataset (default: all cells)")
+    p.add_argument("--copies", type=_positive_int, default=1000, metavar="R",
+                   help="records per support cell of the starting dataset (default: %(default)s)")
+    p.add_argument("--k-select", type=_int_at_least(2), default=10, metavar="K1",
+                   help="trainings per side to select the direction (default: %(default)s)")
+    p.add_argument("--k-audit", type=_int_at_least(2), default=10, metavar="K2",
+                   help="fresh trainings per side for the test (default: %(default)s)")
+    p.add_argument("--alpha", type=float, default=0.01, help="level (default: %(default)s)")
+    p.add_argument("--seed", type=_seed, default=None, metavar="N",
+                   help="root seed of the supports and trainings; default: fresh entropy")
+    _add_parallel_options(p, dask=True)
+    p.add_argument("--json", type=Path, default=None, metavar="OUT.json",
+                   help="write the result as JSON")
+    p.add_argument("--html", type=Path, default=None, metavar="OUT.html",
+                   help="write the report (verdict, box plot, leak) as an offline HTML page")
+    p.add_argument("--strict", action="store_true",
+                   help="exit with status 1 when the audit rejects the generator")
+    p.set_defaults(handler=_cmd_audit)
+
+
+def _real_cells(path: Path, card):
+    """(support cells, counts) of a real table's rows over the card's columns."""
+    import numpy as np
+
+    from synthtrust import datasets
+
+    try:
+        table = datasets.read_table(path)
+    except (FileNotFoundError, ValueError) as exc:
+        raise ValueError(f"--data: {exc}") from None
+    missing = [c for c in card.column_names if c not in table.columns]
+    if missing:
+        raise ValueError(f"--data {path}: no column(s) {missing} of the card")
+    codes = table[card.column_names]
+    for col, size in card.columns.items():
+        values = codes[col]
+        if values.isna().any() or not values.between(0, size - 1).all() or \
+                not (values == values.round()).all():
+            raise ValueError(f"--data {path}: column {col!r} must hold integer codes "
+                             f"0..{size - 1} (the card's domain size)")
+    cells, counts = np.unique(codes.to_numpy(dtype=np.int64), axis=0, return_counts=True)
+    return cells, counts
+
+
+def _cmd_audit(args) -> int:
+    from synthtrust.audit import GeneratorCard, audit, candidate_bins
+
+    try:
+        card = GeneratorCard.load(args.card)
+    except (OSError, ValueError, TypeError, KeyError) as exc:
+        raise ValueError(f"--card {args.card}: {exc}") from None
+    factory = GeneratorFactory(args.generator, args.params)
+    support, copies = args.support, args.copies
+    if args.data is not None:
+        support, copies = _real_cells(args.data, card)
+    candidates = args.candidates
+    if args.n_candidates is not None:
+        candidates = candidate_bins(card, candidates, n=args.n_candidates,
+                                    random_state=args.seed)
+    print(f"card: {args.card} ({len(card.column_names)} columns, {len(card.marginals)} "
+          f"declared marginals); generator: {args.generator}")
+    try:
+        result = audit(factory, card, candidates=candidates, support=support,
+                       copies=copies, k_select=args.k_select, k_audit=args.k_audit,
+                       alpha=args.alpha, random_state=args.seed, n_jobs=args.n_jobs,
+                       dask=args.dask, name=args.generator)
+    except RuntimeError as exc:  # a training of the user's generator raised
+        raise ValueError(str(exc)) from None
+    print(result.summary())
+    for flag, out, text in (("json", args.json, result.to_json),
+                            ("html", args.html, result.to_html)):
+        if out is None:
+            continue
+        try:
+            _write_atomic(out, lambda tmp, text=text: Path(tmp).write_text(text(),
+                                                                         encoding="utf-8"))
+        except OSError as exc:
+            raise ValueError(f"--{flag}: cannot write {out}: {exc}") from None
+        print(f"{flag}: {out}")
+    return 1 if args.strict and result.rejected else 0
+
+
+# --------------------------------------------------------------------------------------------
+# Subcommands. To add one (e.g. `fidelity --train --holdout --synthetic`, `audit`): write
+# `_add_<name>(sub)` that declares its arguments and `set_defaults(handler=_cmd_<name>)`, and
+# a `_cmd_<name>(args) -> int` that imports its module lazily; then list `_add_<name>` here.
+# Raise ValueError/TypeError for bad input: main() turns them into `synthtrust: error:`, exit 2.
+# --------------------------------------------------------------------------------------------
+_SUBCOMMANDS = (_add_list, _add_run, _add_book, _add_fidelity, _add_audit)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The ``synthtrust`` argument parser."""
+    from synthtrust import __version__
+
+    parser = argparse.ArgumentParser(
+        prog="synthtrust",
+        description="Can we trust differentially private synthetic data? Run the book's chapters.",
+    )
+    parser.add_argument("--version", action="version", version=f"synthtrust {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    for add in _SUBCOMMANDS:
+        add(sub)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the ``synthtrust`` console script; returns the exit status."""
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # --help, --version, usage errors (argparse exits with 2)
+        return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 2)
+    from synthtrust.runner import ChapterExecutionError
+
+    try:
+        return args.handler(args)
+    except (ValueError, TypeError) as exc:
+        if os.environ.get("SYNTHTRUST_DEBUG"):
+            raise
+        print(f"synthtrust: error: {exc}", file=sys.stderr)
+        return 2
+    except ChapterExecutionError as exc:
+        print(f"synthtrust: error: {exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print(
+            "synthtrust: interrupted; rerun the same command to resume from the cache",
+            file=sys.stderr,
+        )
+        return 130
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,42 @@
+"""Differential-privacy building blocks: mechanisms, accounting, and the PrivacyLedger.
+
+* :mod:`~synthtrust.privacy.mechanisms` — :func:`laplace`, :func:`discrete_laplace`,
+  :func:`gaussian`, :func:`exponential_mechanism` (vectorized, each optionally writing to a ledger).
+* :mod:`~synthtrust.privacy.accounting` — :func:`cdp_rho`, :func:`cdp_epsilon`, :func:`cdp_delta`
+  (ρ-zCDP ↔ (ε, δ)-DP as in Private-PGM's ``cdp2adp``), :func:`pure_to_zcdp`.
+* :mod:`~synthtrust.privacy.rdp` — Rényi-DP accounting of the subsampled Gaussian (dp-accounting):
+  :func:`sampled_gaussian_rdp`, :func:`rdp_to_epsilon`, :func:`gswgan_epsilon`,
+  :func:`gswgan_max_iterations`.
+* :mod:`~synthtrust.privacy.ledger` — :class:`PrivacyLedger`.
+"""
+
+from .accounting import cdp_delta, cdp_epsilon, cdp_rho, pure_to_zcdp
+from .ledger import LedgerEntry, PrivacyLedger
+from .mechanisms import (
+    discrete_laplace,
+    discrete_laplace_pmf,
+    exponential_mechanism,
+    exponential_mechanism_probabilities,
+    gaussian,
+    laplace,
+)
+from .rdp import gswgan_epsilon, gswgan_max_iterations, rdp_to_epsilon, sampled_gaussian_rdp
+
+__all__ = [
+    "LedgerEntry",
+    "PrivacyLedger",
+    "cdp_delta",
+    "cdp_epsilon",
+    "cdp_rho",
+    "discrete_laplace",
+    "discrete_laplace_pmf",
+    "exponential_mechanism",
+    "exponential_mechanism_probabilities",
+    "gaussian",
+    "gswgan_epsilon",
+    "gswgan_max_iterations",
+    "laplace",
+    "pure_to_zcdp",
+    "rdp_to_epsilon",
+    "sampled_gaussian_rdp",
+]

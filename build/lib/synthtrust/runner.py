@@ -1,0 +1,441 @@
+"""Run a chapter notebook with a parameter preset: jupytext → papermill → results + manifest.
+
+Layout (relative to the repository root, see :func:`repo_root`)::
+
+    chapters/<name>.md                          MyST-Markdown notebook (jupytext)
+    chapters/params/<name>/{smoke,default,paper}.yaml   flat dicts of scientific parameters
+
+A run writes ``<out>/<name>.ipynb`` (executed), ``<out>/results/`` (the chapter's tables) and
+``<out>/manifest.json``; ``<out>`` defaults to ``_build/runs/<preset>/<name>/``.
+
+The chapter's cell tagged ``parameters`` must define every key of its presets plus the runtime
+keys :data:`RUNTIME_KEYS` (``results_dir``, ``cache_dir``, ``n_jobs``, ``dask``); papermill
+injects the run's values in a cell right after it.
+"""
+
+from __future__ import annotations
+
+import ast
+import contextlib
+import datetime as _dt
+import json
+import os
+import sys
+import tempfile
+import time
+from collections.abc import Mapping
+from pathlib import Path
+
+import yaml
+
+from synthtrust._atomic import atomic_path
+from synthtrust._optional import import_optional
+
+__all__ = [
+    "RUNTIME_KEYS",
+    "ChapterExecutionError",
+    "chapters_dir",
+    "list_chapters",
+    "load_params",
+    "notebook_parameters",
+    "parse_value",
+    "presets",
+    "repo_root",
+    "run_chapter",
+]
+
+#: Keys the runner adds to every chapter's parameters (they must not appear in presets).
+RUNTIME_KEYS = ("results_dir", "cache_dir", "n_jobs", "dask")
+_PRESET_ORDER = ("smoke", "default", "paper")
+
+
+class ChapterExecutionError(RuntimeError):
+    """A chapter notebook raised while executing; the message names the cell and the error."""
+
+
+# --------------------------------------------------------------------------------------------
+# Where things are
+# --------------------------------------------------------------------------------------------
+def repo_root() -> Path:
+    """The repository root: ``$SYNTHTRUST_ROOT`` if set, else ``lib/synthtrust/../..``."""
+    env = os.environ.get("SYNTHTRUST_ROOT")
+    if env:
+        return Path(env).expanduser().resolve()
+    return Path(__file__).resolve().parents[2]
+
+
+def chapters_dir() -> Path:
+    """``<root>/chapters``."""
+    return repo_root() / "chapters"
+
+
+def _params_dir(name: str) -> Path:
+    return chapters_dir() / "params" / name
+
+
+def list_chapters() -> list[str]:
+    """Names of the runnable chapters: ``chapters/<name>.md`` with a ``chapters/params/<name>/``."""
+    root = chapters_dir()
+    params = root / "params"
+    if not params.is_dir():
+        return []
+    return sorted(
+        p.name for p in params.iterdir() if p.is_dir() and (root / f"{p.name}.md").is_file()
+    )
+
+
+def _check_chapter(name) -> str:
+    if not isinstance(name, str):
+        raise TypeError(f"chapter must be a name (str), got {type(name).__name__} {name!r}")
+    chapters = list_chapters()
+    if name not in chapters:
+        listing = ", ".join(chapters) if chapters else f"none found under {chapters_dir()}"
+        raise ValueError(f"unknown chapter {name!r}; chapters: {listing}")
+    return name
+
+
+def presets(name: str) -> list[str]:
+    """Presets of chapter ``name``: smoke, default, paper first, then any others by name.
+
+    Raises
+    ------
+    ValueError
+        Unknown chapter (the message lists the chapters).
+    """
+    _check_chapter(name)
+    found = {p.stem for p in _params_dir(name).glob("*.yaml")}
+    return [p for p in _PRESET_ORDER if p in found] + sorted(found - set(_PRESET_ORDER))
+
+
+def load_params(name: str, preset: str = "default") -> dict:
+    """Read ``chapters/params/<name>/<preset>.yaml``: a flat dict of scientific parameters.
+
+    Raises
+    ------
+    ValueError
+        Unknown chapter or preset (the message lists the choices); a file that is not a
+        mapping with string keys, or that sets a runtime key (:data:`RUNTIME_KEYS`).
+    """
+    available = presets(name)
+    if preset not in available:
+        raise ValueError(
+            f"unknown preset {preset!r} for chapter {name!r}; presets: {', '.join(available)}"
+        )
+    path = _params_dir(name) / f"{preset}.yaml"
+    try:
+        params = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except yaml.YAMLError as exc:
+        raise ValueError(f"{path} is not valid YAML: {exc}") from None
+    if params is None:
+        params = {}
+    if not isinstance(params, dict) or not all(isinstance(k, str) for k in params):
+        raise ValueError(f"{path} must be a mapping of parameter names to values")
+    runtime = [k for k in params if k in RUNTIME_KEYS]
+    if runtime:
+        raise ValueError(
+            f"{path} sets runtime key(s) {runtime}; these come from `synthtrust run` options"
+        )
+    return params
+
+
+def parse_value(text: str):
+    """Parse a command-line value as YAML: ``"200"`` → 200, ``"[0.1,1]"`` → [0.1, 1], ``"x"`` → "x".
+
+    Raises
+    ------
+    ValueError
+        If ``text`` is not valid YAML.
+    """
+    if not isinstance(text, str):
+        return text
+    try:
+        return yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        raise ValueError(f"value {text!r} is not valid YAML: {exc}") from None
+
+
+def _parameters_cell(nb):
+    for cell in nb.cells:
+        if cell.cell_type == "code" and "parameters" in cell.get("metadata", {}).get("tags", []):
+            return cell
+    return None
+
+
+def notebook_parameters(name: str) -> dict:
+    """Values assigned in chapter ``name``'s ``parameters`` cell (literal assignments only).
+
+    Lets a test check that the cell equals ``default.yaml`` and defines :data:`RUNTIME_KEYS`.
+
+    Raises
+    ------
+    ValueError
+        Unknown chapter, no cell tagged ``parameters``, or a non-literal assignment in it.
+    """
+    jupytext = import_optional("jupytext", "reading a chapter")
+
+    _check_chapter(name)
+    path = chapters_dir() / f"{name}.md"
+    cell = _parameters_cell(jupytext.read(path))
+    if cell is None:
+        raise ValueError(f"{path} has no code cell tagged 'parameters'")
+    values = {}
+    for node in ast.parse(cell.source).body:
+        if (
+            isinstance(node, ast.Assign)
+            and len(node.targets) == 1
+            and isinstance(node.targets[0], ast.Name)
+        ):
+            target, value = node.targets[0].id, node.value
+        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+            target, value = node.target.id, node.value
+        else:
+            raise ValueError(
+                f"{path}: the parameters cell may only hold `name = literal` lines, "
+                f"found {ast.unparse(node)!r}"
+            )
+        try:
+            values[target] = ast.literal_eval(value)
+        except ValueError:
+            raise ValueError(
+                f"{path}: parameter {target!r} is not a literal: {ast.unparse(value)!r}"
+            ) from None
+    return values
+
+
+# --------------------------------------------------------------------------------------------
+# Execution
+# --------------------------------------------------------------------------------------------
+@contextlib.contextmanager
+def _kernel_environment(progress: bool):
+    """Kernel ``python3`` = this interpreter, talking over local IPC sockets.
+
+    A temporary kernelspec placed first on ``JUPYTER_PATH`` makes ``python3`` this interpreter
+    (whatever user-level kernelspecs say); IPC sockets in the same temporary folder replace
+    unencrypted TCP ports (and ipykernel's warning about them). tqdm is disabled in the kernel
+    (``TQDM_DISABLE=1``) when ``progress`` is False. Yields the traitlets ``Config`` for nbclient.
+    """
+    from traitlets.config import Config
+
+    saved = {k: os.environ.get(k) for k in ("JUPYTER_PATH", "TQDM_DISABLE")}
+    with tempfile.TemporaryDirectory(prefix="synthtrust-kernel-") as tmp:
+        spec_dir = Path(tmp) / "kernels" / "python3"
+        spec_dir.mkdir(parents=True)
+        spec = {
+            "argv": [sys.executable, "-m", "ipykernel_launcher", "-f", "{connection_file}"],
+            "display_name": "Python 3 (ipykernel)",
+            "language": "python",
+            "metadata": {"debugger": False},
+        }
+        (spec_dir / "kernel.json").write_text(json.dumps(spec), encoding="utf-8")
+        os.environ["JUPYTER_PATH"] = os.pathsep.join(
+            [tmp] + ([saved["JUPYTER_PATH"]] if saved["JUPYTER_PATH"] else [])
+        )
+        if not progress:
+            os.environ["TQDM_DISABLE"] = "1"
+        config = Config()
+        if os.name == "posix":
+            config.KernelManager.transport = "ipc"
+            config.KernelManager.ip = os.path.join(tmp, "kernel-ipc")
+        try:
+            yield config
+        finally:
+            for key, value in saved.items():
+                if value is None:
+                    os.environ.pop(key, None)
+                else:
+                    os.environ[key] = value
+
+
+def _check_runtime(n_jobs, dask) -> None:
+    if n_jobs is not None and (isinstance(n_jobs, bool) or not isinstance(n_jobs, int)):
+        raise TypeError(
+            f"n_jobs must be an integer or None, got {type(n_jobs).__name__} {n_jobs!r}"
+        )
+    if n_jobs == 0:
+        raise ValueError("n_jobs must be >= 1, or negative (-1 = all cores), or None; got 0")
+    if dask is not None and not isinstance(dask, str):
+        raise TypeError(
+            f"dask must be None, 'local' or a scheduler address 'tcp://host:port', got "
+            f"{type(dask).__name__} {dask!r}"
+        )
+
+
+def _save_notebook(nb, path: Path, source: Path) -> None:
+    """Write ``nb`` to ``path`` atomically, recording the MyST source as papermill's input."""
+    import nbformat
+
+    meta = nb.metadata.setdefault("papermill", {})
+    meta["input_path"] = str(source)
+    meta["output_path"] = str(path)
+    with atomic_path(path) as tmp:
+        nbformat.write(nb, os.fspath(tmp))
+
+
+def _default_cache_dir(out: Path) -> Path:
+    candidate = repo_root() / ".cache" / "joblib"
+    try:
+        candidate.mkdir(parents=True, exist_ok=True)
+        if os.access(candidate, os.W_OK):
+            return candidate
+    except OSError:
+        pass
+    return out / ".cache" / "joblib"
+
+
+def run_chapter(
+    name: str,
+    preset: str = "default",
+    overrides: Mapping | None = None,
+    out: str | os.PathLike | None = None,
+    n_jobs: int | None = None,
+    dask: str | None = None,
+    progress: bool = True,
+    *,
+    cache_dir: str | os.PathLike | None = None,
+) -> Path:
+    """Execute chapter ``name`` with a preset (and overrides); return the run folder ``out``.
+
+    Parameters
+    ----------
+    name : str
+        A chapter of :func:`list_chapters`.
+    preset : str
+        A preset of :func:`presets` (``smoke``, ``default``, ``paper``).
+    overrides : dict or None
+        Replacement values for keys of the preset (values as Python objects; the CLI parses
+        strings with :func:`parse_value`).
+    out : path or None
+        Run folder; default ``<root>/_build/runs/<preset>/<name>/``.
+    n_jobs, dask
+        Passed to the notebook as runtime parameters (for ``experiment.run_grid``).
+    progress : bool
+        Stream the kernel's stderr (the chapter's tqdm bars) to this process's stderr; when
+        False, tqdm is disabled in the kernel (``TQDM_DISABLE=1``).
+    cache_dir : path or None
+        ``joblib.Memory`` location passed to the notebook; default ``<root>/.cache/joblib``
+        (``<out>/.cache/joblib`` if the root is not writable).
+
+    Returns
+    -------
+    Path
+        ``out``, holding ``<name>.ipynb``, ``results/`` and ``manifest.json``.
+
+    Raises
+    ------
+    ValueError
+        Unknown chapter / preset / override key (the message lists what is allowed); a chapter
+        without a ``parameters`` cell.
+    TypeError
+        ``n_jobs`` not an int or None, ``dask`` not a str or None.
+    ChapterExecutionError
+        A cell raised; the partly executed notebook is kept as ``<out>/<name>.failed.ipynb``.
+    """
+    jupytext = import_optional("jupytext", "running a chapter")
+    nbformat = import_optional("nbformat", "running a chapter")
+    papermill = import_optional("papermill", "running a chapter")
+    from papermill.exceptions import PapermillExecutionError
+
+    from synthtrust.manifest import write_manifest
+
+    _check_chapter(name)
+    params = load_params(name, preset)
+    overrides = dict(overrides or {})
+    unknown = [k for k in overrides if k not in params]
+    if unknown:
+        raise ValueError(
+            f"unknown parameter(s) {', '.join(map(repr, unknown))} for chapter {name!r} "
+            f"(preset {preset!r}); allowed: {', '.join(params) or 'none'}"
+        )
+    _check_runtime(n_jobs, dask)
+    final = {**params, **overrides}
+
+    source = chapters_dir() / f"{name}.md"
+    nb = jupytext.read(source)
+    if _parameters_cell(nb) is None:
+        raise ValueError(f"{source} has no code cell tagged 'parameters'; papermill needs one")
+    nb.metadata["kernelspec"] = {
+        "name": "python3",
+        "display_name": "Python 3 (ipykernel)",
+        "language": "python",
+    }
+
+    out = Path(out) if out is not None else repo_root() / "_build" / "runs" / preset / name
+    out = out.expanduser().resolve()
+    results = out / "results"
+    notebook = out / f"{name}.ipynb"
+    failed = out / f"{name}.failed.ipynb"
+    partial = out / f".{name}.partial.ipynb"
+    manifest_path = out / "manifest.json"
+    if any(p.exists() for p in (manifest_path, notebook, failed)):
+        # a previous run of this chapter: clear it so the folder never mixes two runs
+        # (only the files a run writes; folders inside results/ and other files are kept)
+        if results.is_dir():
+            for item in results.iterdir():
+                if item.is_file() or item.is_symlink():
+                    item.unlink()
+        for item in (manifest_path, notebook, failed):
+            item.unlink(missing_ok=True)
+    results.mkdir(parents=True, exist_ok=True)
+    cache = Path(cache_dir).expanduser().resolve() if cache_dir else _default_cache_dir(out)
+    runtime = {
+        "results_dir": str(results),
+        "cache_dir": str(cache),
+        "n_jobs": n_jobs,
+        "dask": dask,
+    }
+
+    start, t0 = _dt.datetime.now().astimezone(), time.perf_counter()
+    try:
+        with _kernel_environment(progress) as config, tempfile.TemporaryDirectory() as tmp:
+            # papermill records its input in the notebook: give it a path, not the whole notebook
+            converted = Path(tmp) / f"{name}.ipynb"
+            nbformat.write(nb, converted)
+            executed = papermill.execute_notebook(
+                str(converted),
+                # papermill formats output paths with str.format: escape braces
+                str(partial).replace("{", "{{").replace("}", "}}"),
+                parameters={**final, **runtime},
+                kernel_name="python3",
+                language="python",
+                cwd=str(chapters_dir()),
+                progress_bar=False,
+                stderr_file=sys.stderr if progress else None,
+                config=config,
+            )
+    except PapermillExecutionError as exc:
+        if partial.exists():
+            _save_notebook(nbformat.read(partial, as_version=4), failed, source)
+            partial.unlink()
+        raise ChapterExecutionError(
+            f"chapter {name!r} failed in cell [{exc.exec_count}]: {exc.ename}: {exc.evalue}\n"
+            f"the partly executed notebook is {failed}"
+        ) from None
+    except BaseException:
+        with contextlib.suppress(OSError):
+            partial.unlink()
+        raise
+    end, wall = _dt.datetime.now().astimezone(), time.perf_counter() - t0
+    _save_notebook(executed, notebook, source)
+    with contextlib.suppress(OSError):
+        partial.unlink()
+    with contextlib.suppress(OSError):
+        failed.unlink()
+
+    write_manifest(
+        manifest_path,
+        chapter=name,
+        preset=preset,
+        parameters=final,
+        overrides=overrides,
+        start_time=start,
+        end_time=end,
+        wall_time_s=round(wall, 3),
+        n_jobs=n_jobs,
+        dask=dask,
+        root=repo_root(),
+        notebook=str(notebook),
+        results_dir=str(results),
+        results=sorted(p.name for p in results.iterdir() if p.is_file()),
+        cache_dir=str(cache),
+    )
+    return out

@@ -1,0 +1,310 @@
+"""Chapter 1 — the DP GAN (GS-WGAN) rows of the hypothesis-validity study (Montoya Perez et al.
+2024 [``montoyaperez2024``], §4.2, Figures 5 and 8).
+
+The design follows the paper: an original dataset of n = 20 000 records (Gaussian non-signal,
+Gaussian signal, or a simple random sample of the cardio BMI data: :func:`synthtrust.studies.
+hypothesis_validity.original_samples`), discretised with the chapter's public bins (100 Gaussian
+bins or 24 BMI bins: ``GAUSSIAN_BINS``, ``CARDIO_BINS``) into a two-column table (group, value
+bin); **one** GS-WGAN training (:class:`synthtrust.synthesizers.GSWGAN`: K = n / 40 = 500
+critics on disjoint subsets of 40, C = 1, noise multiplier 1.07, δ = 1e-5) to the largest ε of
+the cell, with the generator saved at every ε of the cell (1, 2, 3, 4, 5, 10 in the paper);
+from every saved generator ``n_sets`` (the paper: five) synthetic datasets of each size m (50,
+100, 500, 1000); and on each synthetic dataset the chapter's four tests, computed from the
+group × bin counts by the same code as the other synthesizers' rows
+(``hypothesis_validity._tests_from_counts``: same feasibility rules, paper supplement A.2). One
+replicate of :func:`gan_cell` is one generator; the paper trains 1000 per scenario.
+
+Results are in the long format of :func:`synthtrust.studies.hypothesis_validity.simulate_cell`
+(``test``, ``pvalue``, ``reject``, ``feasible``) with one row per (generator, ε, m, synthetic
+set, test): ``epsilon`` and ``m`` are output columns here (one training serves every ε and m),
+plus ``set`` (0 .. n_sets − 1), ``iterations`` (private iterations behind the checkpoint) and
+``epsilon_spent`` (its accounted ε, ≤ the checkpoint). :func:`gan_error_rates` turns them into
+Type I / Type II rates with :func:`~synthtrust.studies.hypothesis_validity.error_rates`.
+
+Accounting caveat
+-----------------
+The ε of a checkpoint is the one GS-WGAN's reference code reports and the paper uses: T·B
+compositions of the subsampled Gaussian mechanism, each of the B sanitised per-sample gradients
+of an iteration counted as a query on its own subsample (``composition="per_sample"``, see
+:mod:`synthtrust.synthesizers.gan` and :mod:`synthtrust.privacy.rdp`). The B gradients of one
+iteration all come from the *same* discriminator, i.e. from one subsample; the standard analysis
+of what the code does (``composition="per_iteration"``: one subsampling event per iteration,
+releasing B gradients at once) gives, for K = 500, B = 32, σ = 1.07, δ = 1e-5, ε ≈ 28 after a
+single iteration and ε ≈ 255 / 4 049 / 80 871 at the iterations the reference accounting labels
+ε = 1 / 2 / 10 (15 / 249 / 4 987 iterations; :func:`accounting_table`). The rows are labelled
+with the paper's ε so that they compare with its figures; they are not (ε, δ) guarantees under
+the standard analysis.
+
+Cost: one replicate is one full training (100 pretraining iterations of the 500 critics, then
+up to 4 987 private iterations), about 58 CPU seconds on one idle core of the project's 2-core machine
+(``benchmarks/bench_gan.py``; sampling and tests add ≈ 0.3 s). Run it with ``run_grid(...,
+chunk_size=1)`` so that every generator is its own task. The number of generators is a preset
+parameter, and the Clopper–Pearson bands of :func:`gan_error_rates` count generators, not
+synthetic sets (the sets drawn from one generator are not independent).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+
+from synthtrust._optional import import_optional
+from synthtrust.experiment import replicate_index
+from synthtrust.privacy.rdp import gswgan_epsilon, gswgan_max_iterations
+from synthtrust.studies import hypothesis_validity as hv
+from synthtrust.synthesizers.gan import GSWGAN
+
+__all__ = [
+    "EPSILONS",
+    "GAN_DEFAULTS",
+    "METHOD",
+    "N_SETS",
+    "SYNTHETIC_SIZES",
+    "accounting_table",
+    "binned_table",
+    "build_gan_grid",
+    "gan_cell",
+    "gan_error_rates",
+    "table_counts",
+    "warm_up",
+]
+
+#: Method label of the GAN rows (the ``method`` column, as the other synthesizers' rows).
+METHOD = "dp_gan"
+
+#: Checkpoint budgets of the paper's DP GAN experiments (§4.2).
+EPSILONS = (1.0, 2.0, 3.0, 4.0, 5.0, 10.0)
+
+#: Synthetic dataset sizes sampled from every saved generator (§4.2, Table 1).
+SYNTHETIC_SIZES = (50, 100, 500, 1000)
+
+#: Synthetic datasets per generator and size (§4.2: "five synthetic datasets of sizes 50, 100,
+#: 500, and 1000 were sampled from each of the generators").
+N_SETS = 5
+
+#: GS-WGAN settings of the paper (§4.2): subsets of 40 records (γ = 1/500 at n = 20 000), C = 1,
+#: noise multiplier 1.07 (as GS-WGAN), δ = 1e-5 (GS-WGAN's); everything else is
+#: :class:`~synthtrust.synthesizers.GSWGAN`'s default (WGAN-GP hyperparameters).
+GAN_DEFAULTS = {
+    "subset_size": 40,
+    "clip_bound": 1.0,
+    "noise_multiplier": 1.07,
+    "delta": 1e-5,
+}
+
+_COLUMNS = ("group", "value")
+
+
+def warm_up() -> None:
+    """Import PyTorch once per worker process (``run_grid(..., warm_up=warm_up)``)."""
+    import_optional("torch", "the DP GAN rows")
+
+
+def binned_table(x: np.ndarray, y: np.ndarray, bins: hv.BinnedVariable) -> pd.DataFrame:
+    """The two-column integer table a synthesizer of records is trained on.
+
+    ``group`` is 0 for the values of ``x`` and 1 for those of ``y``; ``value`` is the bin index
+    0 .. n_bins − 1 of :class:`~synthtrust.studies.hypothesis_validity.BinnedVariable` ``bins``
+    (the same binning as the count-based synthesizers). Rows: x first, then y.
+    """
+    x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
+    value = np.searchsorted(bins.cuts, np.concatenate([x, y]), side="right").astype(np.int64)
+    group = np.concatenate([np.zeros(len(x), np.int64), np.ones(len(y), np.int64)])
+    return pd.DataFrame({"group": group, "value": value})
+
+
+def table_counts(table: pd.DataFrame, n_bins: int) -> np.ndarray:
+    """(2, n_bins) counts of a (group, value) table: row 0 = group x, row 1 = group y."""
+    flat = table["group"].to_numpy(np.int64) * n_bins + table["value"].to_numpy(np.int64)
+    return np.bincount(flat, minlength=2 * n_bins).reshape(2, n_bins)
+
+
+def _fit(params: dict, table: pd.DataFrame, bins: hv.BinnedVariable, rng) -> GSWGAN:
+    eps = sorted(float(e) for e in params["epsilons"])
+    options = {**GAN_DEFAULTS, **dict(params.get("gan") or {})}
+    return GSWGAN(
+        epsilon=eps[-1],
+        checkpoints=eps,
+        domain={"group": 2, "value": bins.n_bins},
+        random_state=rng,
+        **options,
+    ).fit(table)
+
+
+def gan_cell(params: dict, rngs: list[np.random.Generator]) -> pd.DataFrame:
+    """One grid cell of the GAN rows: ``len(rngs)`` generators, each trained once.
+
+    Parameters
+    ----------
+    params : dict
+        ``data`` ("nonsignal", "signal", "cardio"), ``method`` (:data:`METHOD`, carried into
+        the results), ``n`` (original size; the paper: 20 000), ``epsilons`` (checkpoint ε's,
+        the largest is the training budget), ``sizes`` (synthetic sizes m), ``n_sets``
+        (synthetic datasets per generator, ε and m), ``alpha``; optional ``gan``: a dict of
+        :class:`~synthtrust.synthesizers.GSWGAN` parameters overriding :data:`GAN_DEFAULTS`
+        (e.g. ``{"pretrain_iterations": 10}`` for a quick run); optional ``bins``,
+        ``variable``, ``group`` (:func:`~synthtrust.studies.hypothesis_validity.cell_data`).
+    rngs : list of numpy.random.Generator
+        One per generator (:func:`synthtrust.experiment.run_grid` provides them); each draws
+        the original dataset, then trains and samples.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per (generator, ε, m, set, test): ``rep``, ``epsilon`` (the checkpoint),
+        ``iterations`` and ``epsilon_spent`` (of the checkpoint), ``m``, ``set``, ``test``,
+        ``pvalue``, ``reject`` (feasible and p ≤ α) and ``feasible``.
+    """
+    sizes = [int(m) for m in params["sizes"]]
+    n_sets = int(params["n_sets"])
+    frames = []
+    for i, rng in enumerate(rngs):
+        bins, ((x, y),) = hv.cell_data(params, [rng])
+        model = _fit(params, binned_table(x, y, bins), bins, rng)
+        keys, counts = [], []
+        for eps in sorted(model.checkpoints_):
+            snap = model.at_epsilon(eps)
+            its, spent = model.checkpoints_[eps]
+            for m in sizes:
+                for s in range(n_sets):
+                    counts.append(table_counts(snap.sample(m), bins.n_bins))
+                    keys.append((eps, its, spent, m, s))
+        results = hv._tests_from_counts(np.stack(counts), bins)
+        key = pd.DataFrame(keys, columns=["epsilon", "iterations", "epsilon_spent", "m", "set"])
+        for test, (p, feasible) in results.items():
+            frames.append(
+                key.assign(
+                    rep=replicate_index(rng, i),
+                    test=test,
+                    pvalue=p,
+                    reject=np.where(feasible, p <= params["alpha"], False),
+                    feasible=feasible,
+                )
+            )
+    out = pd.concat(frames, ignore_index=True)
+    order = ["rep", "epsilon", "iterations", "epsilon_spent", "m", "set", "test", "pvalue",
+             "reject", "feasible"]
+    return out[order]
+
+
+def build_gan_grid(
+    *,
+    data: list[str],
+    n: int = 20000,
+    epsilons: list[float] = EPSILONS,
+    sizes: list[int] = SYNTHETIC_SIZES,
+    n_sets: int = N_SETS,
+    alpha: float = 0.05,
+    gan: dict | None = None,
+    bins=None,
+    variable: str = "bmi",
+    group: str = "cardio",
+) -> list[dict]:
+    """One GAN cell per data scenario (the ε's and sizes are inside the cell: one training).
+
+    ``gan`` (optional) overrides GS-WGAN parameters (:data:`GAN_DEFAULTS`, then the
+    synthesizer's defaults); it is part of the cell, so it changes the seeds and the cache key.
+    ``bins``, ``variable`` and ``group`` are the chapter's data options
+    (:func:`~synthtrust.studies.hypothesis_validity.with_data_options`).
+
+    Raises
+    ------
+    ValueError
+        An unknown data scenario, an empty or non-positive list of ε's or sizes, n_sets < 1,
+        ``bins`` not a valid (first cut, last cut, width, split).
+    """
+    unknown = sorted(set(data) - {"nonsignal", "signal", "cardio"})
+    if unknown:
+        raise ValueError(f"unknown data {unknown}; expected a subset of ['nonsignal', 'signal', 'cardio']")
+    eps = sorted(float(e) for e in epsilons)
+    if not eps or eps[0] <= 0:
+        raise ValueError(f"epsilons must be a non-empty list of values > 0, got {list(epsilons)!r}")
+    if len(set(eps)) != len(eps):
+        raise ValueError(f"epsilons must be distinct, got {list(epsilons)!r}")
+    if not sizes or min(int(m) for m in sizes) < 1:
+        raise ValueError(f"sizes must be a non-empty list of integers >= 1, got {list(sizes)!r}")
+    if int(n_sets) < 1:
+        raise ValueError(f"n_sets must be >= 1, got {n_sets!r}")
+    cell = {
+        "method": METHOD,
+        "n": int(n),
+        "epsilons": eps,
+        "sizes": [int(m) for m in sizes],
+        "n_sets": int(n_sets),
+        "alpha": float(alpha),
+    }
+    if gan:
+        cell["gan"] = dict(gan)
+    cells = [{"data": d, **cell} for d in data]
+    return hv.with_data_options(cells, bins=bins, variable=variable, group=group)
+
+
+def gan_error_rates(results: pd.DataFrame, min_feasible: float = 0.05) -> pd.DataFrame:
+    """Type I / Type II error rates of the GAN rows per (data, n, m, ε, test).
+
+    ``rate`` is :func:`~synthtrust.studies.hypothesis_validity.error_rates`'s: the share of the
+    feasible synthetic datasets (all generators and sets pooled, as the paper) with an error;
+    NaN when fewer than ``min_feasible`` of the datasets were feasible. The 95 % band
+    (``lo``, ``hi``) is a Clopper–Pearson interval at the **generator** level: the datasets
+    drawn from one generator share its errors, and the variance of the pooled rate is at most
+    rate·(1 − rate)/G for G generators (the variance of a mean of G per-generator shares, each in
+    [0, 1]), so the band uses G trials with rate·G successes (a conservative band; with
+    per-set counts it would be too narrow). ``n_generators`` = G with at least one feasible
+    set; ``n_feasible`` / ``n_reps`` count datasets.
+    """
+    frame = results.copy()
+    # error_rates groups by these columns; the GAN cell's lists are not needed for it
+    rates = hv.error_rates(
+        frame[["data", "method", "n", "m", "epsilon", "test", "reject", "feasible"]],
+        min_feasible=min_feasible,
+    )
+    keys = ["data", "method", "n", "m", "epsilon", "test"]
+    gens = (
+        frame.loc[frame["feasible"]]
+        .groupby(keys, dropna=False)["rep"]
+        .nunique()
+        .rename("n_generators")
+        .reset_index()
+    )
+    rates = rates.merge(gens, on=keys, how="left")
+    rates["n_generators"] = rates["n_generators"].fillna(0).astype(int)
+    g = rates["n_generators"].to_numpy(float)
+    r = rates["rate"].to_numpy(float)
+    k = r * g
+    ok = np.isfinite(r) & (g > 0)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        lo = np.where(ok & (k > 0), stats.beta.ppf(0.025, np.maximum(k, 1e-12), g - k + 1), 0.0)
+        hi = np.where(ok & (k < g), stats.beta.ppf(0.975, k + 1, np.maximum(g - k, 1e-12)), 1.0)
+    rates["lo"] = np.where(ok, lo, np.nan)
+    rates["hi"] = np.where(ok, hi, np.nan)
+    return rates
+
+
+def accounting_table(n: int = 20000, epsilons=EPSILONS, gan: dict | None = None) -> pd.DataFrame:
+    """The privacy accounting behind each checkpoint (no training; the accountant only).
+
+    One row per checkpoint ε: ``iterations`` (private iterations the run reaches by then),
+    ``epsilon_spent`` (GS-WGAN's per-sample composition, the label of the rows, ≤ ε) and
+    ``epsilon_per_iteration`` (the same iterations under the standard analysis: one subsampled
+    release of B gradients per iteration; see the module docstring). K = n // subset_size.
+    """
+    opts = {**GAN_DEFAULTS, **dict(gan or {})}
+    ref = GSWGAN(**opts)
+    kw = dict(
+        n_discriminators=int(n) // int(ref.subset_size),
+        batch_size=int(ref.batch_size),
+        noise_multiplier=float(ref.noise_multiplier),
+        delta=float(ref.delta),
+        conversion=ref.conversion,
+    )
+    rows = []
+    for eps in sorted(float(e) for e in epsilons):
+        its = gswgan_max_iterations(eps, max_iterations=int(ref.max_iterations), **kw)
+        rows.append({
+            "epsilon": eps,
+            "iterations": its,
+            "epsilon_spent": gswgan_epsilon(its, **kw),
+            "epsilon_per_iteration": gswgan_epsilon(its, composition="per_iteration", **kw),
+        })
+    return pd.DataFrame(rows)

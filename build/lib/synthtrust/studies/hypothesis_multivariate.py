@@ -1,0 +1,437 @@
+"""Chapter 1, multivariate part — four tests on DP synthetic data from a simulated medical table.
+
+Montoya Perez et al. (2024) [``montoyaperez2024``], §4.1 and §5.3 (Figures 9 and 10), fitted
+SDV's Gaussian copula to a private prostate-cancer table (age ~ normal; PSA and prostate volume
+~ beta; 5-ARI use binary; PI-RADS ordinal; a low/high-risk class label), drew simulated
+"original" datasets from it, released DP synthetic data from each with Private-PGM and MWEM,
+and ran on the synthetic data one test per variable type: Mann–Whitney U on the ordinal,
+Student's t on the normal, Mood's median test on the continuous, χ² on the binary.
+
+The prostate data are private, so this module fits the same kind of copula
+(:class:`synthtrust.synthesizers.copula.GaussianCopula`) to a public medical table with the same
+variable types, the Kaggle cardiovascular data [``ulianova2019``] (70 000 records):
+
+=============== ======================================= ============ ===============
+column          definition                              family       paper analogue
+=============== ======================================= ============ ===============
+``cardio``      cardiovascular disease (0 absent, 1)    discrete     class label
+``age``         age in years (days / 365.25)            normal       age
+``bmi``         weight / (height in m)², kg/m²          beta         PSA
+``cholesterol`` 1 normal, 2 above, 3 well above normal  discrete     PI-RADS
+``active``      physically active (0/1)                 discrete     5-ARI use
+=============== ======================================= ============ ===============
+
+The paper's sixth column, prostate volume (beta, no test on it), has no counterpart here: the
+synthesizers see five columns, not six (so Private-PGM splits ε over 15 marginals, not 21).
+``active`` (20 % inactive) rather than ``smoke`` (9 % smokers) is the binary: with 9 % the χ²
+test's expected counts are below 5 in most originals of n ≤ 100, and the class difference in
+smoking is smaller. Records with an implausible BMI (outside :data:`BMI_RANGE`, 72 records with
+height or weight entry errors) are dropped before fitting, so that the beta's support, the
+observed range, is plausible (chapter 1 keeps them; they fall in its open-ended end bins).
+
+The copula's class differences are weaker than the data's, because the normal-score correlation
+of a discrete column is attenuated (see :mod:`synthtrust.synthesizers.copula`): between
+``cardio = 1`` and ``cardio = 0``, mean age differs by 3.2 years in the data and 2.1 in the
+copula (seed :data:`COPULA_SEED`, 50 000 records per class), median BMI by 2.0 and 1.3 kg/m²,
+mean cholesterol level by 0.30 and 0.11, the share active by −2.9 and −0.9 percentage points.
+The signal scenario is therefore a weaker signal than the real table's, and the χ² test on
+``active`` has little power even at n = 20 000.
+
+Scenarios (paper §4.1): *non-signal* — ``n`` records drawn with ``cardio = 0`` (the copula's
+conditional distribution; the paper: the low-risk class), then a random half of them, ``n // 2``
+records, relabelled as the second group; *signal* — ``n // 2`` records with ``cardio = 0`` and
+``n − n // 2`` with ``cardio = 1``. The synthesizers see the table ``group × age band × BMI bin
+× cholesterol × active`` (2 × 8 × 24 × 3 × 2 = 2304 cells), with public bins:
+:data:`AGE_BINS` (5-year bands, < 35, [35, 40), …, [60, 65), ≥ 65; centres 32.5, …, 67.5) and
+:data:`BMI_BINS` (chapter 1's 24 bins: < 18, [18, 19), …, [39, 40), ≥ 40; centres). A synthetic
+record takes its bin's centre, so the t-test runs on age-band centres and the median test on
+BMI-bin centres; MW U and χ² see the exact levels. The reference row ("real") runs the same
+tests on the raw simulated original (continuous age and BMI).
+
+Synthesizers (paper §4.3, "Setup for Simulated Multivariate Data"): Private-PGM and MWEM, as in
+chapter 1 (:data:`synthtrust.studies.hypothesis_validity.SYNTHESIZERS`, all 1- and 2-way
+marginals of the five columns); the perturbed histogram of the 2304-cell joint is available as an
+extension (``"perturbed_histogram"``). Synthetic size m = n.
+
+Feasibility (paper supplement A.2, as chapter 1): every test needs both groups present in the
+synthetic data; the t-test at least two records per group and a non-constant variable (SciPy's
+p-value is then NaN); MW U and the median test a finite p-value; χ² both levels of the binary
+present and every expected count ≥ 5 (on a 2 × 2 table the same as Cochran's rule that chapter
+1 uses). Error rates are computed on the feasible datasets only
+(:func:`synthtrust.studies.hypothesis_validity.error_rates`, with ``min_feasible = 0.05``: the
+paper's 50 of 1000).
+
+Cost (CPU seconds per replicate, one core, measured on a shared machine): the reference and
+MWEM ≈ 0.01–0.02 s for n ≤ 1000 and ≈ 0.13 s at n = 20 000 (mostly drawing the original from
+the copula); Private-PGM ≈ 0.13 / 0.23 / 0.53 s at 500 / 1000 / 2500 mirror-descent steps
+(+ about 0.2 s at n = 20 000), plus about 10 s once per process to compile mbi's estimator. The
+whole grid of Figures 9–10 (2 scenarios × 5 sizes × 5 ε × 2 synthesizers + 10 reference
+cells) took 90 s CPU for 10 replicates at 500 steps; at the paper's 1000 replicates and 2500
+steps it costs about 31 s per replicate, 8.7 core-hours.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+import pandas as pd
+
+from synthtrust import datasets, hypothesis
+from synthtrust._jax import import_mbi
+from synthtrust.experiment import replicate_index
+from synthtrust.studies.hypothesis_validity import (
+    CARDIO_BINS,
+    SYNTHESIZERS,
+    BinnedVariable,
+    error_rates,
+)
+from synthtrust.synthesizers.copula import GaussianCopula
+
+__all__ = [
+    "AGE_BINS",
+    "BMI_BINS",
+    "BMI_RANGE",
+    "COLUMNS",
+    "COPULA_SEED",
+    "METHODS",
+    "PAPER_METHODS",
+    "SHAPE",
+    "TESTS",
+    "build_multivariate_grid",
+    "cardio_copula",
+    "cardio_table",
+    "error_rates",
+    "joint_counts",
+    "multivariate_cell",
+    "original_samples",
+    "warm_up",
+]
+
+#: Columns of the simulated table and their copula families (the class first).
+COLUMNS = {
+    "cardio": "discrete",
+    "age": "normal",
+    "bmi": "beta",
+    "cholesterol": "discrete",
+    "active": "discrete",
+}
+
+#: Each test and the variable it runs on (paper §4.3: MW U on the ordinal, t on the normal,
+#: median on the other continuous, χ² on the binary).
+TESTS = {"mannwhitneyu": "cholesterol", "ttest_ind": "age", "median_test": "bmi", "chi2": "active"}
+
+#: Plausible BMI (kg/m²); records outside are dropped before fitting the copula.
+BMI_RANGE = (10.0, 60.0)
+
+#: Seed of the copula fit (the jitter of the discrete columns' normal scores).
+COPULA_SEED = 2024
+
+#: Age: 5-year bands < 35, [35, 40), …, [60, 65), ≥ 65; a synthetic record takes the centre
+#: (32.5, 37.5, …, 67.5). ``split`` is unused here (χ² runs on ``active``).
+AGE_BINS = BinnedVariable.regular(35, 65, 5, split=50)
+
+#: BMI: chapter 1's 24 bins (< 18, [18, 19), …, [39, 40), ≥ 40), centres 17.5, …, 40.5.
+BMI_BINS = CARDIO_BINS
+
+#: Levels of the discrete test variables, in order.
+CHOLESTEROL_LEVELS = (1, 2, 3)
+ACTIVE_LEVELS = (0, 1)
+
+#: Shape of the table the synthesizers see: group × age band × BMI bin × cholesterol × active.
+SHAPE = (2, AGE_BINS.n_bins, BMI_BINS.n_bins, len(CHOLESTEROL_LEVELS), len(ACTIVE_LEVELS))
+
+#: The synthesizers of the paper's multivariate experiments.
+PAPER_METHODS = ("private_pgm", "mwem")
+
+#: Methods of this study: the reference on the simulated original and the synthesizers.
+METHODS = ("real", *PAPER_METHODS, "perturbed_histogram")
+
+DATA = ("nonsignal", "signal")
+
+# Private-PGM runs with ``batched=False`` (one mbi ``MirrorDescent().estimate`` and one mbi
+# ``synthetic_data`` per replicate, the reference path of :func:`synthtrust.synthesizers.private_pgm`).
+# The batched path's fast sampler reads the model's *first* clique as the whole table, which holds
+# for chapter 1's two columns but not here (the model's cliques are the ten pairs of columns).
+# On this 2304-cell table batching saves little anyway (0.38 vs 0.46 s CPU per replicate at
+# 2500 mirror-descent steps).
+
+
+# --------------------------------------------------------------------------------------------
+# the table and the copula
+# --------------------------------------------------------------------------------------------
+def warm_up() -> None:
+    """What every worker process needs once (``run_grid(..., warm_up=warm_up)``): JAX and mbi,
+    the copula, and Private-PGM's compiled programs for the table's domain (a first fit on it
+    grows a process by ≈ 370 MB; later fits reuse them), by one small Private-PGM cell."""
+    import_mbi()
+    cell = {"data": "signal", "method": "private_pgm", "n": 50, "m": 50, "alpha": 0.05,
+            "copula_seed": COPULA_SEED, "epsilon": 1.0, "iters": 2}
+    multivariate_cell(cell, [np.random.default_rng(0)])
+
+
+@lru_cache(maxsize=1)
+def _cardio_table() -> pd.DataFrame:
+    df = datasets.load("cardio")
+    bmi = df["weight"] / (df["height"] / 100.0) ** 2
+    table = pd.DataFrame(
+        {
+            "cardio": df["cardio"].astype(np.int64),
+            "age": df["age"] / 365.25,
+            "bmi": bmi,
+            "cholesterol": df["cholesterol"].astype(np.int64),
+            "active": df["active"].astype(np.int64),
+        }
+    )
+    keep = table["bmi"].between(*BMI_RANGE)
+    return table.loc[keep].reset_index(drop=True)
+
+
+def cardio_table() -> pd.DataFrame:
+    """The five columns of :data:`COLUMNS` for the cardio records with BMI in :data:`BMI_RANGE`
+    (69 928 of 70 000 records); a fresh copy."""
+    return _cardio_table().copy()
+
+
+@lru_cache(maxsize=4)
+def cardio_copula(seed: int = COPULA_SEED) -> GaussianCopula:
+    """The Gaussian copula (families :data:`COLUMNS`, jittered scores) fitted to
+    :func:`cardio_table` with ``random_state=seed``. Cached per process; do not refit it."""
+    return GaussianCopula(dict(COLUMNS), discrete_scores="jitter", random_state=int(seed)).fit(
+        _cardio_table()
+    )
+
+
+def original_samples(data: str, n: int, rngs: list[np.random.Generator], *,
+                     copula: GaussianCopula | None = None) -> list[pd.DataFrame]:
+    """One simulated original dataset per replicate.
+
+    Parameters
+    ----------
+    data : {"nonsignal", "signal"}
+        Non-signal: ``n`` records with ``cardio = 0``, of which a uniformly random ``n // 2``
+        form group 1 and the rest group 0. Signal: ``n // 2`` records with ``cardio = 0``
+        (group 0), then ``n − n // 2`` with ``cardio = 1`` (group 1).
+    n : int ≥ 2
+    rngs : list of numpy.random.Generator, one per replicate (draw order: the copula's
+        conditional draws, then for non-signal the permutation).
+    copula : GaussianCopula, optional
+        Default :func:`cardio_copula`.
+
+    Returns
+    -------
+    list of DataFrame with columns ``group`` (0/1), ``age``, ``bmi``, ``cholesterol``,
+    ``active``; group 0 rows first for "signal".
+    """
+    if data not in DATA:
+        raise ValueError(f"unknown data {data!r}; expected one of {DATA}")
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 2:
+        raise ValueError(f"n must be an integer >= 2 (two groups), got {n!r}")
+    copula = cardio_copula() if copula is None else copula
+    half = n // 2
+    out = []
+    for rng in rngs:
+        if data == "nonsignal":
+            frame = copula.sample(n, conditions={"cardio": 0}, random_state=rng)
+            group = np.zeros(n, dtype=np.int64)
+            group[rng.permutation(n)[:half]] = 1
+        else:
+            frame = pd.concat(
+                [copula.sample(half, conditions={"cardio": 0}, random_state=rng),
+                 copula.sample(n - half, conditions={"cardio": 1}, random_state=rng)],
+                ignore_index=True,
+            )
+            group = np.repeat([0, 1], [half, n - half])
+        frame = frame.drop(columns="cardio")
+        frame.insert(0, "group", group)
+        out.append(frame)
+    return out
+
+
+# --------------------------------------------------------------------------------------------
+# discretisation and tests
+# --------------------------------------------------------------------------------------------
+def _bin(v, bins: BinnedVariable) -> np.ndarray:
+    return np.searchsorted(bins.cuts, np.asarray(v, dtype=float), side="right")
+
+
+def _level_codes(v, levels, name: str) -> np.ndarray:
+    v = np.asarray(v)
+    codes = np.searchsorted(np.asarray(levels), v)
+    codes = np.minimum(codes, len(levels) - 1)
+    if not np.array_equal(np.asarray(levels)[codes], v):
+        raise ValueError(f"{name} has values outside its levels {levels}")
+    return codes
+
+
+def joint_counts(samples: list[pd.DataFrame]) -> np.ndarray:
+    """(reps, 2304) counts of the simulated originals in the flattened :data:`SHAPE` table
+    (C order: group, age band, BMI bin, cholesterol, active)."""
+    out = np.empty((len(samples), int(np.prod(SHAPE))), dtype=np.int64)
+    for i, f in enumerate(samples):
+        idx = np.ravel_multi_index(
+            (
+                f["group"].to_numpy(np.int64),
+                _bin(f["age"], AGE_BINS),
+                _bin(f["bmi"], BMI_BINS),
+                _level_codes(f["cholesterol"], CHOLESTEROL_LEVELS, "cholesterol"),
+                _level_codes(f["active"], ACTIVE_LEVELS, "active"),
+            ),
+            SHAPE,
+        )
+        out[i] = np.bincount(idx, minlength=out.shape[1])
+    return out
+
+
+def _chi2(cx: np.ndarray, cy: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """χ² on the group × binary table; feasible when both levels occur, both groups are
+    present and every expected count is ≥ 5."""
+    res = hypothesis.chi2_counts(cx, cy)
+    both_levels = ((cx + cy) > 0).all(-1)
+    with np.errstate(invalid="ignore"):
+        expected_ok = (np.asarray(res.expected_freq) >= 5).all((-2, -1))
+    p = np.asarray(res.pvalue, dtype=float)
+    return p, both_levels & expected_ok & np.isfinite(p)
+
+
+def _tests_from_counts(counts: np.ndarray) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+    """Every test of :data:`TESTS` on synthetic (reps, 2304) counts → {test: (pvalue, feasible)}."""
+    c = counts.reshape((-1, *SHAPE))
+    per_group = {
+        "age": c.sum(axis=(3, 4, 5)),  # (reps, 2, 8)
+        "bmi": c.sum(axis=(2, 4, 5)),
+        "cholesterol": c.sum(axis=(2, 3, 5)),
+        "active": c.sum(axis=(2, 3, 4)),
+    }
+    n0 = c[:, 0].reshape(len(c), -1).sum(-1)
+    n1 = c[:, 1].reshape(len(c), -1).sum(-1)
+    both = (n0 > 0) & (n1 > 0)
+    chol = per_group["cholesterol"]
+    mwu = np.asarray(hypothesis.mannwhitneyu_counts(chol[:, 0], chol[:, 1]).pvalue, dtype=float)
+    age = per_group["age"]
+    tt = np.asarray(hypothesis.ttest_ind_counts(age[:, 0], age[:, 1], AGE_BINS.values).pvalue,
+                    dtype=float)
+    bmi = per_group["bmi"]
+    med = np.asarray(hypothesis.median_test_counts(bmi[:, 0], bmi[:, 1], BMI_BINS.values).pvalue,
+                     dtype=float)
+    act = per_group["active"]
+    chi_p, chi_ok = _chi2(act[:, 0], act[:, 1])
+    return {
+        "mannwhitneyu": (mwu, both & np.isfinite(mwu)),
+        "ttest_ind": (tt, both & (n0 > 1) & (n1 > 1) & np.isfinite(tt)),
+        "median_test": (med, both & np.isfinite(med)),
+        "chi2": (chi_p, both & chi_ok),
+    }
+
+
+def _tests_from_raw(samples: list[pd.DataFrame]) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+    """The reference: t-test on raw age, median test on raw BMI, MW U and χ² on the levels."""
+    counts = joint_counts(samples)
+    out = _tests_from_counts(counts)  # MW U and χ² see exact levels: identical on raw data
+    tt, med = [], []
+    for f in samples:
+        g = f["group"].to_numpy()
+        age = f["age"].to_numpy(float)
+        bmi = f["bmi"].to_numpy(float)
+        tt.append(float(hypothesis.ttest_ind(age[g == 0], age[g == 1]).pvalue))
+        med.append(float(hypothesis.median_test(bmi[g == 0], bmi[g == 1]).pvalue))
+    tt, med = np.asarray(tt), np.asarray(med)
+    out["ttest_ind"] = (tt, np.isfinite(tt))
+    out["median_test"] = (med, np.isfinite(med))
+    return out
+
+
+# --------------------------------------------------------------------------------------------
+# grid cell, grid, summary
+# --------------------------------------------------------------------------------------------
+def multivariate_cell(params: dict, rngs: list[np.random.Generator]) -> pd.DataFrame:
+    """One grid cell for :func:`synthtrust.experiment.run_grid`, for ``len(rngs)`` replicates.
+
+    Parameters
+    ----------
+    params : dict
+        ``data`` ("nonsignal" or "signal"), ``method`` (one of :data:`METHODS`), ``n``
+        (original size), ``m`` (synthetic size; default n), ``epsilon`` (ignored for "real"),
+        ``alpha``, ``copula_seed`` (default :data:`COPULA_SEED`), and for "private_pgm"
+        optionally ``iters`` (mirror-descent steps).
+    rngs : list of numpy.random.Generator, one per replicate.
+
+    Returns
+    -------
+    DataFrame
+        Long format, one row per (replicate, test): ``rep``, ``test``, ``variable`` (the column
+        tested, :data:`TESTS`), ``pvalue``, ``reject`` (feasible and p ≤ α), ``feasible``.
+    """
+    data, method, n = params["data"], params["method"], int(params["n"])
+    if method not in METHODS:
+        raise ValueError(f"unknown method {method!r}; expected one of {', '.join(METHODS)}")
+    copula = cardio_copula(int(params.get("copula_seed", COPULA_SEED)))
+    samples = original_samples(data, n, rngs, copula=copula)
+    if method == "real":
+        results = _tests_from_raw(samples)
+    else:
+        counts = joint_counts(samples)
+        size = int(params.get("m") or n)
+        options = {}
+        if method == "private_pgm":
+            options["batched"] = False  # see _PGM_BATCHED below
+            if params.get("iters"):
+                options["iters"] = int(params["iters"])
+        syn = SYNTHESIZERS[method](counts, float(params["epsilon"]), SHAPE, size, rngs, **options)
+        results = _tests_from_counts(np.asarray(syn).reshape(len(rngs), -1))
+    reps = np.array([replicate_index(r, i) for i, r in enumerate(rngs)])
+    frames = [
+        pd.DataFrame(
+            {
+                "rep": reps,
+                "test": test,
+                "variable": TESTS[test],
+                "pvalue": p,
+                "reject": np.where(feasible, p <= params["alpha"], False),
+                "feasible": feasible,
+            }
+        )
+        for test, (p, feasible) in results.items()
+    ]
+    return pd.concat(frames, ignore_index=True)
+
+
+def build_multivariate_grid(
+    *,
+    methods,
+    sizes,
+    epsilon,
+    alpha: float = 0.05,
+    data=DATA,
+    pgm_iters: int | None = None,
+    copula_seed: int = COPULA_SEED,
+) -> list[dict]:
+    """The cells of Figures 9 (non-signal) and 10 (signal) of the paper.
+
+    "real" runs once per (data, n) with ``epsilon = None``; every synthesizer for each
+    (data, n, ε) with ``m = n``. ``pgm_iters`` (None: the synthesizer's default) goes to the
+    Private-PGM cells only. Every cell carries ``copula_seed`` (so cached results follow it).
+    The paper: ``methods = ["real", "private_pgm", "mwem"]``, ``sizes = [50, 100, 500, 1000,
+    20000]``, ``epsilon = [0.01, 0.1, 1, 5, 10]``.
+    """
+    unknown = sorted(set(methods) - set(METHODS))
+    if unknown:
+        raise ValueError(f"unknown method(s) {unknown}; expected a subset of {list(METHODS)}")
+    bad = sorted(set(data) - set(DATA))
+    if bad:
+        raise ValueError(f"unknown data {bad}; expected a subset of {list(DATA)}")
+    cells = []
+    for d in data:
+        for method in methods:
+            for n in sizes:
+                common = {"data": d, "method": method, "n": int(n), "m": int(n),
+                          "alpha": float(alpha), "copula_seed": int(copula_seed)}
+                if method == "real":
+                    cells.append({**common, "epsilon": None})
+                    continue
+                for e in epsilon:
+                    cell = {**common, "epsilon": float(e)}
+                    if method == "private_pgm" and pgm_iters is not None:
+                        cell["iters"] = int(pgm_iters)
+                    cells.append(cell)
+    return cells

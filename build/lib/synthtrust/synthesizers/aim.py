@@ -1,0 +1,193 @@
+"""AIM: an Adaptive and Iterative Mechanism (McKenna, Mullins, Sheldon & Miklau, "AIM: An Adaptive
+and Iterative Mechanism for Differentially Private Synthetic Data", VLDB 2022, Alg. 2), zCDP,
+on mbi 2.0.
+
+Mechanism (ρ = cdp_rho(ε, δ), add/remove neighbours; as the reference ``mechanisms/aim.py`` of
+Private-PGM [``privatepgm2025``]):
+
+1. Workload W = weighted cliques (default every pair of columns, weight 1); cliques with more than
+   ``max_cells`` cells are dropped. Candidates = the downward closure of W, with weight
+   w(c) = Σ_{(W_j, v_j)} v_j·|c ∩ W_j|.
+2. T = ``rounds`` (default 16·d); per round ρ/T, 90 % for the measurement, σ = √(T/(2·0.9·ρ)),
+   10 % for the selection, ε = √(8·0.1·ρ/T).
+3. Measure every 1-way marginal with N(0, σ²); fit Private-PGM (``max_iters`` steps).
+4. Repeat: if the remaining budget is below 2·(1/(2σ²) + ε²/8), use all of it in this last round
+   (σ = √(1/(2·0.9·ρ_rem)), ε = √(8·0.1·ρ_rem)). Candidates = those already inside a measured
+   clique, or whose model size ``model_size_mb(measured + [c])`` ≤ ``max_model_size``·ρ_used/ρ
+   (ρ_used including this round). Score w(c)·(‖x_c − x̂_c‖₁ − √(2/π)·σ·cells(c)) (the second term
+   is the expected L1 norm of the noise), exponential mechanism with sensitivity max w. Measure the
+   chosen marginal with N(0, σ²); refit warm-started. Annealing: if the model's estimate of the
+   chosen marginal moved by ≤ √(2/π)·σ·cells in L1, halve σ and double ε.
+5. Final warm-started refit (``max_iters``); records from the model.
+
+The last round spends exactly the remainder, so the ledger sums to ρ. ``rounds`` must be ≥ d (the
+1-way initialisation costs d/T of the measurement budget). Differences from the reference script:
+the 1-way initialisation measures every column (the reference measures the 1-way cliques of the
+candidate set, i.e. only the workload's columns); the EM sensitivity is the largest weight among
+the candidates of the round (valid, and equal to the reference's with uniform weights).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .._validation import check_positive_int
+from ..privacy.mechanisms import exponential_mechanism
+from .marginal import (
+    JunctionTree,
+    PGMFitter,
+    PGMSamplingMixin,
+    aim_budget,
+    check_model_size,
+    check_workload,
+    check_workload_param,
+    downward_closure,
+    measure,
+    model_size_mb,
+    true_marginal,
+)
+from .tabular import TabularSynthesizer
+
+__all__ = ["AIM"]
+
+MEASURE_SHARE = 0.9
+_SQRT_2_OVER_PI = math.sqrt(2.0 / math.pi)
+
+
+class AIM(PGMSamplingMixin, TabularSynthesizer):
+    """AIM synthesizer (McKenna et al., VLDB 2022), zCDP, add/remove neighbours.
+
+    Parameters
+    ----------
+    epsilon, delta : float
+        (ε, δ)-DP target; the mechanism spends ρ = cdp_rho(ε, δ).
+    domain : dict {column: levels}, synthtrust.domain.Domain or None
+    workload : list or None
+        Cliques (tuples of column names) or ``(clique, weight)`` pairs; default every pair of
+        columns with weight 1.
+    rounds : int or None
+        T (default 16·d); must be ≥ d.
+    max_model_size : float
+        Junction-tree size cap in MB (default 80), reached when the whole budget is spent.
+    max_iters : int
+        Mirror-descent steps per (re)fit (default 1000).
+    max_cells : int
+        Workload cliques with more cells are dropped (default 10 000).
+    random_state : int, Generator or None
+
+    Fitted attributes: ``cliques_`` (the cliques measured after the 1-way initialisation, by
+    column names, in order), ``measurements_``, ``model_``, ``rounds_`` (rounds run after the
+    initialisation), ``ledger`` (d + rounds Gaussian and ``rounds_`` exponential-mechanism entries).
+
+    Runtime: every round refits the model (``max_iters`` mirror-descent steps; small models run
+    in numpy, larger ones in a JAX program compiled once per clique structure), so the cost grows
+    with the model size that the budget allows. Measured on the 2-core machine, adult (48 842 × 14)
+    at the defaults: ε = 1 ⇒ 31 rounds, final model 0.33 MB, ≈ 45 s in all; ε = 10 ⇒ the model
+    reaches 12 MB after ≈ 35 rounds (≈ 1 min a round) and 21 MB (≈ 2 min a round) on its way to
+    the 80 MB cap. Use a smaller ``max_model_size`` (e.g. 1–10) when time matters.
+
+    Raises
+    ------
+    TypeError, ValueError
+        Bad parameters; at fit, a workload column not in the data, no workload clique within
+        ``max_cells``, or ``rounds`` < d.
+    """
+
+    _description = ("AIM: adaptive workload-aware selection (exponential mechanism) and Gaussian "
+                    "measurement of marginals with annealing, Private-PGM (McKenna et al. 2022)")
+
+    def __init__(self, epsilon: float = 1.0, delta: float = 1e-9, *, domain=None, workload=None,
+                 rounds: int | None = None, max_model_size: float = 80, max_iters: int = 1000,
+                 max_cells: int = 10_000, random_state=None):
+        self.workload = workload
+        self.rounds = rounds
+        self.max_model_size = max_model_size
+        self.max_iters = max_iters
+        self.max_cells = max_cells
+        super().__init__(epsilon, delta, domain=domain, random_state=random_state)
+
+    def _validate_params(self) -> None:
+        super()._validate_params()
+        check_workload_param(self.workload)
+        if self.rounds is not None:
+            check_positive_int(self.rounds, "rounds")
+        check_model_size(self.max_model_size, "max_model_size")
+        check_positive_int(self.max_iters, "max_iters")
+        check_positive_int(self.max_cells, "max_cells")
+
+    def _fit_codes(self, codes: dict, rng: np.random.Generator) -> None:
+        cols = self.columns_
+        d = len(cols)
+        X = np.column_stack([codes[c] for c in cols])
+        sizes = [self.domain_[c] for c in cols]
+        cells = {}
+
+        def ncells(c):
+            if c not in cells:
+                cells[c] = int(np.prod([sizes[a] for a in c], dtype=np.int64))
+            return cells[c]
+
+        workload = [(c, w) for c, w in check_workload(self.workload, cols)
+                    if ncells(c) <= self.max_cells]
+        if not workload:
+            raise ValueError(f"no workload clique has at most max_cells={self.max_cells} cells")
+        T = 16 * d if self.rounds is None else int(self.rounds)
+        if T < d:
+            raise ValueError(f"rounds must be >= the number of columns d={d} (the 1-way "
+                             f"initialisation uses d/rounds of the budget), got {self.rounds!r}")
+        candidates = downward_closure([c for c, _ in workload])
+        weight = {c: sum(w * len(set(c) & set(W)) for W, w in workload) for c in candidates}
+        truth = {c: true_marginal(X, sizes, c) for c in candidates}
+        rho = self.rho_
+        cap = float(self.max_model_size)
+        iters = int(self.max_iters)
+        sigma, eps = aim_budget(rho, T, MEASURE_SHARE)
+
+        fitter = PGMFitter(sizes)
+        measurements = [measure(X, sizes, (i,), sigma, rng, self.ledger,
+                                note=f"AIM initial 1-way marginal {cols[i]!r}") for i in range(d)]
+        measured = {(i,) for i in range(d)}
+        model = fitter.fit(measurements, iters=iters)
+        jt = JunctionTree(model)
+        chosen = []
+        t = 0
+        last = False
+        while not last:
+            t += 1
+            remaining = rho - self.ledger.total_rho
+            if remaining <= 1e-12 * rho:  # not expected: every earlier round left at least half
+                break
+            if remaining < 2 * (0.5 / sigma**2 + eps**2 / 8):
+                sigma = math.sqrt(1.0 / (2 * MEASURE_SHARE * remaining))
+                eps = math.sqrt(8 * (1 - MEASURE_SHARE) * remaining)
+                last = True
+            used = self.ledger.total_rho + 0.5 / sigma**2 + eps**2 / 8
+            limit = cap * used / rho
+            free = set(downward_closure(list(measured)))
+            cands = [c for c in candidates
+                     if c in free or model_size_mb(sizes, list(measured) + [c]) <= limit]
+            est = {c: jt.marginal(c).ravel() for c in cands}
+            scores = np.array([weight[c] * (np.abs(truth[c] - est[c]).sum()
+                                            - _SQRT_2_OVER_PI * sigma * ncells(c)) for c in cands])
+            sens = max(abs(weight[c]) for c in cands)
+            c = cands[exponential_mechanism(scores, eps, sens, rng, ledger=self.ledger,
+                                            note=f"AIM selection, round {t}")]
+            names = ", ".join(repr(cols[a]) for a in c)
+            measurements.append(measure(X, sizes, c, sigma, rng, self.ledger,
+                                        note=f"AIM marginal ({names}), round {t}, sigma={sigma:.4g}"))
+            measured.add(c)
+            chosen.append(c)
+            model = fitter.fit(measurements, iters=iters, warm_start=model)
+            jt = JunctionTree(model)
+            moved = np.abs(jt.marginal(c).ravel() - est[c]).sum()
+            if moved <= _SQRT_2_OVER_PI * sigma * ncells(c):
+                sigma /= 2
+                eps *= 2
+        model = fitter.fit(measurements, iters=iters, warm_start=model)
+        self.cliques_ = [tuple(cols[a] for a in c) for c in chosen]
+        self.measurements_ = measurements
+        self.rounds_ = len(chosen)
+        self.model_ = model
+        self._jtree = JunctionTree(model)

@@ -1,0 +1,696 @@
+"""PATE-CTGAN for tables of discrete columns: a CTGAN-style generator trained against a student
+discriminator that only ever sees generated records labelled by a noisy vote of teacher
+discriminators, each trained on its own disjoint shard of the private data.
+
+Sources: Papernot, Abadi, Erlingsson, Goodfellow, Talwar, "Semi-supervised knowledge transfer for
+deep learning from private training data", ICLR 2017 (PATE, the data-dependent moments bound,
+Theorems 2–3 of its appendix); Jordon, Yoon, van der Schaar, "PATE-GAN", ICLR 2019; Rosenblatt
+et al. 2020 (PATE-CTGAN, smartnoise-synth); Xu et al., "Modeling tabular data using conditional
+GAN", NeurIPS 2019 (CTGAN); Giles et al. 2022 [``giles2022``] §4.1.2 (1000 records per teacher,
+5 teacher and 5 student iterations, Adam, batch 64). The reference implementation is
+smartnoise-synth's ``PATECTGAN``/``PATEGAN`` (``opendp/smartnoise-sdk`` @ 81d1351b
+[``smartnoise2025``]); this module is written from a description of it and of its bugs, not from
+its code.
+
+Data and networks
+-----------------
+Each column with k levels is one-hot encoded; a record is a vector of L = Σ k entries.
+
+* **Conditional vector** c (CTGAN): one column drawn uniformly, then one of its categories from
+  the *public or privately estimated* category distribution p̂ (see ``cond_epsilon_fraction``),
+  one-hot over all L entries.
+* **Generator** G(z, c), z ~ N(0, I) (``embedding_dim``; the same latent law at training and
+  sampling time): CTGAN residual blocks h ← [ReLU(BatchNorm(Linear(h))), h] (concatenation) for
+  each width of ``generator_dim``, then Linear → L logits, one block per column. The
+  discriminators see the Gumbel-softmax relaxation softmax((logits + g)/τ) of each block
+  (τ = ``tau`` = 0.2 as CTGAN). Loss: BCE(student(G(z, c)), 1) + the CTGAN conditional
+  cross-entropy between the chosen column's logits and the chosen category.
+* **Discriminators** (teachers and student, pac = 1): MLP Linear → LeakyReLU(0.2) → Dropout(0.5)
+  per width of ``discriminator_dim``, then Linear → 1 logit. The k teachers are one batched
+  ensemble (weights (k, in, out)); each teacher's loss depends on its own weights only, and Adam
+  is element-wise, so they are trained exactly as k independent networks with independent
+  initialisations.
+
+The discriminators see the record x only (not c): with c drawn from p̂, Σ_c p̂(c)·p(x | c) is the
+data distribution, so G can satisfy both losses; CTGAN's training-by-sampling of real rows per
+condition is not used (it would need per-shard category indices, empty for rare categories).
+
+Algorithm (one iteration)
+-------------------------
+1. **Partition** (once): the n records are shuffled with the synthesizer's generator and split
+   into k = max(1, n // ``sample_per_teacher``) disjoint shards (sizes differ by at most one; if
+   n < sample_per_teacher there is a single teacher holding all records, which makes every vote
+   depend on every record — allowed, but utility is then poor).
+2. ``teacher_iters`` × every teacher: a real batch of ``batch_size`` records drawn uniformly with
+   replacement from its own shard (label 1) and a generated batch (label 0), BCE, one Adam step.
+3. The ``student_iters`` generated batches of the student are drawn and labelled: teacher j
+   votes "real" iff sigmoid(D_j(x)) > 0.5 (dropout off); v = number of "real" votes;
+   label = 1[v + Lap(1/λ) > k/2], λ = ``noise_multiplier``. **Before** the noise is drawn the
+   moments of these B·student_iters queries are added to a tentative total; if the resulting ε
+   exceeds the target the iteration is discarded and training stops (never overshoots).
+4. ``student_iters`` student steps with BCE on the noisy labels; one generator step.
+
+Accountant (PATE moments accountant)
+------------------------------------
+Changing one record (replace-one) changes one shard, hence at most one teacher, hence v by at
+most 1; the label is a threshold of v + Lap(1/λ), so each query is ε_q-DP with ε_q = λ.
+Papernot et al. (2017) bound the log-moment α(l) of an ε_q-DP query with Pr[answer ≠ o*] ≤ q by
+(their Theorems 2 and 3, with their 2γ = ε_q):
+
+    α(l) ≤ min( ε_q²·l(l+1)/2,
+                log[(1−q)·((1−q)/(1 − e^{ε_q}·q))^l + q·e^{ε_q·l}] )   (2nd only if q < 1/(e^{ε_q}+1))
+
+and here q is the exact probability that the label differs from the majority:
+q = ½·exp(−λ·|v − k/2|). The α of all queries add (adaptive composition), and
+ε = min_{l=1..moments_order} (α(l) + ln(1/δ))/l (:func:`pate_epsilon`).
+
+⚠ Differences from the reference accountant (smartnoise's ``privacy_utils.py``
+[``smartnoise2025``]): besides omitting the ``log`` of the second term (smartnoise-sdk issue
+#596), it plugs in Papernot's noisy-argmax quantities — q = (2 + λ·gap)/
+(4·e^{λ·gap}) with gap = |2v − k| and ε_q = 2λ — for a mechanism that adds a *single* Laplace
+draw to v. That q is smaller than this mechanism's true flip probability ½·e^{−λ·gap/2}
+(2·e^{x} ≥ 2 + 2x), so the reference's data-dependent bound is not valid for its own mechanism;
+its ε_q = 2λ is valid but twice the true value. This module uses the exact q and ε_q = λ.
+⚠ As in PATE, the data-dependent ε depends on the votes and is itself not differentially private
+(Papernot et al. 2017, §3.3; smooth sensitivity is needed for a release); the stopping time of
+training depends on it too. ``accountant="data_independent"`` uses ε_q²·l(l+1)/2 only, whose ε
+and stopping time depend on public quantities only.
+
+Category frequencies: with ``cond_epsilon_fraction`` = f > 0 (default 0.1), a share f·ε of the
+budget is spent on the 1-way marginals by the Laplace mechanism (replace-one: L1 sensitivity 2
+per column, 2·m for m columns; scale 2m/(f·ε)); the noisy counts, clipped at 0 and normalised
+(uniform if all are 0), give p̂, used for the conditional vectors at training and sampling time
+(the reference uses the uncharged exact frequencies). f = 0 uses uniform category frequencies
+(no data, no budget), which biases G's marginals towards uniform by the conditional loss. The
+PATE part then runs with target (1 − f)·ε; the two compose to (ε, δ)-DP.
+
+Neighbouring relation: **replace-one** (n public: k and the shards are derived from n).
+:meth:`PATECTGAN.sample` without ``n`` returns n rows.
+
+Other differences from the reference (smartnoise's ``patectgan.py`` [``smartnoise2025``]):
+shuffled (not contiguous) shards; k independent teachers (the reference repeats one
+discriminator object); n // 1000 teachers, not n // 1000 + 1; the same latent law N(0, I) at
+training and sampling; training stops *before* the iteration that would exceed ε (the reference
+checks after spending); the default λ is chosen from the budget (the reference's fixed 1e-3
+gives coin-flip labels); batch 64, embedding 64, widths
+(128, 128) for a CPU (reference 500, 128, (256, 256)); cross-entropy loss only (no Wasserstein /
+DRAGAN option); discriminators do not see the conditional vector. The teachers, which saw raw
+records and are not DP, are not kept after :meth:`~PATECTGAN.fit`; the generator and the student
+are post-processing of the noisy labels and of p̂.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+
+from .._optional import import_optional
+from .._validation import (
+    check_delta,
+    check_epsilon,
+    check_positive_int,
+    check_random_state,
+    check_real_range,
+)
+from ._torch_tables import block_softmax, decode_gumbel_max, gumbel, one_thread, onehot_shards
+from .tabular import TabularSynthesizer
+
+__all__ = [
+    "PATECTGAN",
+    "noisy_vote_labels",
+    "pate_epsilon",
+    "pate_moments",
+    "pate_noise_for_budget",
+    "pate_partitions",
+]
+
+_LEAK = 0.2
+_DROPOUT = 0.5
+
+
+# --------------------------------------------------------------------------------------------
+# accountant and aggregation (public for tests)
+# --------------------------------------------------------------------------------------------
+def _check_votes(votes, n_teachers: int) -> np.ndarray:
+    v = np.asarray(votes)
+    if v.ndim != 1 or not (np.issubdtype(v.dtype, np.integer) or np.issubdtype(v.dtype, np.floating)):
+        raise ValueError(f"votes must be a 1-D array of vote counts, got shape {v.shape}")
+    v = v.astype(np.float64)
+    if np.any(~np.isfinite(v)) or np.any(v != np.round(v)) or np.any((v < 0) | (v > n_teachers)):
+        raise ValueError(f"votes must be integers in [0, n_teachers = {n_teachers}]")
+    return v
+
+
+def pate_moments(votes, n_teachers: int, noise_multiplier: float, moments_order: int = 100,
+                 data_dependent: bool = True) -> np.ndarray:
+    """Summed log-moment bounds α(l), l = 1..moments_order, of PATE queries with vote counts ``votes``.
+
+    Parameters
+    ----------
+    votes : array of int, shape (Q,)
+        v = number of teachers voting "real" for each of Q queries (0..n_teachers).
+    n_teachers : int ≥ 1
+        k.
+    noise_multiplier : float > 0
+        λ: the label is 1[v + Lap(1/λ) > k/2], an ε_q = λ DP query (replace-one).
+    moments_order : int ≥ 1
+    data_dependent : bool
+        False: the data-independent bound λ²·l(l+1)/2 per query only.
+
+    Returns
+    -------
+    ndarray, shape (moments_order,): Σ_queries min(λ²l(l+1)/2, data-dependent bound) (module
+    docstring; Papernot et al. 2017, Theorems 2–3, with q = ½·exp(−λ·|v − k/2|)).
+
+    Raises
+    ------
+    ValueError
+        Bad votes, n_teachers < 1, noise_multiplier ≤ 0, moments_order < 1.
+    """
+    k = check_positive_int(n_teachers, "n_teachers")
+    lam = check_real_range(noise_multiplier, "noise_multiplier", 0.0)
+    order = check_positive_int(moments_order, "moments_order")
+    v = _check_votes(votes, k)
+    ls = np.arange(1, order + 1, dtype=np.float64)
+    indep = lam * lam * ls * (ls + 1) / 2  # (L,)
+    if v.size == 0:
+        return np.zeros(order)
+    if not data_dependent:
+        return indep * v.size
+    # identical gaps give identical bounds: evaluate per distinct gap
+    gaps, counts = np.unique(np.abs(v - k / 2.0), return_counts=True)
+    q = 0.5 * np.exp(-lam * gaps)  # (G,)
+    ok = q < 1.0 / (math.exp(lam) + 1.0)
+    out = np.broadcast_to(indep, (gaps.size, order)).copy()
+    if np.any(ok):
+        qo = q[ok][:, None]
+        log_ratio = np.log1p(-qo) - np.log1p(-math.exp(lam) * qo)  # log((1−q)/(1−e^λ q)) > 0
+        dep = np.logaddexp(np.log1p(-qo) + ls * log_ratio, np.log(qo) + lam * ls)
+        out[ok] = np.minimum(out[ok], dep)
+    return (out * counts[:, None]).sum(axis=0)
+
+
+def pate_epsilon(alpha, delta: float) -> float:
+    """ε = min_l (α(l) + ln(1/δ)) / l for log-moments ``alpha`` (shape (L,), orders l = 1..L).
+
+    Source: Abadi et al. 2016, Theorem 2 (tail bound). Raises ValueError for δ ∉ (0, 1) or an
+    empty / non-finite ``alpha``.
+    """
+    delta = check_delta(delta)
+    a = np.asarray(alpha, dtype=np.float64)
+    if a.ndim != 1 or a.size == 0 or not np.all(np.isfinite(a)):
+        raise ValueError(f"alpha must be a non-empty finite 1-D array, got shape {a.shape}")
+    ls = np.arange(1, a.size + 1, dtype=np.float64)
+    return float(np.min((a + math.log(1.0 / delta)) / ls))
+
+
+def pate_noise_for_budget(epsilon: float, delta: float, n_queries: int, moments_order: int = 1000) -> float:
+    """The largest λ whose **data-independent** moments bound affords ``n_queries`` queries.
+
+    Bisection (60 steps on log λ in [1e-12, 1e4]) for the largest λ with
+    min_l (n_queries·λ²·l(l+1)/2 + ln(1/δ))/l ≤ epsilon, l = 1..moments_order; the result
+    depends on public quantities only. Raises ValueError for bad arguments, or if even
+    λ = 1e-12 does not fit (ln(1/δ)/moments_order > epsilon: raise ``moments_order``).
+    """
+    epsilon = check_epsilon(epsilon)
+    delta = check_delta(delta)
+    q = check_positive_int(n_queries, "n_queries")
+    order = check_positive_int(moments_order, "moments_order")
+    ls = np.arange(1, order + 1, dtype=np.float64)
+
+    def eps_of(lam):
+        return float(np.min((q * lam * lam * ls * (ls + 1) / 2 + math.log(1 / delta)) / ls))
+
+    lo, hi = math.log(1e-12), math.log(1e4)
+    if eps_of(math.exp(lo)) > epsilon:
+        raise ValueError(
+            f"moments_order = {order} is too small for epsilon = {epsilon!r} at delta = {delta!r}: "
+            f"need ln(1/delta)/moments_order < epsilon, i.e. moments_order > {math.log(1 / delta) / epsilon:.1f}"
+        )
+    for _ in range(60):
+        mid = (lo + hi) / 2
+        # 1e-9 relative margin: the fit's sum over queries may round differently
+        lo, hi = (mid, hi) if eps_of(math.exp(mid)) <= epsilon * (1 - 1e-9) else (lo, mid)
+    return math.exp(lo)
+
+
+def noisy_vote_labels(votes, n_teachers: int, noise_multiplier: float, rng) -> np.ndarray:
+    """PATE aggregation: label = 1[v + Lap(1/λ) > k/2] per query (int64 array like ``votes``).
+
+    ``rng``: numpy Generator, int or None (the Laplace draws). Errors as :func:`pate_moments`.
+    """
+    k = check_positive_int(n_teachers, "n_teachers")
+    lam = check_real_range(noise_multiplier, "noise_multiplier", 0.0)
+    v = _check_votes(votes, k)
+    noise = check_random_state(rng).laplace(0.0, 1.0 / lam, size=v.shape)
+    return (v + noise > k / 2.0).astype(np.int64)
+
+
+def pate_partitions(n: int, sample_per_teacher: int, random_state=None) -> list[np.ndarray]:
+    """Shuffle range(n) once and split it into k = max(1, n // sample_per_teacher) disjoint shards.
+
+    Returns a list of k int64 index arrays (disjoint, covering 0..n−1, sizes differing by ≤ 1).
+    Raises ValueError for n < 1 or sample_per_teacher < 1.
+    """
+    n = check_positive_int(n, "n")
+    spt = check_positive_int(sample_per_teacher, "sample_per_teacher")
+    perm = check_random_state(random_state).permutation(n).astype(np.int64)
+    return list(np.array_split(perm, max(1, n // spt)))
+
+
+# --------------------------------------------------------------------------------------------
+# parameter helpers
+# --------------------------------------------------------------------------------------------
+def _dims_param(value, name: str) -> tuple[int, ...]:
+    if not isinstance(value, Sequence) or isinstance(value, str) or len(value) == 0:
+        raise ValueError(f"{name} must be a non-empty sequence of layer widths >= 1, got {value!r}")
+    return tuple(check_positive_int(d, f"{name}[{i}]") for i, d in enumerate(value))
+
+
+# --------------------------------------------------------------------------------------------
+# networks (explicit tensors, initialised from a torch.Generator: no global RNG use)
+# --------------------------------------------------------------------------------------------
+def _uniform(shape, fan_in, gen, torch):
+    bound = 1.0 / math.sqrt(fan_in)
+    return ((torch.rand(shape, generator=gen) * 2 - 1) * bound).requires_grad_(True)
+
+
+class _Disc:
+    """A stack of ``lead`` independent MLP discriminators (lead = (k,) or ())."""
+
+    def __init__(self, lead, dims, gen, torch):
+        self.params = []
+        for fi, fo in zip(dims[:-1], dims[1:], strict=True):
+            self.params += [_uniform((*lead, fi, fo), fi, gen, torch), _uniform((*lead, 1, fo), fi, gen, torch)]
+
+    def __call__(self, x, torch, gen=None):
+        """Logits (..., n) of x (..., n, L); dropout masks from ``gen`` if given, else no dropout."""
+        h = x
+        n_layers = len(self.params) // 2
+        for i in range(n_layers):
+            w, b = self.params[2 * i], self.params[2 * i + 1]
+            h = torch.matmul(h, w) + b
+            if i < n_layers - 1:
+                h = torch.nn.functional.leaky_relu(h, _LEAK)
+                if gen is not None:
+                    keep = (torch.rand(h.shape, generator=gen) >= _DROPOUT).to(h.dtype)
+                    h = h * keep / (1.0 - _DROPOUT)
+        return h.squeeze(-1)
+
+
+class _Gen:
+    """CTGAN generator: residual blocks [ReLU(BN(Linear(h))), h], then Linear to L logits."""
+
+    def __init__(self, in_dim, dims, out_dim, gen, torch):
+        self.lin, self.bn, self.stats = [], [], []
+        d = in_dim
+        for w in dims:
+            self.lin.append((_uniform((d, w), d, gen, torch), _uniform((w,), d, gen, torch)))
+            self.bn.append((torch.ones(w, requires_grad=True), torch.zeros(w, requires_grad=True)))
+            self.stats.append((torch.zeros(w), torch.ones(w)))
+            d += w
+        self.out = (_uniform((d, out_dim), d, gen, torch), _uniform((out_dim,), d, gen, torch))
+
+    def parameters(self):
+        ps = [p for pair in self.lin + self.bn for p in pair]
+        return ps + list(self.out)
+
+    def __call__(self, x, torch, training: bool):
+        f = torch.nn.functional
+        h = x
+        for (w, b), (g, beta), (rm, rv) in zip(self.lin, self.bn, self.stats, strict=True):
+            a = f.batch_norm(f.linear(h, w.T, b), rm, rv, g, beta, training=training, momentum=0.1, eps=1e-5)
+            h = torch.cat([torch.relu(a), h], dim=-1)
+        return f.linear(h, self.out[0].T, self.out[1])
+
+
+# --------------------------------------------------------------------------------------------
+# the synthesizer
+# --------------------------------------------------------------------------------------------
+class PATECTGAN(TabularSynthesizer):
+    """PATE-CTGAN (Rosenblatt et al. 2020, re-implemented) for integer-coded discrete tables;
+    (ε, δ)-DP under replace-one neighbours. See the module docstring for networks, algorithm,
+    accountant and the differences from the reference.
+
+    Parameters
+    ----------
+    epsilon : float > 0, default 1.0
+        Total budget ε (nats).
+    delta : float in (0, 1) or None, default None
+        None: 1/(n·√n) at fit time (the reference's default).
+    domain : dict {column: levels}, a synthtrust Domain, or None
+    noise_multiplier : float > 0 or None, default None
+        λ; the vote noise is Lap(1/λ) (std √2/λ votes) and each query costs ε_q = λ. None: the
+        largest λ for which the data-independent bound affords exactly ``max_iterations``
+        iterations (:func:`pate_noise_for_budget`; public quantities only), mirroring Giles et
+        al. (2022) [``giles2022``], Table 1, whose columns are ε (0.001, 0.01, 0.1, 0.4, 1, 4,
+        10), λ (lost in the published text), the moments order (30 000, 10 000, 1000, 1000,
+        100, 100, 100) and the training iterations (2791–3077): λ and the moments order were
+        tuned per ε to train ≈3000 iterations. The reference's fixed 1e-3 (smartnoise's default
+        [``smartnoise2025``]) makes labels coin flips. Labels carry information only if 1/λ is
+        not much larger than k/2, which with a few teachers needs a large ε.
+    moments_order : int ≥ 1, default 1000
+        Reference 100; larger orders only tighten ε (Giles et al. 2022, Table 1: 100 for ε ≥ 1 up
+        to 30 000 for ε = 0.001; the order must exceed about ln(1/δ)/ε).
+    sample_per_teacher : int ≥ 1, default 1000
+        k = max(1, n // sample_per_teacher) teachers (reference: n // 1000 + 1).
+    teacher_iters, student_iters : int ≥ 1, default 5
+    batch_size : int ≥ 1, default 64
+        Giles et al. 2022 (reference default 500). Queries per iteration: student_iters·batch_size.
+    embedding_dim : int ≥ 1, default 64
+    generator_dim, discriminator_dim : sequences of int ≥ 1, default (128, 128)
+        Reference: 128 and (256, 256); smaller for a 2-core CPU.
+    generator_lr, discriminator_lr : float > 0, default 2e-4
+    generator_decay, discriminator_decay : float ≥ 0, default 1e-6
+        Adam with betas (0.5, 0.9) and this weight decay (CTGAN).
+    tau : float > 0, default 0.2
+    cond_epsilon_fraction : float in [0, 1), default 0.1
+        Share of ε spent on noisy 1-way marginals for the conditional vectors (0: uniform).
+    accountant : {"data_independent", "data_dependent"}, default "data_independent"
+        The data-independent bound makes ε and the stopping time functions of public quantities
+        only; the data-dependent one (PATE's) can be smaller but is itself not DP (module
+        docstring). With the automatic λ both give the same ε here.
+    max_iterations : int ≥ 1, default 3000
+        Cap on the generator iterations (the reference runs until ε is reached).
+    random_state : int, numpy.random.Generator, SeedSequence or None
+
+    Fitted attributes
+    -----------------
+    n_records_, n_teachers_ : int
+    partitions_ : list of int64 arrays (record indices of each teacher's shard)
+    delta_ : float
+    noise_multiplier_ : float
+        λ used (the parameter, or the automatic choice).
+    iterations_ : int
+        Generator iterations run (0 with a warning if the first one would exceed the budget).
+    epsilon_spent_ : float
+        Total ε spent (marginals + PATE) ≤ epsilon.
+    pate_epsilon_ : float
+        ε of the PATE part (moments accountant at ``delta_``).
+    alpha_ : ndarray (moments_order,)
+        Accumulated log-moments.
+    category_probabilities_ : dict {column: ndarray}
+        p̂ used for the conditional vectors.
+    ledger : PrivacyLedger
+        ``"laplace"`` entry for the marginals (if f > 0) and one ``"pate_moments"`` entry.
+
+    Raises
+    ------
+    TypeError, ValueError
+        A parameter of the wrong type or out of range (message names it, its value and the
+        allowed range), at construction or :meth:`fit`; codes outside the domain at :meth:`fit`.
+    """
+
+    _description = (
+        "PATE-CTGAN: CTGAN-style generator trained against a student discriminator labelled by a "
+        "noisy vote of teachers on disjoint shards; (epsilon, delta)-DP by the PATE moments "
+        "accountant, replace-one"
+    )
+    _accounting = "moments"
+    _delta_default_from_n = True
+    #: keep the (non-private) teacher ensemble after fit as ``_teachers`` (tests only)
+    _keep_teachers = False
+
+    def __init__(
+        self,
+        epsilon: float = 1.0,
+        delta: float | None = None,
+        *,
+        domain=None,
+        noise_multiplier: float | None = None,
+        moments_order: int = 1000,
+        sample_per_teacher: int = 1000,
+        teacher_iters: int = 5,
+        student_iters: int = 5,
+        batch_size: int = 64,
+        embedding_dim: int = 64,
+        generator_dim: Sequence[int] = (128, 128),
+        discriminator_dim: Sequence[int] = (128, 128),
+        generator_lr: float = 2e-4,
+        generator_decay: float = 1e-6,
+        discriminator_lr: float = 2e-4,
+        discriminator_decay: float = 1e-6,
+        tau: float = 0.2,
+        cond_epsilon_fraction: float = 0.1,
+        accountant: str = "data_independent",
+        max_iterations: int = 3000,
+        random_state=None,
+    ):
+        self.epsilon = epsilon
+        self.delta = delta
+        self.domain = domain
+        self.noise_multiplier = noise_multiplier
+        self.moments_order = moments_order
+        self.sample_per_teacher = sample_per_teacher
+        self.teacher_iters = teacher_iters
+        self.student_iters = student_iters
+        self.batch_size = batch_size
+        self.embedding_dim = embedding_dim
+        self.generator_dim = generator_dim
+        self.discriminator_dim = discriminator_dim
+        self.generator_lr = generator_lr
+        self.generator_decay = generator_decay
+        self.discriminator_lr = discriminator_lr
+        self.discriminator_decay = discriminator_decay
+        self.tau = tau
+        self.cond_epsilon_fraction = cond_epsilon_fraction
+        self.accountant = accountant
+        self.max_iterations = max_iterations
+        self.random_state = random_state
+        self._validate_params()
+
+    # -- parameters ---------------------------------------------------------------------------
+    def _validate_params(self) -> None:
+        super()._validate_params()
+        if self.noise_multiplier is not None:
+            check_real_range(self.noise_multiplier, "noise_multiplier", 0.0)
+        for name in ("moments_order", "sample_per_teacher", "teacher_iters", "student_iters",
+                     "batch_size", "embedding_dim", "max_iterations"):
+            check_positive_int(getattr(self, name), name)
+        _dims_param(self.generator_dim, "generator_dim")
+        _dims_param(self.discriminator_dim, "discriminator_dim")
+        for name in ("generator_lr", "discriminator_lr", "tau"):
+            check_real_range(getattr(self, name), name, 0.0)
+        for name in ("generator_decay", "discriminator_decay"):
+            check_real_range(getattr(self, name), name, 0.0, low_open=False)
+        check_real_range(self.cond_epsilon_fraction, "cond_epsilon_fraction", 0.0, 1.0, low_open=False)
+        if self.accountant not in ("data_dependent", "data_independent"):
+            raise ValueError(
+                "accountant must be one of ('data_dependent', 'data_independent'), "
+                f"got {self.accountant!r}"
+            )
+
+    @property
+    def rho_(self) -> float:
+        """Not defined: PATE is accounted by the moments accountant (see ``epsilon_spent_``)."""
+        raise AttributeError("PATECTGAN is accounted by the PATE moments accountant, not zCDP: no rho_")
+
+    def _default_n(self) -> int:
+        return self.n_records_  # replace-one: n is public
+
+    # -- fitting --------------------------------------------------------------------------------
+    def _fit_codes(self, codes: dict, rng: np.random.Generator) -> None:
+        torch = import_optional("torch", "PATECTGAN")
+
+        names = list(codes)
+        sizes = [int(self.domain_[c]) for c in names]
+        n = int(next(iter(codes.values())).shape[0])
+        delta = 1.0 / (n * math.sqrt(n)) if self.delta is None else float(self.delta)
+        check_delta(delta, "delta")
+        eps = float(self.epsilon)
+        frac = float(self.cond_epsilon_fraction)
+        self.n_records_ = n
+        self.delta_ = delta
+        shards = pate_partitions(n, int(self.sample_per_teacher), rng)
+        self.partitions_ = shards
+        self.n_teachers_ = len(shards)
+
+        # category frequencies for the conditional vectors
+        eps_cond = frac * eps
+        probs = {}
+        if eps_cond > 0:
+            scale = 2.0 * len(names) / eps_cond
+            for c, size in zip(names, sizes, strict=True):
+                noisy = np.bincount(codes[c], minlength=size) + rng.laplace(0.0, scale, size)
+                noisy = np.clip(noisy, 0.0, None)
+                probs[c] = noisy / noisy.sum() if noisy.sum() > 0 else np.full(size, 1.0 / size)
+        else:
+            probs = {c: np.full(s, 1.0 / s) for c, s in zip(names, sizes, strict=True)}
+        self.category_probabilities_ = probs
+        if self.noise_multiplier is None:
+            n_q = int(self.max_iterations) * int(self.student_iters) * int(self.batch_size)
+            self.noise_multiplier_ = pate_noise_for_budget((1.0 - frac) * eps, delta, n_q,
+                                                           int(self.moments_order))
+        else:
+            self.noise_multiplier_ = float(self.noise_multiplier)
+
+        seed = int(rng.integers(0, 2**63 - 1))
+        with one_thread(torch), torch.enable_grad():
+            gen = torch.Generator().manual_seed(seed)
+            self._train(codes, names, sizes, shards, (1.0 - frac) * eps, delta, rng, gen, torch)
+
+        self.epsilon_spent_ = eps_cond + self.pate_epsilon_
+        if eps_cond > 0:
+            self.ledger.record(
+                mechanism="laplace", epsilon=eps_cond, delta=0.0, sensitivity=2.0 * len(names),
+                scale=2.0 * len(names) / eps_cond,
+                note="PATE-CTGAN: noisy 1-way marginals of all columns for the conditional vectors "
+                "(replace-one, L1 sensitivity 2 per column)",
+            )
+        self.ledger.record(
+            mechanism="pate_moments", epsilon=self.pate_epsilon_, delta=delta, rho=None,
+            sensitivity=1.0, scale=1.0 / self.noise_multiplier_,
+            note=(
+                f"PATE-CTGAN: {self.iterations_} iterations x {self.student_iters}x{self.batch_size} "
+                f"noisy teacher votes, k={self.n_teachers_} teachers, lambda={self.noise_multiplier_:.6g}, "
+                f"{self.accountant} moments accountant (orders 1..{self.moments_order}), replace-one"
+            ),
+        )
+
+    def _train(self, codes, names, sizes, shards, eps_target, delta, rng, gen, torch):
+        f = torch.nn.functional
+        L = sum(sizes)
+        m = len(names)
+        k = len(shards)
+        bsz, t_it, s_it = int(self.batch_size), int(self.teacher_iters), int(self.student_iters)
+        lam, order = self.noise_multiplier_, int(self.moments_order)
+        dd = self.accountant == "data_dependent"
+        tau = float(self.tau)
+        emb = int(self.embedding_dim)
+        offsets = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64)
+
+        # one-hot shards, padded: (k, m_max, L)
+        data, shard_sizes = onehot_shards(codes, names, sizes, shards)
+        data = torch.from_numpy(data)
+        shard_n = torch.from_numpy(shard_sizes.astype(np.float32))
+
+        # conditional vectors: column uniform, category from p̂ (public after the Laplace step)
+        cum = [torch.from_numpy(np.cumsum(self.category_probabilities_[c])).float() for c in names]
+        offs_t = torch.from_numpy(offsets)
+
+        def draw_cond(b):
+            col = torch.randint(0, m, (b,), generator=gen)
+            u = torch.rand((b,), generator=gen)
+            cat = torch.zeros(b, dtype=torch.int64)
+            for i in range(m):
+                sel = col == i
+                cat[sel] = torch.clamp(torch.searchsorted(cum[i], u[sel], right=True), max=sizes[i] - 1)
+            cvec = torch.zeros((b, L))
+            cvec[torch.arange(b), offs_t[col] + cat] = 1.0
+            return col, cat, cvec
+
+        def generate(b, training=True):
+            col, cat, cvec = draw_cond(b)
+            z = torch.randn((b, emb), generator=gen)
+            logits = gnet(torch.cat([z, cvec], dim=-1), torch, training)
+            x = block_softmax((logits + gumbel(logits.shape, gen, torch)) / tau, sizes, torch)
+            return x, logits, col, cat
+
+        def cond_loss(logits, col, cat):
+            parts = logits.split(sizes, dim=-1)
+            loss = logits.new_zeros(())
+            for i in range(m):
+                sel = col == i
+                if bool(sel.any()):
+                    loss = loss + f.cross_entropy(parts[i][sel], cat[sel], reduction="sum")
+            return loss / logits.shape[0]
+
+        ddims = [L, *self.discriminator_dim, 1]
+        gnet = _Gen(emb + L, self.generator_dim, L, gen, torch)
+        teachers = _Disc((k,), ddims, gen, torch)
+        student = _Disc((), ddims, gen, torch)
+        betas = (0.5, 0.9)
+        d_lr, d_wd = float(self.discriminator_lr), float(self.discriminator_decay)
+        t_opt = torch.optim.Adam(teachers.params, lr=d_lr, betas=betas, weight_decay=d_wd)
+        s_opt = torch.optim.Adam(student.params, lr=d_lr, betas=betas, weight_decay=d_wd)
+        g_opt = torch.optim.Adam(gnet.parameters(), lr=float(self.generator_lr), betas=betas,
+                                 weight_decay=float(self.generator_decay))
+        ones_t = torch.ones((k, bsz))
+
+        alpha = np.zeros(order)
+        iterations = 0
+        for _ in range(int(self.max_iterations)):
+            # 2. teachers, each on its own shard vs generated data
+            for _ in range(t_it):
+                idx = (torch.rand((k, bsz), generator=gen) * shard_n[:, None]).long()
+                idx = torch.minimum(idx, (shard_n[:, None] - 1).long())
+                real = data[torch.arange(k)[:, None], idx]  # (k, B, L)
+                with torch.no_grad():
+                    fake = generate(bsz)[0]
+                out_r = teachers(real, torch, gen)
+                out_f = teachers(fake.expand(k, bsz, L), torch, gen)
+                # sum over teachers of each teacher's mean BCE: gradients stay per teacher
+                loss = (f.binary_cross_entropy_with_logits(out_r, ones_t, reduction="none").mean(-1)
+                        + f.binary_cross_entropy_with_logits(out_f, 0 * ones_t, reduction="none").mean(-1)).sum()
+                t_opt.zero_grad(set_to_none=True)
+                loss.backward()
+                t_opt.step()
+            # 3. student batches and their votes; check the budget before any noise is drawn
+            with torch.no_grad():
+                s_x = generate(s_it * bsz)[0].reshape(s_it, bsz, L)
+                votes = (teachers(s_x.reshape(1, s_it * bsz, L).expand(k, -1, -1), torch) > 0).sum(0)
+            votes = votes.numpy().astype(np.int64)
+            tentative = alpha + pate_moments(votes, k, lam, order, data_dependent=dd)
+            if pate_epsilon(tentative, delta) > eps_target:
+                break
+            alpha = tentative
+            labels = noisy_vote_labels(votes, k, lam, rng).reshape(s_it, bsz)
+            labels = torch.from_numpy(labels.astype(np.float32))
+            # 4. student on the noisy labels, then the generator against the student
+            for s in range(s_it):
+                out = student(s_x[s], torch, gen)
+                loss = f.binary_cross_entropy_with_logits(out, labels[s])
+                s_opt.zero_grad(set_to_none=True)
+                loss.backward()
+                s_opt.step()
+            x, logits, col, cat = generate(bsz)
+            out = student(x, torch, gen)
+            loss = f.binary_cross_entropy_with_logits(out, torch.ones(bsz)) + cond_loss(logits, col, cat)
+            g_opt.zero_grad(set_to_none=True)
+            loss.backward()
+            g_opt.step()
+            iterations += 1
+
+        if iterations == 0:
+            warnings.warn(
+                f"one PATE-CTGAN iteration already costs more than the PATE budget {eps_target:.4g}: "
+                "no training iteration is run and the released generator is the untrained initial one",
+                UserWarning,
+                stacklevel=4,
+            )
+        for p in gnet.parameters():
+            p.requires_grad_(False)
+        self._gnet = gnet
+        # the teachers saw raw records (not DP): dropped unless kept for a test
+        self._teachers = teachers if self._keep_teachers else None
+        self._student = student
+        self.alpha_ = alpha
+        self.iterations_ = iterations
+        self.pate_epsilon_ = pate_epsilon(alpha, delta) if iterations > 0 else 0.0
+
+    # -- sampling -------------------------------------------------------------------------------
+    def _sample_codes(self, n: int, rng: np.random.Generator) -> pd.DataFrame:
+        """Post-processing: c from p̂, z ~ N(0, I), one category per column by Gumbel-max on
+        the generator's logits (BatchNorm with its running statistics)."""
+        torch = import_optional("torch", "PATECTGAN")
+
+        names = self.columns_
+        sizes = [int(self.domain_[c]) for c in names]
+        L, m = sum(sizes), len(names)
+        offsets = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64)
+        col = rng.integers(0, m, n)
+        cat = np.zeros(n, dtype=np.int64)
+        for i, c in enumerate(names):
+            sel = col == i
+            cat[sel] = rng.choice(sizes[i], size=int(sel.sum()), p=self.category_probabilities_[c])
+        cvec = np.zeros((n, L), dtype=np.float32)
+        cvec[np.arange(n), offsets[col] + cat] = 1.0
+        z = rng.standard_normal((n, int(self.embedding_dim))).astype(np.float32)
+        with one_thread(torch), torch.no_grad():
+            inp = torch.from_numpy(np.concatenate([z, cvec], axis=1))
+            logits = self._gnet(inp, torch, False).numpy().astype(np.float64)
+        return decode_gumbel_max(logits, names, sizes, rng)
