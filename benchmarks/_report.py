@@ -22,12 +22,16 @@ class Report:
         """Aligned plain-text table; columns in ``right`` (default: all but the first) right-aligned."""
         right = set(range(1, len(headers))) if right is None else right
         cells = [[str(c) for c in r] for r in rows]
-        widths = [max(len(h), *(len(r[i]) for r in cells)) if cells else len(h)
-                  for i, h in enumerate(headers)]
+        widths = [
+            max(len(h), *(len(r[i]) for r in cells)) if cells else len(h)
+            for i, h in enumerate(headers)
+        ]
 
         def fmt(r):
-            return "  ".join(c.rjust(w) if i in right else c.ljust(w)
-                             for i, (c, w) in enumerate(zip(r, widths, strict=True))).rstrip()
+            return "  ".join(
+                c.rjust(w) if i in right else c.ljust(w)
+                for i, (c, w) in enumerate(zip(r, widths, strict=True))
+            ).rstrip()
 
         self(fmt(headers))
         self("  ".join("-" * w for w in widths))

@@ -250,7 +250,7 @@ def dense_gram(bins: Bins, cells: np.ndarray) -> np.ndarray:
     n = len(bins)
     g = np.zeros((n, n))
     for s in range(0, cells.shape[0], GRAM_BLOCK):
-        x = bins.indicator(cells[s:s + GRAM_BLOCK]).toarray()
+        x = bins.indicator(cells[s : s + GRAM_BLOCK]).toarray()
         g += x.T @ x
     return g / cells.shape[0]
 
@@ -301,10 +301,13 @@ def check(cond: bool, message: str) -> None:
 def _ours(card, cand, support, copies, repeats):
     t_basis, b = best_time(lambda: complement_basis(card, cand), repeats)
     beta = np.ones(b.dim)
-    t_pair, pair = best_time(lambda: extremal_pair(card, b, beta, support=support, copies=copies,
-                                                   random_state=SEED), repeats)
-    _, peak = traced(lambda: extremal_pair(card, b, beta, support=support, copies=copies,
-                                           random_state=SEED))
+    t_pair, pair = best_time(
+        lambda: extremal_pair(card, b, beta, support=support, copies=copies, random_state=SEED),
+        repeats,
+    )
+    _, peak = traced(
+        lambda: extremal_pair(card, b, beta, support=support, copies=copies, random_state=SEED)
+    )
     _, peak_b = traced(lambda: complement_basis(card, cand))
     return b, pair, t_basis, t_pair, max(peak, peak_b)
 
@@ -314,8 +317,10 @@ def _pair_counts_agree(app, minus, plus, pair) -> tuple[int, int]:
     dp = np.abs(plus - pair.plus.counts)
     cells = int(np.sum(dm > 0) + np.sum(dp > 0))
     worst = int(max(dm.max(), dp.max()))
-    check(worst <= 1 and cells <= 2, f"App. {app}: the dense pair differs from ours in {cells} "
-          f"cells (max |Δcount| = {worst})")
+    check(
+        worst <= 1 and cells <= 2,
+        f"App. {app}: the dense pair differs from ours in {cells} cells (max |Δcount| = {worst})",
+    )
     return cells, worst
 
 
@@ -324,29 +329,40 @@ def _part1_small(app, card, cand, support, copies, args, say):
     b, pair, t_basis, t_pair, peak_ours = _ours(card, cand, support, copies, args.repeats)
     cells = all_cells(card.sizes)
     m = cells.shape[0]
-    t_qr, (bq, p_dense, rank) = best_time(lambda: dense_qr_basis(b.phi_bins, cand, cells),
-                                          args.repeats)
+    t_qr, (bq, p_dense, rank) = best_time(
+        lambda: dense_qr_basis(b.phi_bins, cand, cells), args.repeats
+    )
     (_, peak_qr) = traced(lambda: dense_qr_basis(b.phi_bins, cand, cells))
-    t_gram, coef_g = best_time(lambda: basis_from_gram(dense_gram(b.all_bins, cells), len(cand)),
-                               args.repeats)
+    t_gram, coef_g = best_time(
+        lambda: basis_from_gram(dense_gram(b.all_bins, cells), len(cand)), args.repeats
+    )
     x_all = b.all_bins.indicator(cells).toarray()  # (M, |𝒞| + |Φ|)
     b_ours = b.dense()
     b_gram = coef_g @ x_all.T
-    b_lib = complement_basis_dense(b.phi_bins.indicator(cells).toarray().T,
-                                   cand.indicator(cells).toarray().T)
-    angles = {"dense QR": max_angle(b_ours, bq), "dense Gram": max_angle(b_ours, b_gram),
-              "complement_basis_dense": max_angle(b_ours, b_lib)}
+    b_lib = complement_basis_dense(
+        b.phi_bins.indicator(cells).toarray().T, cand.indicator(cells).toarray().T
+    )
+    angles = {
+        "dense QR": max_angle(b_ours, bq),
+        "dense Gram": max_angle(b_ours, b_gram),
+        "complement_basis_dense": max_angle(b_ours, b_lib),
+    }
     for name, a in angles.items():
-        check(a <= TOL_SPAN, f"App. {app}: ours and {name} span different spaces (largest "
-              f"principal angle {a:.3g} > {TOL_SPAN:g}; dims {b.dim}, {bq.shape[0]}, "
-              f"{b_gram.shape[0]}, {b_lib.shape[0]})")
+        check(
+            a <= TOL_SPAN,
+            f"App. {app}: ours and {name} span different spaces (largest "
+            f"principal angle {a:.3g} > {TOL_SPAN:g}; dims {b.dim}, {bq.shape[0]}, "
+            f"{b_gram.shape[0]}, {b_lib.shape[0]})",
+        )
     check(rank == b.phi_rank, f"App. {app}: dim Φ {rank} (dense QR) vs {b.phi_rank} (ours)")
     dgram = float(np.abs(dense_gram(b.all_bins, cells) - gram(b.all_bins)).max())
     check(dgram <= 1e-14, f"App. {app}: dense and analytic Gram matrices differ by {dgram:.3g}")
     orth = float(np.abs(b_ours @ b_ours.T / m - np.eye(b.dim)).max())
     perp = float(np.abs(b_ours @ p_dense / m).max())
-    check(max(orth, perp) <= 1e-10, f"App. {app}: our basis is not orthonormal/⊥Φ "
-          f"({orth:.3g}, {perp:.3g})")
+    check(
+        max(orth, perp) <= 1e-10,
+        f"App. {app}: our basis is not orthonormal/⊥Φ ({orth:.3g}, {perp:.3g})",
+    )
     # statistics of the census sample: ours from marginal tables, dense from the histogram
     codes = census_codes(app).to_numpy()
     s_ours = b.statistic(codes)
@@ -367,12 +383,21 @@ def _part1_small(app, card, cand, support, copies, args, say):
     check(dg <= 1e-9, f"App. {app}: g on the support differs by {dg:.3g}")
     cells_diff, worst = _pair_counts_agree(app, minus, plus, pair)
     return {
-        "b": b, "t_basis": t_basis, "t_pair": t_pair, "peak_ours": peak_ours, "t_qr": t_qr,
-        "t_gram": t_gram, "t_dpair": t_dpair, "peak_qr": peak_qr, "qr_label": "measured",
+        "b": b,
+        "t_basis": t_basis,
+        "t_pair": t_pair,
+        "peak_ours": peak_ours,
+        "t_qr": t_qr,
+        "t_gram": t_gram,
+        "t_dpair": t_dpair,
+        "peak_qr": peak_qr,
+        "qr_label": "measured",
         "vectors": (len(b.phi_bins) + len(cand)) * m * 8,
-        "checks": (f"angles ≤ {max(angles.values()):.1e} (QR, Gram, complement_basis_dense); "
-                   f"|G_dense − G| = {dgram:.1e}; |Δb(D)| = {dstat:.1e}; |Δg| = {dg:.1e}; "
-                   f"pair counts differ in {cells_diff} cells"),
+        "checks": (
+            f"angles ≤ {max(angles.values()):.1e} (QR, Gram, complement_basis_dense); "
+            f"|G_dense − G| = {dgram:.1e}; |Δb(D)| = {dstat:.1e}; |Δg| = {dg:.1e}; "
+            f"pair counts differ in {cells_diff} cells"
+        ),
     }
 
 
@@ -395,8 +420,10 @@ def _part1_large(app, card, cand, support, copies, args, say):
         coef_g = basis_from_gram(dense_gram(b.all_bins, cells), len(cand))
         t_gram = clock() - t0
         fr.append((m, t_qr, t_gram, peak, rank, coef_g.shape[0]))
-        say(f"   dense on M/{f} = {m:,} random cells: QR {secs(t_qr)} (peak {size(peak)}, "
-            f"dim Φ {rank}), Gram {secs(t_gram)} (k = {coef_g.shape[0]})")
+        say(
+            f"   dense on M/{f} = {m:,} random cells: QR {secs(t_qr)} (peak {size(peak)}, "
+            f"dim Φ {rank}), Gram {secs(t_gram)} (k = {coef_g.shape[0]})"
+        )
     ms = np.array([r[0] for r in fr], dtype=float)
 
     def extrapolate(ts):
@@ -427,10 +454,14 @@ def _part1_large(app, card, cand, support, copies, args, say):
 
     dim_all, dim_phi = rank(g_brute), rank(g_brute[q:, q:])
     check(dgram <= 1e-14, f"App. {app}: brute-force and analytic Gram differ by {dgram:.3g}")
-    check(max(orth, perp) <= 1e-9, f"App. {app}: our basis is not orthonormal/⊥Φ over all "
-          f"cells ({orth:.3g}, {perp:.3g})")
-    check(dim_all - dim_phi == b.dim and dim_phi == b.phi_rank,
-          f"App. {app}: dim span(Φ ∪ 𝒞) − dim Φ = {dim_all} − {dim_phi} ≠ k = {b.dim}")
+    check(
+        max(orth, perp) <= 1e-9,
+        f"App. {app}: our basis is not orthonormal/⊥Φ over all cells ({orth:.3g}, {perp:.3g})",
+    )
+    check(
+        dim_all - dim_phi == b.dim and dim_phi == b.phi_rank,
+        f"App. {app}: dim span(Φ ∪ 𝒞) − dim Φ = {dim_all} − {dim_phi} ≠ k = {b.dim}",
+    )
     codes = census_codes(app).to_numpy()
     s_ours = b.statistic(codes)
     s_point = b.function_values(codes).mean(axis=0)
@@ -446,20 +477,30 @@ def _part1_large(app, card, cand, support, copies, args, say):
     cells_diff, worst = _pair_counts_agree(app, minus, plus, pair)
     say(f"   brute force over all {m_full:,} cells (sparse Z, ZᵀZ/M): {secs(t_brute)}")
     return {
-        "b": b, "t_basis": t_basis, "t_pair": t_pair, "peak_ours": peak_ours, "t_qr": t_qr,
-        "t_gram": t_gram, "t_dpair": t_dpair, "peak_qr": peak_qr,
+        "b": b,
+        "t_basis": t_basis,
+        "t_pair": t_pair,
+        "peak_ours": peak_ours,
+        "t_qr": t_qr,
+        "t_gram": t_gram,
+        "t_dpair": t_dpair,
+        "peak_qr": peak_qr,
         "qr_label": f"extrapolated from M/{'+M/'.join(str(f) for f in args.dense_fractions)}",
         "vectors": (len(b.phi_bins) + len(cand)) * m_full * 8,
-        "checks": (f"over all cells: |G_brute − G| = {dgram:.1e}, orthonormal to {orth:.1e}, "
-                   f"⊥Φ to {perp:.1e}, dim {dim_all} − {dim_phi} = k; tables vs pointwise "
-                   f"|Δb(D)| = {dstat:.1e}; pair counts differ in {cells_diff} cells "
-                   f"(g from our basis)"),
+        "checks": (
+            f"over all cells: |G_brute − G| = {dgram:.1e}, orthonormal to {orth:.1e}, "
+            f"⊥Φ to {perp:.1e}, dim {dim_all} − {dim_phi} = k; tables vs pointwise "
+            f"|Δb(D)| = {dstat:.1e}; pair counts differ in {cells_diff} cells "
+            f"(g from our basis)"
+        ),
     }
 
 
 def part1(say: Report, args) -> None:
-    say(f"Part 1 — complement basis + extremal pair (β = 1): ours (bin Gram matrices) vs dense "
-        f"M-vectors (QR over ℝ^M; Gram of the vectors); best of {args.repeats}; {load()}")
+    say(
+        f"Part 1 — complement basis + extremal pair (β = 1): ours (bin Gram matrices) vs dense "
+        f"M-vectors (QR over ℝ^M; Gram of the vectors); best of {args.repeats}; {load()}"
+    )
     rows, notes = [], []
     for app in args.apps:
         card, cand, support, copies = setup(app)
@@ -469,21 +510,53 @@ def part1(say: Report, args) -> None:
         b = r["b"]
         ours = r["t_basis"] + r["t_pair"]
         extra = "" if small else " (extrap.)"
-        rows.append([f"App. {app}", f"{card.cells:,}", len(b.phi_bins), len(cand), b.dim,
-                     secs(r["t_basis"]), secs(r["t_pair"]), secs(r["t_qr"]) + extra,
-                     secs(r["t_gram"]) + extra, secs(r["t_dpair"]),
-                     ratio(r["t_qr"] + r["t_dpair"], ours), ratio(r["t_gram"] + r["t_dpair"], ours),
-                     size(r["peak_ours"]), size(r["vectors"]),
-                     size(r["peak_qr"]) + ("" if small else " (extrap.)")])
+        rows.append(
+            [
+                f"App. {app}",
+                f"{card.cells:,}",
+                len(b.phi_bins),
+                len(cand),
+                b.dim,
+                secs(r["t_basis"]),
+                secs(r["t_pair"]),
+                secs(r["t_qr"]) + extra,
+                secs(r["t_gram"]) + extra,
+                secs(r["t_dpair"]),
+                ratio(r["t_qr"] + r["t_dpair"], ours),
+                ratio(r["t_gram"] + r["t_dpair"], ours),
+                size(r["peak_ours"]),
+                size(r["vectors"]),
+                size(r["peak_qr"]) + ("" if small else " (extrap.)"),
+            ]
+        )
         notes.append(f"App. {app}: {r['checks']}")
-    say.table(["app", "M", "|Φ|+1", "|𝒞|", "k", "ours basis", "ours pair", "dense QR",
-               "dense Gram", "dense pair", "QR/ours", "Gram/ours", "mem ours", "dense vectors",
-               "mem dense QR"], rows)
+    say.table(
+        [
+            "app",
+            "M",
+            "|Φ|+1",
+            "|𝒞|",
+            "k",
+            "ours basis",
+            "ours pair",
+            "dense QR",
+            "dense Gram",
+            "dense pair",
+            "QR/ours",
+            "Gram/ours",
+            "mem ours",
+            "dense vectors",
+            "mem dense QR",
+        ],
+        rows,
+    )
     for n in notes:
         say(n)
-    say("ratios: (dense basis + dense pair) / (our basis + our pair); mem: tracemalloc peak; "
+    say(
+        "ratios: (dense basis + dense pair) / (our basis + our pair); mem: tracemalloc peak; "
         "dense vectors: (|Φ| + 1 + |𝒞|) × M float64; the dense Gram form streams the vectors in "
-        f"blocks of {GRAM_BLOCK:,} cells, so its memory is that of one block")
+        f"blocks of {GRAM_BLOCK:,} cells, so its memory is that of one block"
+    )
 
 
 # --------------------------------------------------------------------------------------------
@@ -550,8 +623,18 @@ def timed_audit(app: int, acc: dict, dense_stats: bool):
     ComplementBasis.statistic = stat_wrapper
     try:
         t0 = clock()
-        res = two_step.audit(factory, card, basis=b, support=support, copies=copies, k_select=10,
-                             k_audit=10, random_state=SEED, n_jobs=1, name="IPF (honest)")
+        res = two_step.audit(
+            factory,
+            card,
+            basis=b,
+            support=support,
+            copies=copies,
+            k_select=10,
+            k_audit=10,
+            random_state=SEED,
+            n_jobs=1,
+            name="IPF (honest)",
+        )
         acc["audit"] = clock() - t0
     finally:
         two_step.extremal_pair = orig_pair
@@ -560,12 +643,26 @@ def timed_audit(app: int, acc: dict, dense_stats: bool):
 
 
 def part2(say: Report, args) -> None:
-    say(f"Part 2 — one audit of honest IPF per application (K₁ = K₂ = 10: 40 trainings; "
-        f"R = {'/'.join(str(COPIES[a]) for a in args.apps)}; n_jobs=1; seed {SEED}); {load()}")
+    say(
+        f"Part 2 — one audit of honest IPF per application (K₁ = K₂ = 10: 40 trainings; "
+        f"R = {'/'.join(str(COPIES[a]) for a in args.apps)}; n_jobs=1; seed {SEED}); {load()}"
+    )
     rows, notes = [], []
     for app in args.apps:
-        acc = dict.fromkeys(("basis", "pair", "train", "stat", "stat_point", "stat_dense",
-                             "d_point", "d_dense", "audit"), 0.0)
+        acc = dict.fromkeys(
+            (
+                "basis",
+                "pair",
+                "train",
+                "stat",
+                "stat_point",
+                "stat_dense",
+                "d_point",
+                "d_dense",
+                "audit",
+            ),
+            0.0,
+        )
         acc.update(n_train=0, n_stat=0)
         small = study.card(app).cells <= DENSE_MAX_CELLS
         t0 = time.perf_counter()
@@ -576,32 +673,70 @@ def part2(say: Report, args) -> None:
         audit_ours = acc["audit"] - alt
         total = acc["basis"] + audit_ours
         other = audit_ours - acc["pair"] - acc["train"] - acc["stat"]
-        check(acc["d_point"] <= TOL_STAT_PATH, f"App. {app}: per-record statistics differ by "
-              f"{acc['d_point']:.3g}")
+        check(
+            acc["d_point"] <= TOL_STAT_PATH,
+            f"App. {app}: per-record statistics differ by {acc['d_point']:.3g}",
+        )
         if small:
-            check(acc["d_dense"] <= TOL_STAT_PATH, f"App. {app}: dense statistics differ by "
-                  f"{acc['d_dense']:.3g}")
+            check(
+                acc["d_dense"] <= TOL_STAT_PATH,
+                f"App. {app}: dense statistics differ by {acc['d_dense']:.3g}",
+            )
             with_dense = total - acc["stat"] + acc["stat_dense"]
             dense_cols = [secs(acc["stat_dense"]), secs(with_dense), ratio(with_dense, total)]
         else:
             dense_cols = ["n/a (12.5 GB)", "-", "-"]
         paper = study.PAPER_TABLE4["ipf_honest"][app - 1]
-        rows.append([f"App. {app}", COPIES[app], f"{res.n_rows[1]:,}", secs(acc["basis"]),
-                     secs(acc["pair"]), secs(acc["train"]), secs(acc["stat"]), secs(other),
-                     secs(total), secs(acc["stat_point"])] + dense_cols
-                    + [f"{res.statistic:+.2f}", f"{res.pvalue:.2f}", f"{paper:.2f}"])
-        notes.append(f"App. {app}: {acc['n_train']} trainings, {acc['n_stat']} statistics; "
-                     f"|Δ| per record {acc['d_point']:.1e}"
-                     + (f", dense {acc['d_dense']:.1e}" if small else "")
-                     + f"; {res.verdict.split(':')[0]}; wall incl. the other paths {secs(wall)}")
-    say.table(["app", "R", "|D+|", "basis", "pairs (2)", "trainings", "stats (ours)", "other",
-               "audit total", "stats per record", "stats dense", "audit, dense stats", "ratio",
-               "t", "p", "paper p"], rows)
+        rows.append(
+            [
+                f"App. {app}",
+                COPIES[app],
+                f"{res.n_rows[1]:,}",
+                secs(acc["basis"]),
+                secs(acc["pair"]),
+                secs(acc["train"]),
+                secs(acc["stat"]),
+                secs(other),
+                secs(total),
+                secs(acc["stat_point"]),
+            ]
+            + dense_cols
+            + [f"{res.statistic:+.2f}", f"{res.pvalue:.2f}", f"{paper:.2f}"]
+        )
+        notes.append(
+            f"App. {app}: {acc['n_train']} trainings, {acc['n_stat']} statistics; "
+            f"|Δ| per record {acc['d_point']:.1e}"
+            + (f", dense {acc['d_dense']:.1e}" if small else "")
+            + f"; {res.verdict.split(':')[0]}; wall incl. the other paths {secs(wall)}"
+        )
+    say.table(
+        [
+            "app",
+            "R",
+            "|D+|",
+            "basis",
+            "pairs (2)",
+            "trainings",
+            "stats (ours)",
+            "other",
+            "audit total",
+            "stats per record",
+            "stats dense",
+            "audit, dense stats",
+            "ratio",
+            "t",
+            "p",
+            "paper p",
+        ],
+        rows,
+    )
     for n in notes:
         say(n)
-    say("stats: the 40 samples' statistics b(S) (ours: from marginal tables); per record and "
+    say(
+        "stats: the 40 samples' statistics b(S) (ours: from marginal tables); per record and "
         "dense timed on the same samples, outside the audit total; ratio = audit with dense "
-        "statistics / audit total")
+        "statistics / audit total"
+    )
 
 
 # --------------------------------------------------------------------------------------------
@@ -616,8 +751,9 @@ def _pip(cmd: list[str], log: Path, timeout: float) -> str | None:
         fh.write("$ " + shlex.join(cmd) + "\n")
         fh.flush()
         try:
-            proc = subprocess.run(cmd, stdout=fh, stderr=subprocess.STDOUT, timeout=timeout,
-                                  cwd=str(CACHE))
+            proc = subprocess.run(
+                cmd, stdout=fh, stderr=subprocess.STDOUT, timeout=timeout, cwd=str(CACHE)
+            )
         except subprocess.TimeoutExpired:
             return f"timed out after {timeout:.0f} s"
     if proc.returncode != 0:
@@ -628,8 +764,10 @@ def _pip(cmd: list[str], log: Path, timeout: float) -> str | None:
 
 def _imports(module: str) -> bool:
     py = env_python()
-    return py.exists() and subprocess.run([str(py), "-c", f"import {module}"],
-                                          capture_output=True).returncode == 0
+    return (
+        py.exists()
+        and subprocess.run([str(py), "-c", f"import {module}"], capture_output=True).returncode == 0
+    )
 
 
 def ensure_ipfn_env(say: Report, humanleague: bool) -> tuple[str | None, str | None]:
@@ -653,8 +791,10 @@ def ensure_ipfn_env(say: Report, humanleague: bool) -> tuple[str | None, str | N
             return err or "import ipfn failed after install", "no env"
         marker.write_text(digest + "\n")
         (env / ".humanleague-failed").unlink(missing_ok=True)
-        say(f"   side env ipfn: installed in {time.perf_counter() - t0:.0f} s (pip install -r "
-            f"benchmarks/peers/requirements-ipfn.txt; log {log.relative_to(ROOT)})")
+        say(
+            f"   side env ipfn: installed in {time.perf_counter() - t0:.0f} s (pip install -r "
+            f"benchmarks/peers/requirements-ipfn.txt; log {log.relative_to(ROOT)})"
+        )
     if _imports("humanleague"):
         return None, None
     failed = env / ".humanleague-failed"
@@ -704,8 +844,13 @@ def fit_ours(frame, sizes, marginals, tol: float, max_iter: int):
     from synthtrust.synthesizers import IPF
 
     cols = list(frame.columns)
-    gen = IPF(list(marginals), tol=tol, max_iter=max_iter,
-              domain={c: int(n) for c, n in zip(cols, sizes, strict=True)}, random_state=SEED)
+    gen = IPF(
+        list(marginals),
+        tol=tol,
+        max_iter=max_iter,
+        domain={c: int(n) for c, n in zip(cols, sizes, strict=True)},
+        random_state=SEED,
+    )
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # a fixed number of sweeps: ConvergenceWarning expected
         t0 = clock()
@@ -717,15 +862,34 @@ def run_peer(impl: str, problem: Path, tmp: Path, sweeps: int, budget: float) ->
     out, res, log = tmp / f"{impl}.npy", tmp / f"{impl}.json", tmp / f"{impl}.log"
     for p in (out, res):
         p.unlink(missing_ok=True)
-    cmd = [str(env_python()), str(PEERS / "ipfn_ipf.py"), "--problem", str(problem),
-           "--impl", impl, "--sweeps", str(sweeps), "--budget", str(budget),
-           "--output", str(out), "--result", str(res)]
+    cmd = [
+        str(env_python()),
+        str(PEERS / "ipfn_ipf.py"),
+        "--problem",
+        str(problem),
+        "--impl",
+        impl,
+        "--sweeps",
+        str(sweeps),
+        "--budget",
+        str(budget),
+        "--output",
+        str(out),
+        "--result",
+        str(res),
+    ]
     env = {**os.environ, **PEER_ENV}
     t0 = time.perf_counter()
     try:
         with open(log, "w", encoding="utf-8") as fh:
-            proc = subprocess.run(cmd, stdout=fh, stderr=subprocess.STDOUT, env=env,
-                                  timeout=budget + 600, cwd=str(ROOT))
+            proc = subprocess.run(
+                cmd,
+                stdout=fh,
+                stderr=subprocess.STDOUT,
+                env=env,
+                timeout=budget + 600,
+                cwd=str(ROOT),
+            )
     except subprocess.TimeoutExpired:
         return {"error": f"timed out after {budget + 600:.0f} s"}
     wall = time.perf_counter() - t0
@@ -739,10 +903,12 @@ def run_peer(impl: str, problem: Path, tmp: Path, sweeps: int, budget: float) ->
 
 
 def part3(say: Report, args) -> None:
-    say(f"Part 3 — IPF on the census sample's declared marginals (10 000 rows), all-ones start: "
+    say(
+        f"Part 3 — IPF on the census sample's declared marginals (10 000 rows), all-ones start: "
         f"ours (synthtrust IPF, tol {args.ipf_tol:g} counts L1) vs ipfn 1.4.4 (same sweeps, "
         f"budget {args.ipfn_budget:.0f} s) and humanleague 2.4.3 (its fixed tolerance 1e-8); "
-        f"{load()}")
+        f"{load()}"
+    )
     why_ipfn, why_hl = ensure_ipfn_env(say, humanleague=not args.quick)
     if why_ipfn:
         say(f"   ipfn side environment unusable: {why_ipfn}")
@@ -766,11 +932,24 @@ def part3(say: Report, args) -> None:
                 t_ours = min(t_ours, t)
             n = ours.n_iter_
             err_ours = marginal_error(ours.table_, cliques, targets)
-            check(ours.converged_ and err_ours[1] <= args.ipf_tol * (1 + 1e-9),
-                  f"App. {app}: our IPF did not reach tol {args.ipf_tol} ({err_ours[1]:.3g})")
+            check(
+                ours.converged_ and err_ours[1] <= args.ipf_tol * (1 + 1e-9),
+                f"App. {app}: our IPF did not reach tol {args.ipf_tol} ({err_ours[1]:.3g})",
+            )
             label = f"App. {app} ({cells:,} cells, {len(cliques)} marginals)"
-            rows.append([label, "synthtrust IPF (ours)", n, secs(t_ours), secs(t_ours / n),
-                         "-", f"{err_ours[0]:.1e}", f"{err_ours[1]:.1e}", "-"])
+            rows.append(
+                [
+                    label,
+                    "synthtrust IPF (ours)",
+                    n,
+                    secs(t_ours),
+                    secs(t_ours / n),
+                    "-",
+                    f"{err_ours[0]:.1e}",
+                    f"{err_ours[1]:.1e}",
+                    "-",
+                ]
+            )
             if not why_ipfn:
                 peer = run_peer("ipfn", problem, tmp, n, args.ipfn_budget)
                 if "error" in peer:
@@ -781,47 +960,100 @@ def part3(say: Report, args) -> None:
                     ref = ours if c == n else fit_ours(frame, sizes, marginals, 1e-300, c)[1]
                     dtab = float(np.abs(peer["table"] - ref.table_).max())
                     err = marginal_error(peer["table"], cliques, targets)
-                    check(dtab <= TOL_TABLE, f"App. {app}: ipfn and ours differ after {c} sweeps "
-                          f"(max |ΔT| = {dtab:.3g} counts > {TOL_TABLE:g})")
+                    check(
+                        dtab <= TOL_TABLE,
+                        f"App. {app}: ipfn and ours differ after {c} sweeps "
+                        f"(max |ΔT| = {dtab:.3g} counts > {TOL_TABLE:g})",
+                    )
                     if c == n:
-                        check(err[1] <= args.ipf_tol * (1 + 1e-6), f"App. {app}: ipfn's L1 "
-                              f"marginal error {err[1]:.3g} > tol {args.ipf_tol}")
+                        check(
+                            err[1] <= args.ipf_tol * (1 + 1e-6),
+                            f"App. {app}: ipfn's L1 "
+                            f"marginal error {err[1]:.3g} > tol {args.ipf_tol}",
+                        )
                         t_peer, lab = peer["fit_cpu_s"], ""
                     else:
                         t_peer = peer["fit_cpu_s"] / c * n
                         lab = f" (extrapolated from {c} of {n} sweeps)"
-                    rows.append([label, "ipfn 1.4.4", c, secs(t_peer) + lab,
-                                 secs(peer["fit_cpu_s"] / c), ratio(t_peer, t_ours),
-                                 f"{err[0]:.1e}", f"{err[1]:.1e}", f"{dtab:.1e}"])
+                    rows.append(
+                        [
+                            label,
+                            "ipfn 1.4.4",
+                            c,
+                            secs(t_peer) + lab,
+                            secs(peer["fit_cpu_s"] / c),
+                            ratio(t_peer, t_ours),
+                            f"{err[0]:.1e}",
+                            f"{err[1]:.1e}",
+                            f"{dtab:.1e}",
+                        ]
+                    )
             if not why_ipfn and not why_hl:
                 t_hl_ours, ours_hl = fit_ours(frame, sizes, marginals, 1e-8, 10_000)
                 peer = run_peer("humanleague", problem, tmp, 0, args.ipfn_budget)
                 if "error" in peer:
-                    rows.append([label, "humanleague 2.4.3", "-", "error", "-", "-", "-", "-",
-                                 "-"])
+                    rows.append([label, "humanleague 2.4.3", "-", "error", "-", "-", "-", "-", "-"])
                     notes.append(f"App. {app} humanleague: {peer['error']}")
                 else:
                     err_o = marginal_error(ours_hl.table_, cliques, targets)
                     err = marginal_error(peer["table"], cliques, targets)
                     dtab = float(np.abs(peer["table"] - ours_hl.table_).max())
-                    check(dtab <= TOL_TABLE_HL, f"App. {app}: humanleague and ours (tol 1e-8) "
-                          f"differ by {dtab:.3g} counts > {TOL_TABLE_HL:g}")
+                    check(
+                        dtab <= TOL_TABLE_HL,
+                        f"App. {app}: humanleague and ours (tol 1e-8) "
+                        f"differ by {dtab:.3g} counts > {TOL_TABLE_HL:g}",
+                    )
                     hs = max(int(peer["sweeps"]), 1)
-                    rows.append([label, "ours, tol 1e-8", ours_hl.n_iter_, secs(t_hl_ours),
-                                 secs(t_hl_ours / ours_hl.n_iter_), "-", f"{err_o[0]:.1e}",
-                                 f"{err_o[1]:.1e}", "-"])
-                    rows.append([label, "humanleague 2.4.3", hs, secs(peer["fit_cpu_s"]),
-                                 secs(peer["fit_cpu_s"] / hs), ratio(peer["fit_cpu_s"], t_hl_ours),
-                                 f"{err[0]:.1e}", f"{err[1]:.1e}", f"{dtab:.1e}"])
+                    rows.append(
+                        [
+                            label,
+                            "ours, tol 1e-8",
+                            ours_hl.n_iter_,
+                            secs(t_hl_ours),
+                            secs(t_hl_ours / ours_hl.n_iter_),
+                            "-",
+                            f"{err_o[0]:.1e}",
+                            f"{err_o[1]:.1e}",
+                            "-",
+                        ]
+                    )
+                    rows.append(
+                        [
+                            label,
+                            "humanleague 2.4.3",
+                            hs,
+                            secs(peer["fit_cpu_s"]),
+                            secs(peer["fit_cpu_s"] / hs),
+                            ratio(peer["fit_cpu_s"], t_hl_ours),
+                            f"{err[0]:.1e}",
+                            f"{err[1]:.1e}",
+                            f"{dtab:.1e}",
+                        ]
+                    )
                     notes.append(f"App. {app} humanleague: {json.dumps(peer.get('notes'))}")
-    say.table(["problem", "implementation", "sweeps", "time", "per sweep", "ratio",
-               "max |T_S − m_S|", "Σ L1 gap", "max |ΔT| vs ours"], rows, right=set(range(2, 9)))
+    say.table(
+        [
+            "problem",
+            "implementation",
+            "sweeps",
+            "time",
+            "per sweep",
+            "ratio",
+            "max |T_S − m_S|",
+            "Σ L1 gap",
+            "max |ΔT| vs ours",
+        ],
+        rows,
+        right=set(range(2, 9)),
+    )
     for n in notes:
         say(n)
-    say("time (CPU): ours = IPF.fit on the coded frame (counting the marginals included), "
+    say(
+        "time (CPU): ours = IPF.fit on the coded frame (counting the marginals included), "
         "peers = the library calls only (no start-up, no file reading); ratio = peer / ours at the same "
         "sweeps (humanleague: / ours at tol 1e-8); errors in counts over every declared "
-        "marginal cell; ΔT: the peer's table minus ours after the same sweeps")
+        "marginal cell; ΔT: the peer's table minus ours after the same sweeps"
+    )
 
 
 #: the parts, run in this order
@@ -830,23 +1062,44 @@ PARTS = {"1": part1, "2": part2, "3": part3}
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--quick", action="store_true",
-                    help="sanity run: App. 1-2 only, fewer repeats, no humanleague build, "
-                         "no report file")
-    ap.add_argument("--parts", default=",".join(PARTS),
-                    help=f"comma-separated parts to run, in order (default: {','.join(PARTS)})")
-    ap.add_argument("--apps", default=None,
-                    help="comma-separated applications (default 1,2,3; --quick: 1,2)")
+    ap.add_argument(
+        "--quick",
+        action="store_true",
+        help="sanity run: App. 1-2 only, fewer repeats, no humanleague build, no report file",
+    )
+    ap.add_argument(
+        "--parts",
+        default=",".join(PARTS),
+        help=f"comma-separated parts to run, in order (default: {','.join(PARTS)})",
+    )
+    ap.add_argument(
+        "--apps", default=None, help="comma-separated applications (default 1,2,3; --quick: 1,2)"
+    )
     ap.add_argument("--repeats", type=int, default=5, help="timed runs, best kept (5)")
-    ap.add_argument("--dense-fractions", default=",".join(str(f) for f in DENSE_FRACTIONS),
-                    help="App. 3: the dense forms run on M/f random cells for each f "
-                         "(default 128,64,32), extrapolated linearly to M")
-    ap.add_argument("--ipf-tol", type=float, default=1e-3,
-                    help="part 3: our IPF's L1 tolerance, counts (1e-3, the paper's utility runs)")
-    ap.add_argument("--ipfn-budget", type=float, default=300.0,
-                    help="part 3: seconds ipfn may run per problem before it is extrapolated")
-    ap.add_argument("--output", type=Path, default=None,
-                    help="report file (default for a full run: benchmarks/results_audit.txt)")
+    ap.add_argument(
+        "--dense-fractions",
+        default=",".join(str(f) for f in DENSE_FRACTIONS),
+        help="App. 3: the dense forms run on M/f random cells for each f "
+        "(default 128,64,32), extrapolated linearly to M",
+    )
+    ap.add_argument(
+        "--ipf-tol",
+        type=float,
+        default=1e-3,
+        help="part 3: our IPF's L1 tolerance, counts (1e-3, the paper's utility runs)",
+    )
+    ap.add_argument(
+        "--ipfn-budget",
+        type=float,
+        default=300.0,
+        help="part 3: seconds ipfn may run per problem before it is extrapolated",
+    )
+    ap.add_argument(
+        "--output",
+        type=Path,
+        default=None,
+        help="report file (default for a full run: benchmarks/results_audit.txt)",
+    )
     args = ap.parse_args(argv)
     parts = [p.strip() for p in args.parts.split(",") if p.strip()]
     unknown = [p for p in parts if p not in PARTS]
@@ -864,12 +1117,16 @@ def main(argv=None) -> int:
 
     say = Report()
     t0 = time.perf_counter()
-    say(f"bench_audit.py — {_dt.datetime.now(_dt.UTC):%Y-%m-%d %H:%M} UTC"
-        f"{' (--quick)' if args.quick else ''}")
+    say(
+        f"bench_audit.py — {_dt.datetime.now(_dt.UTC):%Y-%m-%d %H:%M} UTC"
+        f"{' (--quick)' if args.quick else ''}"
+    )
     say(f"machine: {machine()}; {load()}")
-    say(f"python {platform.python_version()}, numpy {np.__version__}, scipy {scipy.__version__}, "
+    say(
+        f"python {platform.python_version()}, numpy {np.__version__}, scipy {scipy.__version__}, "
         f"pandas {pd.__version__}; BLAS limited to 1 thread (threadpoolctl); times are CPU "
-        f"seconds of one thread (time.process_time) unless marked wall")
+        f"seconds of one thread (time.process_time) unless marked wall"
+    )
     say()
     with threadpool_limits(limits=1):
         for part in parts:

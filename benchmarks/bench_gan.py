@@ -208,8 +208,9 @@ class BaselineGSWGAN(gan.GSWGAN):
                     fake = relaxed(pre_g.views(pre_g.flat), z).reshape(k, ci, b, L)
                 alpha = torch.rand((k, ci, b, 1), generator=gen)
                 for s in range(ci):
-                    _, _, grads = _old_critic_grads(d_views, real[:, s], fake[:, s], alpha[:, s],
-                                                    gp_w, dr_w, torch)
+                    _, _, grads = _old_critic_grads(
+                        d_views, real[:, s], fake[:, s], alpha[:, s], gp_w, dr_w, torch
+                    )
                     d_opt.step(_old_flatten(grads, (k,), torch))
                 leaf = pre_g.flat.detach().requires_grad_(True)
                 y = relaxed(pre_g.views(leaf), torch.randn((k, bsz, zd), generator=gen))
@@ -251,8 +252,10 @@ class BaselineGSWGAN(gan.GSWGAN):
                 snaps_at[todo.pop(0)] = ema.clone()
         del g_views
         snaps = [[v.detach() for v in gnet.views(snaps_at[c])] for c in cp_it]
-        self._phase_seconds = {"pretraining": t_pre - t_start,
-                               "private": time.perf_counter() - t_pre}
+        self._phase_seconds = {
+            "pretraining": t_pre - t_start,
+            "private": time.perf_counter() - t_pre,
+        }
         return [v.detach() for v in gnet.views(ema)], snaps, wass.numpy().astype(np.float64)
 
 
@@ -281,8 +284,12 @@ def tvd(real: np.ndarray, synth: np.ndarray) -> float:
 
 def fit_once(cls, table, bins, seed: int, **options):
     """Fit one implementation; returns (model, {phase: (wall, cpu)})."""
-    model = cls(epsilon=max(options.get("checkpoints", [10.0])), domain={"group": 2, "value": bins.n_bins},
-                random_state=seed, **{**hg.GAN_DEFAULTS, **options})
+    model = cls(
+        epsilon=max(options.get("checkpoints", [10.0])),
+        domain={"group": 2, "value": bins.n_bins},
+        random_state=seed,
+        **{**hg.GAN_DEFAULTS, **options},
+    )
     w0, c0 = time.perf_counter(), time.process_time()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -305,8 +312,16 @@ def fit_once(cls, table, bins, seed: int, **options):
 
 def accounting(model) -> tuple:
     entry = model.ledger.entries[0]
-    return (model.iterations_, model.epsilon_spent_, tuple(sorted(model.checkpoints_.items())),
-            entry.epsilon, entry.delta, entry.sensitivity, entry.scale, entry.note)
+    return (
+        model.iterations_,
+        model.epsilon_spent_,
+        tuple(sorted(model.checkpoints_.items())),
+        entry.epsilon,
+        entry.delta,
+        entry.sensitivity,
+        entry.scale,
+        entry.note,
+    )
 
 
 # --------------------------------------------------------------------------------------------
@@ -315,27 +330,39 @@ def accounting(model) -> tuple:
 def rounding_check(say: Report) -> None:
     table, bins = real_table(4000, 7)
     opts = dict(pretrain_iterations=3, checkpoints=[1.0, 2.0])
-    models = {name: fit_once(cls, table, bins, 11, **opts)[0] for name, cls in IMPLEMENTATIONS.items()}
+    models = {
+        name: fit_once(cls, table, bins, 11, **opts)[0] for name, cls in IMPLEMENTATIONS.items()
+    }
     old, new = models["old"], models["new"]
     if accounting(old) != accounting(new):
         raise AssertionError("short run: the accounting differs between old and new")
     d_param = max(float((a - b).abs().max()) for a, b in zip(old._ema, new._ema, strict=True))
-    d_snap = max(float((a - b).abs().max())
-                 for e in (1.0, 2.0)
-                 for a, b in zip(old.at_epsilon(e)._ema, new.at_epsilon(e)._ema, strict=True))
+    d_snap = max(
+        float((a - b).abs().max())
+        for e in (1.0, 2.0)
+        for a, b in zip(old.at_epsilon(e)._ema, new.at_epsilon(e)._ema, strict=True)
+    )
     d_wass = float(np.abs(old.wasserstein_ - new.wasserstein_).max())
     worst = max(d_param, d_snap, d_wass)
-    say(f"Same numbers up to float rounding: n = 4 000 (K = 100), 3 pretraining iterations, "
+    say(
+        f"Same numbers up to float rounding: n = 4 000 (K = 100), 3 pretraining iterations, "
         f"ε = 2 ({new.iterations_} private iterations), seed 11: max |Δ| of the released "
         f"generator's parameters {d_param:.1e}, of the ε = 1 and 2 snapshots {d_snap:.1e}, of the "
-        f"critic's Wasserstein estimates {d_wass:.1e} (asserted ≤ {ROUNDING_TOL:g})")
+        f"critic's Wasserstein estimates {d_wass:.1e} (asserted ≤ {ROUNDING_TOL:g})"
+    )
     if not worst <= ROUNDING_TOL:
         raise AssertionError(f"old and new differ by {worst:.3g} > {ROUNDING_TOL}")
 
 
 #: the learning-regime check (part 5): non-private, few large subsets, a larger learning rate
-LEARN = dict(subset_size=400, noise_multiplier=0.0, max_iterations=1000, pretrain_iterations=20,
-             lr=2e-3, ema_decay=0.9)
+LEARN = dict(
+    subset_size=400,
+    noise_multiplier=0.0,
+    max_iterations=1000,
+    pretrain_iterations=20,
+    lr=2e-3,
+    ema_decay=0.9,
+)
 
 
 def compare_tvd(say: Report, tvds: dict, label: str, names=("old", "new")) -> None:
@@ -347,10 +374,23 @@ def compare_tvd(say: Report, tvds: dict, label: str, names=("old", "new")) -> No
         sd = lambda a: float(a.std(ddof=1)) if len(a) > 1 else float("nan")  # noqa: E731
         se = math.sqrt((sd(o) ** 2 + sd(w) ** 2) / len(o)) if len(o) > 1 else float("nan")
         diff = float(w.mean() - o.mean())
-        verdict = ("n/a (one seed)" if not np.isfinite(se)
-                   else "within seed noise" if diff <= 2 * se else "WORSE beyond 2 SE")
-        rows.append([key, f"{o.mean():.4f} ± {sd(o):.4f}", f"{w.mean():.4f} ± {sd(w):.4f}",
-                     f"{diff:+.4f}", f"{se:.4f}", verdict])
+        verdict = (
+            "n/a (one seed)"
+            if not np.isfinite(se)
+            else "within seed noise"
+            if diff <= 2 * se
+            else "WORSE beyond 2 SE"
+        )
+        rows.append(
+            [
+                key,
+                f"{o.mean():.4f} ± {sd(o):.4f}",
+                f"{w.mean():.4f} ± {sd(w):.4f}",
+                f"{diff:+.4f}",
+                f"{se:.4f}",
+                verdict,
+            ]
+        )
     say.table([label, a, b, f"{b} − {a}", "SE", "verdict"], rows)
 
 
@@ -365,20 +405,29 @@ def warm_start_check(say: Report, table, bins, real_counts, seeds, options, tvd_
     pre = {"100": tvd_100, str(WEBSITE_PRETRAIN): {e: [] for e in TVD_EPS}}
     walls = []
     for seed in seeds:
-        model, t, _ = fit_once(gan.GSWGAN, table, bins, seed,
-                               **{**options, "pretrain_iterations": WEBSITE_PRETRAIN})
+        model, t, _ = fit_once(
+            gan.GSWGAN, table, bins, seed, **{**options, "pretrain_iterations": WEBSITE_PRETRAIN}
+        )
         walls.append(t["fit total"])
         for e in TVD_EPS:
             synth = model.at_epsilon(e).sample(TVD_ROWS)
-            pre[str(WEBSITE_PRETRAIN)][e].append(tvd(real_counts, hg.table_counts(synth, bins.n_bins)))
+            pre[str(WEBSITE_PRETRAIN)][e].append(
+                tvd(real_counts, hg.table_counts(synth, bins.n_bins))
+            )
     w100 = statistics.median(t["fit total"] for t in times_100)
     w20 = statistics.median(walls)
-    say(f"The website's warm start (default preset of chapter 1: {WEBSITE_PRETRAIN} pretraining "
+    say(
+        f"The website's warm start (default preset of chapter 1: {WEBSITE_PRETRAIN} pretraining "
         f"iterations; paper preset: 100), current implementation, same seeds: training "
         f"{secs(w20)} against {secs(w100)} wall (median; {w100 / w20:.2f}x; target ≤ "
-        f"{TARGET_S:.0f} s: {'met' if w20 <= TARGET_S else 'NOT met'}); 2-way TVD:")
-    compare_tvd(say, {k: {f"{e:g}": v for e, v in d.items()} for k, d in pre.items()}, "ε",
-                names=("100", str(WEBSITE_PRETRAIN)))
+        f"{TARGET_S:.0f} s: {'met' if w20 <= TARGET_S else 'NOT met'}); 2-way TVD:"
+    )
+    compare_tvd(
+        say,
+        {k: {f"{e:g}": v for e, v in d.items()} for k, d in pre.items()},
+        "ε",
+        names=("100", str(WEBSITE_PRETRAIN)),
+    )
 
 
 def learning_check(say: Report, seeds: list[int]) -> None:
@@ -396,24 +445,39 @@ def learning_check(say: Report, seeds: list[int]) -> None:
             secs_[name].append(time.perf_counter() - t)
             synth = hg.table_counts(model.sample(TVD_ROWS), bins.n_bins)
             tvds[name]["σ = 0"].append(tvd(real_counts, synth))
-    say(f"Quality where the GAN learns (non-private, n = 4 000, K = 10 subsets of 400, lr 2e-3, "
+    say(
+        f"Quality where the GAN learns (non-private, n = 4 000, K = 10 subsets of 400, lr 2e-3, "
         f"EMA 0.9, 20 + 1 000 iterations), 2-way TVD of {TVD_ROWS:,} records, seeds {seeds}: "
-        + "; ".join(f"{name} " + " ".join(f"{v:.4f}" for v in tvds[name]["σ = 0"])
-                    for name in IMPLEMENTATIONS)
+        + "; ".join(
+            f"{name} " + " ".join(f"{v:.4f}" for v in tvds[name]["σ = 0"])
+            for name in IMPLEMENTATIONS
+        )
         + f" (fit {secs(statistics.median(secs_['old']))} old, "
-          f"{secs(statistics.median(secs_['new']))} new, median)")
+        f"{secs(statistics.median(secs_['new']))} new, median)"
+    )
     compare_tvd(say, tvds, "mode")
 
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--quick", action="store_true",
-                    help="sanity run: n = 4 000 (K = 100), 20 pretraining iterations, one seed")
+    ap.add_argument(
+        "--quick",
+        action="store_true",
+        help="sanity run: n = 4 000 (K = 100), 20 pretraining iterations, one seed",
+    )
     ap.add_argument("--seeds", type=int, default=3, help="training seeds per implementation (3)")
-    ap.add_argument("--learn-seeds", type=int, default=6,
-                    help="seeds of the learning-regime quality check (6; --quick: 2)")
-    ap.add_argument("--output", type=Path, default=None,
-                    help="report file (default for a full run: benchmarks/results_gan.txt)")
+    ap.add_argument(
+        "--learn-seeds",
+        type=int,
+        default=6,
+        help="seeds of the learning-regime quality check (6; --quick: 2)",
+    )
+    ap.add_argument(
+        "--output",
+        type=Path,
+        default=None,
+        help="report file (default for a full run: benchmarks/results_gan.txt)",
+    )
     args = ap.parse_args(argv)
     n = 4000 if args.quick else 20000
     seeds = list(range(1 if args.quick else args.seeds))
@@ -423,18 +487,24 @@ def main(argv=None) -> int:
 
     say = Report()
     t0 = time.perf_counter()
-    say(f"bench_gan.py — {_dt.datetime.now(_dt.UTC):%Y-%m-%d %H:%M} UTC"
-        f"{' (--quick)' if args.quick else ''}")
+    say(
+        f"bench_gan.py — {_dt.datetime.now(_dt.UTC):%Y-%m-%d %H:%M} UTC"
+        f"{' (--quick)' if args.quick else ''}"
+    )
     say(f"machine: {machine()}; {load()}")
-    say(f"python {platform.python_version()}, torch {torch.__version__} (1 thread), "
-        f"numpy {np.__version__}, pandas {pd.__version__}")
+    say(
+        f"python {platform.python_version()}, torch {torch.__version__} (1 thread), "
+        f"numpy {np.__version__}, pandas {pd.__version__}"
+    )
     table, bins = real_table(n, 0)
     real_counts = hg.table_counts(table, bins.n_bins)
     pre = options.get("pretrain_iterations", gan.GSWGAN().pretrain_iterations)
-    say(f"setting: Gaussian non-signal, n = {n:,} → (group, 100 bins), K = {n // 40} critics on "
+    say(
+        f"setting: Gaussian non-signal, n = {n:,} → (group, 100 bins), K = {n // 40} critics on "
         f"subsets of 40, C = 1, σ = 1.07, δ = 1e-5, {pre} pretraining iterations, ε = 10 with "
         f"checkpoints {CHECKPOINTS}; seeds {seeds}; old = previous implementation (baseline), "
-        f"new = current")
+        f"new = current"
+    )
     say()
     rounding_check(say)
     say()
@@ -454,17 +524,23 @@ def main(argv=None) -> int:
             for e in TVD_EPS:
                 synth = model.at_epsilon(e).sample(TVD_ROWS)
                 tvds[name][e].append(tvd(real_counts, hg.table_counts(synth, bins.n_bins)))
-            say(f"seed {seed} {name}: " + ", ".join(f"{p} {secs(t[p])}" for p in phases)
-                + f" (CPU {secs(c['fit total'])}); TVD " + " / ".join(
-                    f"{tvds[name][e][-1]:.4f}" for e in TVD_EPS) + f" at ε = {TVD_EPS}; {load()}")
+            say(
+                f"seed {seed} {name}: "
+                + ", ".join(f"{p} {secs(t[p])}" for p in phases)
+                + f" (CPU {secs(c['fit total'])}); TVD "
+                + " / ".join(f"{tvds[name][e][-1]:.4f}" for e in TVD_EPS)
+                + f" at ε = {TVD_EPS}; {load()}"
+            )
         a_old, a_new = accounting(models["old"]), accounting(models["new"])
         if a_old != a_new:
             raise AssertionError(f"seed {seed}: the privacy accounting differs:\n{a_old}\n{a_new}")
         iters = models["new"].checkpoints_
     say()
-    say("Privacy accounting: identical for every seed (asserted: iterations, ε spent, checkpoint "
+    say(
+        "Privacy accounting: identical for every seed (asserted: iterations, ε spent, checkpoint "
         "schedule, ledger entry). Checkpoints (ε → private iterations, ε spent): "
-        + "; ".join(f"{e:g} → {it}, {sp:.4f}" for e, (it, sp) in sorted(iters.items())))
+        + "; ".join(f"{e:g} → {it}, {sp:.4f}" for e, (it, sp) in sorted(iters.items()))
+    )
     say()
 
     rows = []
@@ -476,17 +552,23 @@ def main(argv=None) -> int:
         old = statistics.median(c[p] for c in cpu["old"])
         new = statistics.median(c[p] for c in cpu["new"])
         rows.append([f"{p} (CPU)", secs(old), secs(new), f"{old / new:.2f}x"])
-    say(f"Per-phase wall time, median over {len(seeds)} seed(s) (fit total includes the RDP "
-        "accounting; checkpoint sampling: 6 checkpoints × 4 sizes × 5 sets):")
+    say(
+        f"Per-phase wall time, median over {len(seeds)} seed(s) (fit total includes the RDP "
+        "accounting; checkpoint sampling: 6 checkpoints × 4 sizes × 5 sets):"
+    )
     say.table(["phase", "old", "new", "ratio"], rows)
     new_fit = statistics.median(t["fit total"] for t in times["new"])
-    say(f"new training: {secs(new_fit)} wall (target ≤ {TARGET_S:.0f} s: "
-        f"{'met' if new_fit <= TARGET_S else 'NOT met'}; {load()})")
+    say(
+        f"new training: {secs(new_fit)} wall (target ≤ {TARGET_S:.0f} s: "
+        f"{'met' if new_fit <= TARGET_S else 'NOT met'}; {load()})"
+    )
     say()
 
-    say(f"Quality: 2-way TVD (group × bin) of {TVD_ROWS:,} synthetic records vs the real table, "
+    say(
+        f"Quality: 2-way TVD (group × bin) of {TVD_ROWS:,} synthetic records vs the real table, "
         f"mean ± sd over {len(seeds)} seed(s) (a uniform table: "
-        f"{tvd(real_counts, np.ones_like(real_counts)):.3f}):")
+        f"{tvd(real_counts, np.ones_like(real_counts)):.3f}):"
+    )
     compare_tvd(say, {name: {f"{e:g}": v for e, v in tvds[name].items()} for name in tvds}, "ε")
     say()
     if not args.quick:

@@ -94,8 +94,10 @@ def make_counts(sizes, epsilons, reps, seed):
     cells, blocks = [], []
     for i, n in enumerate(sizes):
         for j, eps in enumerate(epsilons):
-            rngs = [np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(i, j, r)))
-                    for r in range(reps)]
+            rngs = [
+                np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(i, j, r)))
+                for r in range(reps)
+            ]
             samples = hv.original_samples(NO_SIGNAL, n, rngs)
             counts = hv._group_counts(samples, bins)
             del samples
@@ -140,7 +142,7 @@ def time_vectorized(flat, bins, repeats, chunk=None):
         parts = []
         step = flat.shape[0] if chunk is None else chunk
         for a in range(0, flat.shape[0], step):
-            c = flat[a:a + step]
+            c = flat[a : a + step]
             p, t = vectorized_tests(c[:, 0], c[:, 1], bins)
             parts.append(p)
             for k in acc:
@@ -157,7 +159,7 @@ def time_study_helper(flat, bins, repeats, chunk):
     for _ in range(repeats):
         s = time.perf_counter()
         for a in range(0, flat.shape[0], chunk):
-            hv._tests_from_counts(flat[a:a + chunk], bins)
+            hv._tests_from_counts(flat[a : a + chunk], bins)
         best = min(best, time.perf_counter() - s)
     return best
 
@@ -233,8 +235,10 @@ def check_agreement(vec, ref, n_cells, reps, k):
                 f"{test}: {int(bad.sum())} replicate(s) disagree with SciPy beyond {TOL}; "
                 f"first at cell {c}, replicate {r}: counts path {a[c, r]!r}, SciPy {b[c, r]!r}"
             )
-        worst[test] = (float(np.nanmax(np.where(both_nan, 0.0, diff))),
-                       int(np.count_nonzero(np.isnan(b))))
+        worst[test] = (
+            float(np.nanmax(np.where(both_nan, 0.0, diff))),
+            int(np.count_nonzero(np.isnan(b))),
+        )
     return worst
 
 
@@ -251,10 +255,14 @@ def part1(rep: Report, reps: int, scipy_k: int, repeats: int, seed: int) -> dict
     n_cells = len(cells)
     n_total = n_cells * reps
     flat = counts.reshape(n_total, 2, bins.n_bins)
-    rep(f"data: Gaussian {NO_SIGNAL!r} originals -> DP perturbed histogram synthetic counts (study code), "
-        f"n in {sizes} x eps in {epsilons},")
-    rep(f"      {reps} replicates per cell = {n_total} replicates of shape (2 groups, "
-        f"{bins.n_bins} bins); generated in {secs(gen)} (not timed below)")
+    rep(
+        f"data: Gaussian {NO_SIGNAL!r} originals -> DP perturbed histogram synthetic counts (study code), "
+        f"n in {sizes} x eps in {epsilons},"
+    )
+    rep(
+        f"      {reps} replicates per cell = {n_total} replicates of shape (2 groups, "
+        f"{bins.n_bins} bins); generated in {secs(gen)} (not timed below)"
+    )
 
     vec_all, t_all = time_vectorized(flat, bins, repeats)
     _, t_chunk = time_vectorized(flat, bins, repeats, chunk=CHUNK)
@@ -265,38 +273,84 @@ def part1(rep: Report, reps: int, scipy_k: int, repeats: int, seed: int) -> dict
     t_loop_wall = time.perf_counter() - s
     worst = check_agreement(vec_all, ref, n_cells, reps, k)
     n_checked = n_cells * k
-    label = ("measured on all replicates" if k == reps
-             else f"extrapolated from {k} of {reps} replicates per cell ({n_checked} of {n_total})")
+    label = (
+        "measured on all replicates"
+        if k == reps
+        else f"extrapolated from {k} of {reps} replicates per cell ({n_checked} of {n_total})"
+    )
     rep(f"scipy loop: {label}; loop wall time {secs(t_loop_wall)}")
-    rep(f"vectorized: best of {repeats} runs; 'all at once' = one call on all {n_total} replicates, "
-        f"'chunks of {CHUNK}' = as run_grid feeds simulate_cell")
+    rep(
+        f"vectorized: best of {repeats} runs; 'all at once' = one call on all {n_total} replicates, "
+        f"'chunks of {CHUNK}' = as run_grid feeds simulate_cell"
+    )
     rep()
     rows = []
     tot_sc = sum(t_sc[t] for t in hv.TESTS)
     tot_all = sum(t_all.values())
     tot_chunk = sum(t_chunk.values())
     for test in hv.TESTS:
-        rows.append([test, secs(t_sc[test]), secs(t_all[test]), secs(t_chunk[test]),
-                     f"{t_sc[test] / t_all[test]:,.0f}x", f"{t_sc[test] / t_chunk[test]:,.0f}x"])
-    rows.append(["4 tests", secs(tot_sc), secs(tot_all), secs(tot_chunk),
-                 f"{tot_sc / tot_all:,.0f}x", f"{tot_sc / tot_chunk:,.0f}x"])
+        rows.append(
+            [
+                test,
+                secs(t_sc[test]),
+                secs(t_all[test]),
+                secs(t_chunk[test]),
+                f"{t_sc[test] / t_all[test]:,.0f}x",
+                f"{t_sc[test] / t_chunk[test]:,.0f}x",
+            ]
+        )
+    rows.append(
+        [
+            "4 tests",
+            secs(tot_sc),
+            secs(tot_all),
+            secs(tot_chunk),
+            f"{tot_sc / tot_all:,.0f}x",
+            f"{tot_sc / tot_chunk:,.0f}x",
+        ]
+    )
     tot_sc_exp = tot_sc + t_sc["expand"]
-    rows.append(["4 tests + np.repeat expansion", secs(tot_sc_exp), secs(tot_all), secs(tot_chunk),
-                 f"{tot_sc_exp / tot_all:,.0f}x", f"{tot_sc_exp / tot_chunk:,.0f}x"])
-    rep.table(["test", "scipy loop", "vectorized (all)", f"vectorized ({CHUNK})",
-               "speed-up (all)", f"speed-up ({CHUNK})"], rows)
+    rows.append(
+        [
+            "4 tests + np.repeat expansion",
+            secs(tot_sc_exp),
+            secs(tot_all),
+            secs(tot_chunk),
+            f"{tot_sc_exp / tot_all:,.0f}x",
+            f"{tot_sc_exp / tot_chunk:,.0f}x",
+        ]
+    )
+    rep.table(
+        [
+            "test",
+            "scipy loop",
+            "vectorized (all)",
+            f"vectorized ({CHUNK})",
+            "speed-up (all)",
+            f"speed-up ({CHUNK})",
+        ],
+        rows,
+    )
     rep()
-    rep(f"study's hv._tests_from_counts (4 tests + feasibility rules), chunks of {CHUNK}: "
-        f"{secs(t_study)} for {n_total} replicates ({t_study / n_total * 1e6:.1f} µs/replicate)")
-    rep(f"per replicate: scipy {tot_sc / n_total * 1e6:.0f} µs (tests only), "
+    rep(
+        f"study's hv._tests_from_counts (4 tests + feasibility rules), chunks of {CHUNK}: "
+        f"{secs(t_study)} for {n_total} replicates ({t_study / n_total * 1e6:.1f} µs/replicate)"
+    )
+    rep(
+        f"per replicate: scipy {tot_sc / n_total * 1e6:.0f} µs (tests only), "
         f"{tot_sc_exp / n_total * 1e6:.0f} µs (with expansion); vectorized "
-        f"{tot_all / n_total * 1e6:.2f} µs (all), {tot_chunk / n_total * 1e6:.2f} µs (chunks)")
-    rep(f"agreement asserted on {n_checked} replicates (|dp| <= {TOL:g}*(1+|p|), NaN where SciPy "
-        f"raises): max |dp| " + ", ".join(f"{t} {w:.1e} ({nn} NaN)" for t, (w, nn) in worst.items()))
+        f"{tot_all / n_total * 1e6:.2f} µs (all), {tot_chunk / n_total * 1e6:.2f} µs (chunks)"
+    )
+    rep(
+        f"agreement asserted on {n_checked} replicates (|dp| <= {TOL:g}*(1+|p|), NaN where SciPy "
+        f"raises): max |dp| " + ", ".join(f"{t} {w:.1e} ({nn} NaN)" for t, (w, nn) in worst.items())
+    )
     speedup = tot_sc / tot_chunk
     verdict = "OK" if speedup >= 50 else "BELOW TARGET"
-    rep(f"speed-up of the 4 tests, as the study runs them (chunks of {CHUNK}): {speedup:,.0f}x "
-        f"(target >= 50x: {verdict}); all at once: {tot_sc / tot_all:,.0f}x")
+    rep(
+        f"speed-up of the 4 tests, as the study runs them (chunks of {CHUNK}): {speedup:,.0f}x "
+        f"(target >= 50x: {verdict}); all at once: {tot_sc / tot_all:,.0f}x"
+    )
     return {"speedup_chunk": speedup, "speedup_all": tot_sc / tot_all}
 
 
@@ -328,11 +382,16 @@ def read_preset(name: str) -> dict:
 
 def chapter_cells(p: dict) -> dict[str, list[dict]]:
     """The chapter's two run_grid calls: the Gaussian scenarios, then cardio."""
-    common = dict(methods=p["methods"], epsilon=p["epsilon"],
-                  smoothed_original_size=p["smoothed_original_size"],
-                  smoothed_sizes=p["smoothed_sizes"], alpha=p["alpha"],
-                  delta=p["dp_mwu_delta"], n_sim=p["dp_mwu_n_sim"],
-                  pgm_iters=p.get("pgm_iters"))
+    common = dict(
+        methods=p["methods"],
+        epsilon=p["epsilon"],
+        smoothed_original_size=p["smoothed_original_size"],
+        smoothed_sizes=p["smoothed_sizes"],
+        alpha=p["alpha"],
+        delta=p["dp_mwu_delta"],
+        n_sim=p["dp_mwu_n_sim"],
+        pgm_iters=p.get("pgm_iters"),
+    )
     return {
         "gaussian": hv.build_grid(data=GAUSSIAN_DATA, sizes=p["sizes"], **common),
         "cardio": hv.build_grid(data=["cardio"], sizes=p["cardio_sizes"], **common),
@@ -348,19 +407,32 @@ def run_preset_grid(grids: dict, n_reps: int, seed: int) -> tuple[dict, pd.DataF
         cache = tempfile.mkdtemp(prefix="bench_hv_cache_")
         try:
             s = time.perf_counter()
-            out = run_grid(timed_simulate_cell, cells, n_reps, seed, n_jobs=N_JOBS,
-                           chunk_size=CHUNK, cache_dir=cache, progress=False)
+            out = run_grid(
+                timed_simulate_cell,
+                cells,
+                n_reps,
+                seed,
+                n_jobs=N_JOBS,
+                chunk_size=CHUNK,
+                cache_dir=cache,
+                progress=False,
+            )
             walls[group] = time.perf_counter() - s
         finally:
             shutil.rmtree(cache, ignore_errors=True)
         # one row per task: the cell's parameters and the task's timing (constant within a task)
         out["task"] = out["rep"] // CHUNK
-        per = out.groupby(["data", "method", "n", "m", "epsilon", "task"], dropna=False,
-                          sort=False).agg(wall=("bench_task_wall", "first"),
-                                          cpu=("bench_task_cpu", "first"),
-                                          pid=("bench_pid", "first"),
-                                          start=("bench_task_start", "first"),
-                                          rss=("bench_rss_mb", "first")).reset_index()
+        per = (
+            out.groupby(["data", "method", "n", "m", "epsilon", "task"], dropna=False, sort=False)
+            .agg(
+                wall=("bench_task_wall", "first"),
+                cpu=("bench_task_cpu", "first"),
+                pid=("bench_pid", "first"),
+                start=("bench_task_start", "first"),
+                rss=("bench_rss_mb", "first"),
+            )
+            .reset_index()
+        )
         per["group"] = group
         tasks.append(per)
     return walls, pd.concat(tasks, ignore_index=True)
@@ -369,8 +441,10 @@ def run_preset_grid(grids: dict, n_reps: int, seed: int) -> tuple[dict, pd.DataF
 def part2(rep: Report, preset_names: list[str], n_reps: int, seed_override, quick: bool) -> dict:
     rep()
     rep("=" * 100)
-    rep("PART 2  Compute time of the chapter-1 grid: run_grid(simulate_cell, cells, ...) "
-        f"n_jobs={N_JOBS}, chunk_size={CHUNK}, fresh cache")
+    rep(
+        "PART 2  Compute time of the chapter-1 grid: run_grid(simulate_cell, cells, ...) "
+        f"n_jobs={N_JOBS}, chunk_size={CHUNK}, fresh cache"
+    )
     rep("=" * 100)
     presets = {name: read_preset(name) for name in preset_names}
     base_name = preset_names[0]
@@ -378,28 +452,39 @@ def part2(rep: Report, preset_names: list[str], n_reps: int, seed_override, quic
     grids = chapter_cells(base)
     for name, p in presets.items():  # the extrapolation needs the same cells
         if chapter_cells(p) != grids:
-            raise SystemExit(f"preset {name!r} has a different grid from {base_name!r}; "
-                             f"measure it separately")
+            raise SystemExit(
+                f"preset {name!r} has a different grid from {base_name!r}; measure it separately"
+            )
     seed = base["seed"] if seed_override is None else seed_override
     n_cells = {g: len(c) for g, c in grids.items()}
-    rep(f"cells of the {base_name!r} grid: gaussian ({' + '.join(GAUSSIAN_DATA)}) "
+    rep(
+        f"cells of the {base_name!r} grid: gaussian ({' + '.join(GAUSSIAN_DATA)}) "
         f"{n_cells['gaussian']}, "
         f"cardio {n_cells['cardio']}; measured with n_reps = {n_reps} "
-        f"({-(-n_reps // CHUNK)} task(s) per cell); {load()}")
+        f"({-(-n_reps // CHUNK)} task(s) per cell); {load()}"
+    )
     s = time.perf_counter()
     walls, tasks = run_preset_grid(grids, n_reps, seed)
     total_wall = time.perf_counter() - s
-    rep(f"measured wall time: gaussian {secs(walls['gaussian'])}, cardio {secs(walls['cardio'])}, "
-        f"total {secs(total_wall)} (incl. worker start-up, imports, JAX compilation); {load()}")
+    rep(
+        f"measured wall time: gaussian {secs(walls['gaussian'])}, cardio {secs(walls['cardio'])}, "
+        f"total {secs(total_wall)} (incl. worker start-up, imports, JAX compilation); {load()}"
+    )
     task_sum = tasks["wall"].sum()
-    rep(f"sum of task times (inside workers) {secs(task_sum)} = {task_sum / total_wall:.2f} x wall "
-        f"on {N_JOBS} workers")
+    rep(
+        f"sum of task times (inside workers) {secs(task_sum)} = {task_sum / total_wall:.2f} x wall "
+        f"on {N_JOBS} workers"
+    )
     rep()
 
     # breakdown: share of task time -> share of wall time
     def breakdown(keys):
-        g = tasks.groupby(keys, sort=False).agg(cells=("task", "size"), task_s=("wall", "sum"),
-                                                cpu_s=("cpu", "sum"), max_s=("wall", "max"))
+        g = tasks.groupby(keys, sort=False).agg(
+            cells=("task", "size"),
+            task_s=("wall", "sum"),
+            cpu_s=("cpu", "sum"),
+            max_s=("wall", "max"),
+        )
         g["cpu_ratio"] = g["cpu_s"] / g["task_s"]
         g["share"] = g["task_s"] / task_sum
         g["wall_s"] = g["share"] * total_wall
@@ -413,8 +498,14 @@ def part2(rep: Report, preset_names: list[str], n_reps: int, seed_override, quic
     def rows_for(df, label_cols):
         rows = []
         for _, r in df.iterrows():
-            row = [" / ".join(str(r[c]) for c in label_cols), int(r["cells"]), secs(r["task_s"]),
-                   f"{r['cpu_ratio']:.2f}", f"{100 * r['share']:.1f} %", secs(r["wall_s"])]
+            row = [
+                " / ".join(str(r[c]) for c in label_cols),
+                int(r["cells"]),
+                secs(r["task_s"]),
+                f"{r['cpu_ratio']:.2f}",
+                f"{100 * r['share']:.1f} %",
+                secs(r["wall_s"]),
+            ]
             row += [secs(r["wall_s"] * f) for f in factor.values()]
             rows.append(row)
         return rows
@@ -427,12 +518,16 @@ def part2(rep: Report, preset_names: list[str], n_reps: int, seed_override, quic
     by_n = breakdown(["method", "n"]).sort_values("task_s", ascending=False).head(10)
     by_n["n"] = by_n["n"].astype(int)
     headers = ["", "tasks", "task time", "cpu/task", "share", f"wall ({n_reps} reps)", *ext_headers]
-    for title, df, cols in (("by method", by_method, ["method"]),
-                            ("by data", by_data, ["data group"]),
-                            ("by data and method", by_both, ["data group", "method"]),
-                            ("10 most expensive (method, n) groups", by_n, ["method", "n"])):
-        rep(f"-- {title} (wall = measured wall x share of task time; cpu/task = process CPU time "
-            f"/ task wall time)")
+    for title, df, cols in (
+        ("by method", by_method, ["method"]),
+        ("by data", by_data, ["data group"]),
+        ("by data and method", by_both, ["data group", "method"]),
+        ("10 most expensive (method, n) groups", by_n, ["method", "n"]),
+    ):
+        rep(
+            f"-- {title} (wall = measured wall x share of task time; cpu/task = process CPU time "
+            f"/ task wall time)"
+        )
         h = list(headers)
         h[0] = " / ".join(cols)
         rep.table(h, rows_for(df, cols), right=set(range(1, len(h))))
@@ -440,13 +535,19 @@ def part2(rep: Report, preset_names: list[str], n_reps: int, seed_override, quic
 
     first = tasks.sort_values("wall", ascending=False)
     pids = tasks.groupby("group", sort=False)["pid"].nunique()
-    rep(f"worker processes that ran tasks: {tasks['pid'].nunique()} distinct pids for {N_JOBS} "
+    rep(
+        f"worker processes that ran tasks: {tasks['pid'].nunique()} distinct pids for {N_JOBS} "
         f"workers (" + ", ".join(f"{g} {k}" for g, k in pids.items()) + "); more than "
         f"{N_JOBS} means loky restarted workers (e.g. its 300 MB memory-growth check after JAX "
-        f"is loaded), each restart repeating imports and JAX compilation")
+        f"is loaded), each restart repeating imports and JAX compilation"
+    )
     by_pid = tasks.sort_values("start").groupby("pid", sort=False)["rss"]
-    rep("worker RSS after its first task -> max (MB): " + ", ".join(
-        f"{a:.0f} -> {b:.0f}" for a, b in zip(by_pid.first(), by_pid.max(), strict=True)))
+    rep(
+        "worker RSS after its first task -> max (MB): "
+        + ", ".join(
+            f"{a:.0f} -> {b:.0f}" for a, b in zip(by_pid.first(), by_pid.max(), strict=True)
+        )
+    )
     compile_excess = 0.0
     pgm = tasks[tasks["method"] == "private_pgm"].copy()
     if len(pgm):
@@ -457,42 +558,73 @@ def part2(rep: Report, preset_names: list[str], n_reps: int, seed_override, quic
         f, rest = pgm[pgm["first"]], pgm[~pgm["first"]]
         extra = f["wall"].sum() - len(f) * (rest["wall"].median() if len(rest) else 0.0)
         compile_excess = max(extra, 0.0)
-        rep(f"private_pgm task times: median {secs(pgm['wall'].median())}, max "
+        rep(
+            f"private_pgm task times: median {secs(pgm['wall'].median())}, max "
             f"{secs(pgm['wall'].max())}; {len(f)} first-in-worker tasks (JAX compilation) take "
-            f"{secs(f['wall'].sum())}, ~{secs(max(extra, 0.0))} more than typical tasks")
-    rep(f"slowest task: {first.iloc[0][['data', 'method', 'n', 'm', 'epsilon']].to_dict()} "
-        f"{secs(first.iloc[0]['wall'])}")
+            f"{secs(f['wall'].sum())}, ~{secs(max(extra, 0.0))} more than typical tasks"
+        )
+    rep(
+        f"slowest task: {first.iloc[0][['data', 'method', 'n', 'm', 'epsilon']].to_dict()} "
+        f"{secs(first.iloc[0]['wall'])}"
+    )
     result = {"measured_wall": total_wall, "n_reps": n_reps}
     if quick:
         rep("quick mode: this is a sanity run of a small grid, NOT an estimate of the paper preset")
         return result
     rep()
-    rep("Extrapolation (linear in replicates): T(R) = T_measured x R / n_reps_measured; with "
-        f"chunk_size = {CHUNK} a cell at R replicates is R/{CHUNK} tasks of the measured cost.")
-    rep("Per-cell/per-worker fixed costs (worker start-up, imports, JAX compilation of Private-PGM, "
-        "the DP-MWU null tables) are counted R/n_reps times, so the estimate is conservative.")
+    rep(
+        "Extrapolation (linear in replicates): T(R) = T_measured x R / n_reps_measured; with "
+        f"chunk_size = {CHUNK} a cell at R replicates is R/{CHUNK} tasks of the measured cost."
+    )
+    rep(
+        "Per-cell/per-worker fixed costs (worker start-up, imports, JAX compilation of Private-PGM, "
+        "the DP-MWU null tables) are counted R/n_reps times, so the estimate is conservative."
+    )
     overhead = max(total_wall - task_sum / N_JOBS, 0.0)
     fixed = compile_excess / N_JOBS + overhead
-    rep(f"Less conservative: T'(R) = F + (T_measured - F) x R / n_reps_measured with fixed part "
+    rep(
+        f"Less conservative: T'(R) = F + (T_measured - F) x R / n_reps_measured with fixed part "
         f"F = JAX-compile excess / {N_JOBS} + (wall - task time / {N_JOBS}) = "
-        f"{secs(compile_excess / N_JOBS)} + {secs(overhead)} = {secs(fixed)}.")
+        f"{secs(compile_excess / N_JOBS)} + {secs(overhead)} = {secs(fixed)}."
+    )
     cpu_sum = tasks["cpu"].sum()
-    rep(f"CPU-based: T_cpu(R) = (sum of task CPU time = {secs(cpu_sum)}) x R / n_reps_measured / "
+    rep(
+        f"CPU-based: T_cpu(R) = (sum of task CPU time = {secs(cpu_sum)}) x R / n_reps_measured / "
         f"{N_JOBS} - what an otherwise idle machine would need if the work splits evenly "
         f"(task CPU / task wall = {cpu_sum / task_sum:.2f} in this run: "
-        f"{'other processes competed for the cores' if cpu_sum / task_sum < 0.9 else 'little contention'}).")
+        f"{'other processes competed for the cores' if cpu_sum / task_sum < 0.9 else 'little contention'})."
+    )
     rows = []
     for name, f in factor.items():
         est = total_wall * f
         est2 = fixed + (total_wall - fixed) * f
         est3 = cpu_sum * f / N_JOBS
-        rows.append([name, targets[name], f"{secs(total_wall)} x {targets[name]}/{n_reps}",
-                     secs(est), secs(est2), secs(est3)])
+        rows.append(
+            [
+                name,
+                targets[name],
+                f"{secs(total_wall)} x {targets[name]}/{n_reps}",
+                secs(est),
+                secs(est2),
+                secs(est3),
+            ]
+        )
         result[f"est_{name}"] = est
-    rep.table(["preset", "n_reps", "formula T(R)", "estimated wall T", "less conservative T'",
-               "CPU-based T_cpu"], rows)
-    rep("These are upper bounds from a small fraction of the work; part 4 measures the paper "
-        "preset itself.")
+    rep.table(
+        [
+            "preset",
+            "n_reps",
+            "formula T(R)",
+            "estimated wall T",
+            "less conservative T'",
+            "CPU-based T_cpu",
+        ],
+        rows,
+    )
+    rep(
+        "These are upper bounds from a small fraction of the work; part 4 measures the paper "
+        "preset itself."
+    )
     result["by_method"] = by_method
     return result
 
@@ -506,11 +638,13 @@ def part3(rep: Report, reps: int = 50, n_sim: int = 1000) -> None:
     rep("PART 3  Probe: DP-MWU cells (simulate_cell loops dp_mannwhitneyu over replicates)")
     rep("=" * 100)
     rows = []
-    hypothesis.dp_mannwhitneyu(np.arange(3.0), np.arange(3.0) + 0.5, 1.0, n_sim=10,
-                               random_state=0)  # build the null tables once
+    hypothesis.dp_mannwhitneyu(
+        np.arange(3.0), np.arange(3.0) + 0.5, 1.0, n_sim=10, random_state=0
+    )  # build the null tables once
     for n in (500, 20000):
-        rngs = [np.random.default_rng(np.random.SeedSequence(7, spawn_key=(n, r)))
-                for r in range(reps)]
+        rngs = [
+            np.random.default_rng(np.random.SeedSequence(7, spawn_key=(n, r))) for r in range(reps)
+        ]
         samples = hv.original_samples(NO_SIGNAL, n, rngs)
         s = time.perf_counter()
         for (x, y), r in zip(samples, rngs, strict=True):
@@ -522,8 +656,16 @@ def part3(rep: Report, reps: int = 50, n_sim: int = 1000) -> None:
         hypothesis.dp_mannwhitneyu(x, y, 1.0, n_sim=n_sim, random_state=rngs[0])
         batched = time.perf_counter() - s
         draws = reps * n_sim
-        rows.append([n, secs(loop), f"{loop / draws * 1e6:.1f}", secs(batched),
-                     f"{batched / draws * 1e6:.1f}", f"{loop / batched:.1f}x"])
+        rows.append(
+            [
+                n,
+                secs(loop),
+                f"{loop / draws * 1e6:.1f}",
+                secs(batched),
+                f"{batched / draws * 1e6:.1f}",
+                f"{loop / batched:.1f}x",
+            ]
+        )
     rep(f"{reps} replicates, n_sim = {n_sim}, eps = 1 (one task of a DP-MWU cell)")
     rep.table(["n", "loop (study)", "µs/draw", "one batched call", "µs/draw", "batched gain"], rows)
 
@@ -534,15 +676,29 @@ def part3(rep: Report, reps: int = 50, n_sim: int = 1000) -> None:
 def part4(rep: Report, preset: str = "paper", limit_s: float = 300.0) -> dict:
     rep()
     rep("=" * 100)
-    rep(f"PART 4  The {preset!r} preset end to end: synthtrust run hypothesis_validity "
-        f"--preset {preset} (fresh output and cache)")
+    rep(
+        f"PART 4  The {preset!r} preset end to end: synthtrust run hypothesis_validity "
+        f"--preset {preset} (fresh output and cache)"
+    )
     rep("=" * 100)
     cli = Path(sys.executable).with_name("synthtrust")
     work = Path(tempfile.mkdtemp(prefix="bench_hv_run_"))
-    cmd = [str(cli), "run", "hypothesis_validity", "--preset", preset, "--out", str(work / "out"),
-           "--cache-dir", str(work / "cache"), "--no-progress"]
-    rep(f"command: {' '.join(cmd[1:3])} --preset {preset} --out <tmp> --cache-dir <tmp> "
-        f"--no-progress; {load()}")
+    cmd = [
+        str(cli),
+        "run",
+        "hypothesis_validity",
+        "--preset",
+        preset,
+        "--out",
+        str(work / "out"),
+        "--cache-dir",
+        str(work / "cache"),
+        "--no-progress",
+    ]
+    rep(
+        f"command: {' '.join(cmd[1:3])} --preset {preset} --out <tmp> --cache-dir <tmp> "
+        f"--no-progress; {load()}"
+    )
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     try:
         s = time.perf_counter()
@@ -552,15 +708,24 @@ def part4(rep: Report, preset: str = "paper", limit_s: float = 300.0) -> dict:
         if done.returncode != 0:
             rep(done.stdout[-2000:] + done.stderr[-4000:])
             raise SystemExit(f"the {preset} run failed with exit code {done.returncode}")
-        n_rows = sum(len(pd.read_parquet(f))
-                     for f in (work / "out" / "results").glob("*_replicates.parquet"))
+        n_rows = sum(
+            len(pd.read_parquet(f)) for f in (work / "out" / "results").glob("*_replicates.parquet")
+        )
     finally:
         shutil.rmtree(work, ignore_errors=True)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     verdict = "OK" if wall < limit_s else "MISSED"
-    rep.table(["preset", "wall time", "CPU time (children)", "CPU / wall", "replicate rows",
-               f"target < {limit_s / 60:.0f} min"],
-              [[preset, secs(wall), secs(cpu), f"{cpu / wall:.2f}", f"{n_rows:,}", verdict]])
+    rep.table(
+        [
+            "preset",
+            "wall time",
+            "CPU time (children)",
+            "CPU / wall",
+            "replicate rows",
+            f"target < {limit_s / 60:.0f} min",
+        ],
+        [[preset, secs(wall), secs(cpu), f"{cpu / wall:.2f}", f"{n_rows:,}", verdict]],
+    )
     rep(f"{load()}")
     return {"wall": wall, "cpu": cpu}
 
@@ -568,31 +733,55 @@ def part4(rep: Report, preset: str = "paper", limit_s: float = 300.0) -> dict:
 # --------------------------------------------------------------------------------------------
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--quick", action="store_true",
-                    help="sanity run (< 1 min): 100 replicates per cell in part 1 (SciPy on 10, "
-                         "extrapolated) and the smoke preset in part 2")
-    ap.add_argument("--reps", type=int, default=None,
-                    help="part 1 replicates per cell (default 1000; quick 100)")
-    ap.add_argument("--scipy-reps", type=int, default=None,
-                    help="part 1 replicates per cell run through SciPy (default all; quick 10)")
-    ap.add_argument("--grid-reps", type=int, default=None,
-                    help="part 2 replicates per cell actually run (default 50; quick: smoke's)")
+    ap.add_argument(
+        "--quick",
+        action="store_true",
+        help="sanity run (< 1 min): 100 replicates per cell in part 1 (SciPy on 10, "
+        "extrapolated) and the smoke preset in part 2",
+    )
+    ap.add_argument(
+        "--reps",
+        type=int,
+        default=None,
+        help="part 1 replicates per cell (default 1000; quick 100)",
+    )
+    ap.add_argument(
+        "--scipy-reps",
+        type=int,
+        default=None,
+        help="part 1 replicates per cell run through SciPy (default all; quick 10)",
+    )
+    ap.add_argument(
+        "--grid-reps",
+        type=int,
+        default=None,
+        help="part 2 replicates per cell actually run (default 50; quick: smoke's)",
+    )
     ap.add_argument("--skip-part1", action="store_true")
     ap.add_argument("--skip-part2", action="store_true")
     ap.add_argument("--skip-part3", action="store_true")
-    ap.add_argument("--skip-part4", action="store_true",
-                    help="skip the end-to-end run of the paper preset (~4 min)")
-    ap.add_argument("--output", type=Path, default=None,
-                    help="also write the report here (atomic); default "
-                         "benchmarks/results_hypothesis.txt for a full run, none for --quick")
+    ap.add_argument(
+        "--skip-part4",
+        action="store_true",
+        help="skip the end-to-end run of the paper preset (~4 min)",
+    )
+    ap.add_argument(
+        "--output",
+        type=Path,
+        default=None,
+        help="also write the report here (atomic); default "
+        "benchmarks/results_hypothesis.txt for a full run, none for --quick",
+    )
     args = ap.parse_args(argv)
 
     rep = Report()
     now = _dt.datetime.now().astimezone().strftime("%Y-%m-%d %H:%M %Z")
     rep(f"bench_hypothesis.py {'--quick ' if args.quick else ''}— {now}")
     rep(f"machine: {machine()}; {load()}")
-    rep(f"python {platform.python_version()}, numpy {np.__version__}, scipy {scipy.__version__}, "
-        f"pandas {pd.__version__}")
+    rep(
+        f"python {platform.python_version()}, numpy {np.__version__}, scipy {scipy.__version__}, "
+        f"pandas {pd.__version__}"
+    )
     rep()
     t0 = time.perf_counter()
     if not args.skip_part1:

@@ -77,18 +77,32 @@ EPS, DELTA, SEED = 1.0, 1e-9, 0
 QUICK_ROWS = 10_000
 
 #: ours: display name -> module under synthtrust.synthesizers
-OURS = {"PrivBayes": "privbayes", "MST": "mst", "AIM": "aim", "MWEMPGM": "mwem_pgm",
-        "PrivMRF": "privmrf"}
+OURS = {
+    "PrivBayes": "privbayes",
+    "MST": "mst",
+    "AIM": "aim",
+    "MWEMPGM": "mwem_pgm",
+    "PrivMRF": "privmrf",
+}
 
 #: side environments: name -> (requirements file, import check, label)
 SIDE_ENVS = {
-    "datasynthesizer": ("requirements-datasynthesizer.txt", "import DataSynthesizer.DataDescriber",
-                        "DataSynthesizer 0.1.13"),
-    "smartnoise": ("requirements-smartnoise.txt", "import snsynth.mst.mst, snsynth.aim.aim",
-                   "smartnoise-synth 1.0.8"),
+    "datasynthesizer": (
+        "requirements-datasynthesizer.txt",
+        "import DataSynthesizer.DataDescriber",
+        "DataSynthesizer 0.1.13",
+    ),
+    "smartnoise": (
+        "requirements-smartnoise.txt",
+        "import snsynth.mst.mst, snsynth.aim.aim",
+        "smartnoise-synth 1.0.8",
+    ),
     "dpmm": ("requirements-dpmm.txt", "import dpmm.pipelines", "dpmm 0.1.9"),
-    "opendp": ("requirements-opendp.txt", "import opendp.prelude, mbi, polars, pandas",
-               "OpenDP 0.16 dp.mbi"),
+    "opendp": (
+        "requirements-opendp.txt",
+        "import opendp.prelude, mbi, polars, pandas",
+        "OpenDP 0.16 dp.mbi",
+    ),
 }
 AIM_MAX_MODEL_MB = 80
 
@@ -107,8 +121,6 @@ def secs(t: float | None) -> str:
     if t < 120:
         return f"{t:.1f} s"
     return f"{t:.0f} s"
-
-
 
 
 # --------------------------------------------------------------------------------------------
@@ -151,8 +163,9 @@ def worker_ours(args) -> int:
 
         cls = getattr(importlib.import_module(f"synthtrust.synthesizers.{OURS[name]}"), name)
     except Exception as exc:  # noqa: BLE001 - report any import failure as a row
-        _common.write_result(args.result, status="not available",
-                             error=f"{type(exc).__name__}: {exc}")
+        _common.write_result(
+            args.result, status="not available", error=f"{type(exc).__name__}: {exc}"
+        )
         return 3
     import synthtrust  # noqa: PLC0415
 
@@ -168,13 +181,23 @@ def worker_ours(args) -> int:
     out = model.sample(n_out)
     out[list(df.columns)].to_csv(args.output, index=False)
     sample_s = time.perf_counter() - t0
-    notes = {"params": {k: v for k, v in model.get_params().items() if k != "domain"}
-             if hasattr(model, "get_params") else None}
+    notes = {
+        "params": {k: v for k, v in model.get_params().items() if k != "domain"}
+        if hasattr(model, "get_params")
+        else None
+    }
     notes["ledger"] = repr(getattr(model, "ledger", None))[:300]
     vers = _common.versions("numpy", "pandas", "jax", "mbi")
     vers["synthtrust"] = synthtrust.__version__
-    _common.write_result(args.result, fit_s=fit_s, sample_s=sample_s, rows_in=len(df),
-                         rows_out=n_out, versions=vers, notes=notes)
+    _common.write_result(
+        args.result,
+        fit_s=fit_s,
+        sample_s=sample_s,
+        rows_in=len(df),
+        rows_out=n_out,
+        versions=vers,
+        notes=notes,
+    )
     return 0
 
 
@@ -209,20 +232,30 @@ def ensure_env(name: str, rep: Report, install_timeout: float = 1800) -> str | N
             fh.write("$ " + shlex.join(cmd) + "\n")
             fh.flush()
             try:
-                proc = subprocess.run(cmd, stdout=fh, stderr=subprocess.STDOUT, timeout=install_timeout,
-                                      cwd=str(env.parent))
+                proc = subprocess.run(
+                    cmd,
+                    stdout=fh,
+                    stderr=subprocess.STDOUT,
+                    timeout=install_timeout,
+                    cwd=str(env.parent),
+                )
             except subprocess.TimeoutExpired:
                 return f"install timed out after {install_timeout:.0f} s (log {log})"
             if proc.returncode != 0:
-                tail = [ln for ln in log.read_text(errors="replace").splitlines()
-                        if ln.strip() and "is ignored" not in ln][-4:]
+                tail = [
+                    ln
+                    for ln in log.read_text(errors="replace").splitlines()
+                    if ln.strip() and "is ignored" not in ln
+                ][-4:]
                 return f"pip failed (exit {proc.returncode}): " + " | ".join(tail)
     ok = subprocess.run([str(py), "-c", check], capture_output=True, text=True)
     if ok.returncode != 0:
         return "import failed after install: " + (ok.stderr.strip().splitlines() or ["?"])[-1]
     marker.write_text(digest + "\n")
-    rep(f"   side env {name}: installed/updated in {time.perf_counter() - t0:.0f} s "
-        f"(pip install -r benchmarks/peers/{req_file}; log {log.relative_to(ROOT)})")
+    rep(
+        f"   side env {name}: installed/updated in {time.perf_counter() - t0:.0f} s "
+        f"(pip install -r benchmarks/peers/{req_file}; log {log.relative_to(ROOT)})"
+    )
     return None
 
 
@@ -265,8 +298,9 @@ def run_job(cmd: list[str], timeout: float, log: Path, result: Path) -> dict:
     with open(log, "w", encoding="utf-8") as fh:
         fh.write("$ " + shlex.join(cmd) + "\n")
         fh.flush()
-        proc = subprocess.Popen(cmd, stdout=fh, stderr=subprocess.STDOUT, cwd=str(ROOT),
-                                start_new_session=True)
+        proc = subprocess.Popen(
+            cmd, stdout=fh, stderr=subprocess.STDOUT, cwd=str(ROOT), start_new_session=True
+        )
     tree_peak, timed_out, status, ru = 0.0, False, None, None
     while True:
         pid, status, ru = os.wait4(proc.pid, os.WNOHANG)
@@ -283,9 +317,14 @@ def run_job(cmd: list[str], timeout: float, log: Path, result: Path) -> dict:
         tree_peak = max(tree_peak, _tree_rss_mb(proc.pid))
         time.sleep(0.25)
     proc.returncode = os.waitstatus_to_exitcode(status)
-    out = {"wall_total_s": time.perf_counter() - t0, "returncode": proc.returncode,
-           "timed_out": timed_out, "maxrss_mb": ru.ru_maxrss / 1024.0,
-           "cpu_s": ru.ru_utime + ru.ru_stime, "tree_rss_mb": tree_peak}
+    out = {
+        "wall_total_s": time.perf_counter() - t0,
+        "returncode": proc.returncode,
+        "timed_out": timed_out,
+        "maxrss_mb": ru.ru_maxrss / 1024.0,
+        "cpu_s": ru.ru_utime + ru.ru_stime,
+        "tree_rss_mb": tree_peak,
+    }
     if result.exists() and not timed_out:
         out.update(json.loads(result.read_text()))
     if proc.returncode != 0 and not timed_out and "error" not in out:
@@ -302,8 +341,11 @@ def build_jobs(args, files: dict[int, Path], rho: float) -> list[dict]:
     jobs = _all_jobs(args, files, rho)
     if args.only:
         keep = [s.lower() for s in args.only]
-        jobs = [j for j in jobs if any(k in f"{j['algo']} {j['impl']} {j['rows']}".lower()
-                                       for k in keep)]
+        jobs = [
+            j
+            for j in jobs
+            if any(k in f"{j['algo']} {j['impl']} {j['rows']}".lower() for k in keep)
+        ]
     return jobs
 
 
@@ -313,61 +355,162 @@ def _all_jobs(args, files: dict[int, Path], rho: float) -> list[dict]:
     jobs = []
 
     def common(rows):
-        return ["--input", str(files[rows]), "--domain", str(DOMAIN_JSON),
-                "--epsilon", str(EPS), "--delta", str(DELTA), "--seed", str(SEED)]
+        return [
+            "--input",
+            str(files[rows]),
+            "--domain",
+            str(DOMAIN_JSON),
+            "--epsilon",
+            str(EPS),
+            "--delta",
+            str(DELTA),
+            "--seed",
+            str(SEED),
+        ]
 
     our_rows = [QUICK_ROWS] if args.quick else [full]
     for rows in our_rows:
         for name in OURS:
-            jobs.append(dict(algo=name, impl="synthtrust (ours)", rows=rows, env=None,
-                             cmd=me + ["--worker", name] + common(rows)))
+            jobs.append(
+                dict(
+                    algo=name,
+                    impl="synthtrust (ours)",
+                    rows=rows,
+                    env=None,
+                    cmd=me + ["--worker", name] + common(rows),
+                )
+            )
     if args.skip_peers:
         return jobs
     ds = [env_python("datasynthesizer"), PEERS / "datasynthesizer_privbayes.py"]
     if args.quick:
-        jobs.append(dict(algo="PrivBayes", impl="DataSynthesizer 0.1.13 (k=2)", rows=QUICK_ROWS,
-                         env="datasynthesizer", cmd=ds + common(QUICK_ROWS) + ["--k", "2"]))
+        jobs.append(
+            dict(
+                algo="PrivBayes",
+                impl="DataSynthesizer 0.1.13 (k=2)",
+                rows=QUICK_ROWS,
+                env="datasynthesizer",
+                cmd=ds + common(QUICK_ROWS) + ["--k", "2"],
+            )
+        )
         return jobs
     # ours at 10k too, for the DataSynthesizer 10k ratio
-    jobs.append(dict(algo="PrivBayes", impl="synthtrust (ours)", rows=QUICK_ROWS, env=None,
-                     cmd=me + ["--worker", "PrivBayes"] + common(QUICK_ROWS)))
+    jobs.append(
+        dict(
+            algo="PrivBayes",
+            impl="synthtrust (ours)",
+            rows=QUICK_ROWS,
+            env=None,
+            cmd=me + ["--worker", "PrivBayes"] + common(QUICK_ROWS),
+        )
+    )
     for rows in (QUICK_ROWS, full):
-        jobs.append(dict(algo="PrivBayes", impl="DataSynthesizer 0.1.13 (k=2)", rows=rows,
-                         env="datasynthesizer", cmd=ds + common(rows) + ["--k", "2"]))
+        jobs.append(
+            dict(
+                algo="PrivBayes",
+                impl="DataSynthesizer 0.1.13 (k=2)",
+                rows=rows,
+                env="datasynthesizer",
+                cmd=ds + common(rows) + ["--k", "2"],
+            )
+        )
     dp = [env_python("dpmm"), PEERS / "dpmm_marginal.py"]
-    jobs.append(dict(algo="PrivBayes", impl="dpmm 0.1.9 PrivBayes+PGM", rows=full, env="dpmm",
-                     cmd=dp + common(full) + ["--algo", "privbayes"]))
+    jobs.append(
+        dict(
+            algo="PrivBayes",
+            impl="dpmm 0.1.9 PrivBayes+PGM",
+            rows=full,
+            env="dpmm",
+            cmd=dp + common(full) + ["--algo", "privbayes"],
+        )
+    )
     sn = [env_python("smartnoise"), PEERS / "smartnoise_mst_aim.py"]
     od = [env_python("opendp"), PEERS / "opendp_mst_aim.py"]
-    jobs.append(dict(algo="MST", impl="smartnoise-synth 1.0.8", rows=full, env="smartnoise",
-                     cmd=sn + common(full) + ["--algo", "mst"]))
-    jobs.append(dict(algo="MST", impl="dpmm 0.1.9", rows=full, env="dpmm",
-                     cmd=dp + common(full) + ["--algo", "mst"]))
-    jobs.append(dict(algo="MST", impl="OpenDP 0.16 dp.mbi.MST", rows=full, env="opendp",
-                     cmd=od + common(full) + ["--algo", "mst", "--rho", repr(rho)]))
+    jobs.append(
+        dict(
+            algo="MST",
+            impl="smartnoise-synth 1.0.8",
+            rows=full,
+            env="smartnoise",
+            cmd=sn + common(full) + ["--algo", "mst"],
+        )
+    )
+    jobs.append(
+        dict(
+            algo="MST",
+            impl="dpmm 0.1.9",
+            rows=full,
+            env="dpmm",
+            cmd=dp + common(full) + ["--algo", "mst"],
+        )
+    )
+    jobs.append(
+        dict(
+            algo="MST",
+            impl="OpenDP 0.16 dp.mbi.MST",
+            rows=full,
+            env="opendp",
+            cmd=od + common(full) + ["--algo", "mst", "--rho", repr(rho)],
+        )
+    )
     mm = str(AIM_MAX_MODEL_MB)
-    jobs.append(dict(algo="AIM", impl="smartnoise-synth 1.0.8", rows=full, env="smartnoise",
-                     cmd=sn + common(full) + ["--algo", "aim", "--max-model-size", mm]))
-    jobs.append(dict(algo="AIM", impl="dpmm 0.1.9", rows=full, env="dpmm",
-                     cmd=dp + common(full) + ["--algo", "aim", "--max-model-size", mm]))
-    jobs.append(dict(algo="AIM", impl="OpenDP 0.16 dp.mbi.AIM (2-way)", rows=full, env="opendp",
-                     cmd=od + common(full) + ["--algo", "aim", "--rho", repr(rho),
-                                              "--queries", "2", "--max-size", mm]))
+    jobs.append(
+        dict(
+            algo="AIM",
+            impl="smartnoise-synth 1.0.8",
+            rows=full,
+            env="smartnoise",
+            cmd=sn + common(full) + ["--algo", "aim", "--max-model-size", mm],
+        )
+    )
+    jobs.append(
+        dict(
+            algo="AIM",
+            impl="dpmm 0.1.9",
+            rows=full,
+            env="dpmm",
+            cmd=dp + common(full) + ["--algo", "aim", "--max-model-size", mm],
+        )
+    )
+    jobs.append(
+        dict(
+            algo="AIM",
+            impl="OpenDP 0.16 dp.mbi.AIM (2-way)",
+            rows=full,
+            env="opendp",
+            cmd=od
+            + common(full)
+            + ["--algo", "aim", "--rho", repr(rho), "--queries", "2", "--max-size", mm],
+        )
+    )
     return jobs
 
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--quick", action="store_true",
-                    help=f"{QUICK_ROWS:,} rows: ours + DataSynthesizer only")
+    ap.add_argument(
+        "--quick", action="store_true", help=f"{QUICK_ROWS:,} rows: ours + DataSynthesizer only"
+    )
     ap.add_argument("--skip-peers", action="store_true", help="ours only")
     ap.add_argument("--timeout", type=float, default=900.0, help="seconds per run (default 900)")
-    ap.add_argument("--only", nargs="+", default=None,
-                    help="keep only runs whose 'algo impl rows' contains one of these strings")
-    ap.add_argument("--output", type=Path, default=None,
-                    help="report file (default for a full run: benchmarks/results_synthesizers.txt)")
-    ap.add_argument("--keep", type=Path, default=None,
-                    help="directory to keep the inputs, synthetic CSVs, logs and result JSONs")
+    ap.add_argument(
+        "--only",
+        nargs="+",
+        default=None,
+        help="keep only runs whose 'algo impl rows' contains one of these strings",
+    )
+    ap.add_argument(
+        "--output",
+        type=Path,
+        default=None,
+        help="report file (default for a full run: benchmarks/results_synthesizers.txt)",
+    )
+    ap.add_argument(
+        "--keep",
+        type=Path,
+        default=None,
+        help="directory to keep the inputs, synthetic CSVs, logs and result JSONs",
+    )
     # hidden: the per-synthesizer worker of our own synthesizers
     ap.add_argument("--worker", choices=sorted(OURS), help=argparse.SUPPRESS)
     for flag in ("--input", "--domain", "--result"):
@@ -401,9 +544,11 @@ def main(argv=None) -> int:
     sub = real.iloc[np.sort(rng.permutation(full)[:QUICK_ROWS])].reset_index(drop=True)
     tables = {QUICK_ROWS: sub, full: real}
     rho = cdp_rho(EPS, DELTA)
-    rep(f"data: adult_pgm_discretized {full:,} x {len(columns)} (and a seeded {QUICK_ROWS:,}-row "
+    rep(
+        f"data: adult_pgm_discretized {full:,} x {len(columns)} (and a seeded {QUICK_ROWS:,}-row "
         f"subset); eps = {EPS:g}, delta = {DELTA:g} (rho = {rho:.6g}) for the zCDP synthesizers; "
-        f"seed {SEED}; timeout {args.timeout:.0f} s per run")
+        f"seed {SEED}; timeout {args.timeout:.0f} s per run"
+    )
     rep()
 
     work = Path(tempfile.mkdtemp(prefix="bench_synth_")) if args.keep is None else args.keep
@@ -429,11 +574,15 @@ def main(argv=None) -> int:
             if env_status[job["env"]] is not None:
                 r.update(status="not runnable", error=env_status[job["env"]])
                 results.append(r)
-                rep(f"   [{i + 1}/{len(jobs)}] {job['algo']:9s} {job['impl']:32s} not runnable: "
-                    f"{r['error']}")
+                rep(
+                    f"   [{i + 1}/{len(jobs)}] {job['algo']:9s} {job['impl']:32s} not runnable: "
+                    f"{r['error']}"
+                )
                 continue
         cmd = [str(c) for c in job["cmd"]] + ["--result", str(res_json)]
-        cmd += (["--synth-output", str(out_csv)] if job["env"] is None else ["--output", str(out_csv)])
+        cmd += (
+            ["--synth-output", str(out_csv)] if job["env"] is None else ["--output", str(out_csv)]
+        )
         res_json.unlink(missing_ok=True)
         out_csv.unlink(missing_ok=True)
         load_before = os.getloadavg()[0]
@@ -453,21 +602,30 @@ def main(argv=None) -> int:
             if missing:
                 r.update(status="error", error=f"output lacks columns {missing}")
             else:
-                r["tvd2"] = mean_two_way_tvd(real_codes[job["rows"]],
-                                             codes_matrix(synth, columns, sizes), size_list)
+                r["tvd2"] = mean_two_way_tvd(
+                    real_codes[job["rows"]], codes_matrix(synth, columns, sizes), size_list
+                )
                 r["rows_synth"] = len(synth)
         results.append(r)
         fs = (r.get("fit_s") or 0) + (r.get("sample_s") or 0)
-        detail = (f"fit+sample {secs(fs)}, cpu {secs(m['cpu_s'])}, peak {m['maxrss_mb']:.0f} MB, "
-                  f"TVD {r['tvd2']:.4f}" if r["status"] == "ok" else
-                  f"{r['status']}: {r.get('error', '')} (after {secs(m['wall_total_s'])}, "
-                  f"cpu {secs(m['cpu_s'])}, peak {m['maxrss_mb']:.0f} MB)")
-        rep(f"   [{i + 1}/{len(jobs)}] {job['algo']:9s} {job['impl']:32s} {job['rows']:>6,} rows  "
-            f"{detail}; load {load_before:.1f}")
+        detail = (
+            f"fit+sample {secs(fs)}, cpu {secs(m['cpu_s'])}, peak {m['maxrss_mb']:.0f} MB, "
+            f"TVD {r['tvd2']:.4f}"
+            if r["status"] == "ok"
+            else f"{r['status']}: {r.get('error', '')} (after {secs(m['wall_total_s'])}, "
+            f"cpu {secs(m['cpu_s'])}, peak {m['maxrss_mb']:.0f} MB)"
+        )
+        rep(
+            f"   [{i + 1}/{len(jobs)}] {job['algo']:9s} {job['impl']:32s} {job['rows']:>6,} rows  "
+            f"{detail}; load {load_before:.1f}"
+        )
 
     # ---- the table
-    ours = {(r["algo"], r["rows"]): r for r in results
-            if r["impl"].startswith("synthtrust") and r["status"] == "ok"}
+    ours = {
+        (r["algo"], r["rows"]): r
+        for r in results
+        if r["impl"].startswith("synthtrust") and r["status"] == "ok"
+    }
     rows_out = []
     for r in results:
         fs = None
@@ -482,23 +640,52 @@ def main(argv=None) -> int:
             elif r["status"] == "timeout":
                 lo = args.timeout / ref_t
                 ratio = f"> {lo:.1f}x" if lo < 10 else f"> {lo:.0f}x"
-        status = {"ok": "", "timeout": f"timeout ({args.timeout:.0f} s)"}.get(r["status"], r["status"])
-        rows_out.append([
-            r["algo"], r["impl"], f"{r['rows']:,}",
-            secs(r.get("fit_s")) if r["status"] == "ok" else "-",
-            secs(r.get("sample_s")) if r["status"] == "ok" else "-",
-            secs(fs) if fs is not None else status,
-            secs(r.get("cpu_s")) if r.get("cpu_s") and r["status"] in ("ok", "timeout") else "-",
-            f"{r['maxrss_mb']:.0f}" if r.get("maxrss_mb") and r["status"] in ("ok", "timeout") else "-",
-            f"{r['tree_rss_mb']:.0f}" if r.get("tree_rss_mb") and r["status"] in ("ok", "timeout") else "-",
-            f"{r['tvd2']:.4f}" if "tvd2" in r else "-",
-            ratio,
-        ])
+        status = {"ok": "", "timeout": f"timeout ({args.timeout:.0f} s)"}.get(
+            r["status"], r["status"]
+        )
+        rows_out.append(
+            [
+                r["algo"],
+                r["impl"],
+                f"{r['rows']:,}",
+                secs(r.get("fit_s")) if r["status"] == "ok" else "-",
+                secs(r.get("sample_s")) if r["status"] == "ok" else "-",
+                secs(fs) if fs is not None else status,
+                secs(r.get("cpu_s"))
+                if r.get("cpu_s") and r["status"] in ("ok", "timeout")
+                else "-",
+                f"{r['maxrss_mb']:.0f}"
+                if r.get("maxrss_mb") and r["status"] in ("ok", "timeout")
+                else "-",
+                f"{r['tree_rss_mb']:.0f}"
+                if r.get("tree_rss_mb") and r["status"] in ("ok", "timeout")
+                else "-",
+                f"{r['tvd2']:.4f}" if "tvd2" in r else "-",
+                ratio,
+            ]
+        )
     rep()
-    rep(f"Fit + sample on adult (ε = {EPS:g}), synthetic rows = training rows; ratio = peer time / ours "
-        "(same algorithm, same rows)")
-    rep.table(["synthesizer", "implementation", "rows", "fit", "sample", "fit+sample", "CPU",
-               "peak MB", "tree MB", "2-way TVD", "ratio"], rows_out, right=set(range(2, 11)))
+    rep(
+        f"Fit + sample on adult (ε = {EPS:g}), synthetic rows = training rows; ratio = peer time / ours "
+        "(same algorithm, same rows)"
+    )
+    rep.table(
+        [
+            "synthesizer",
+            "implementation",
+            "rows",
+            "fit",
+            "sample",
+            "fit+sample",
+            "CPU",
+            "peak MB",
+            "tree MB",
+            "2-way TVD",
+            "ratio",
+        ],
+        rows_out,
+        right=set(range(2, 11)),
+    )
     problems = [r for r in results if r["status"] not in ("ok",)]
     if problems:
         rep()
@@ -519,17 +706,21 @@ def main(argv=None) -> int:
     for r in results:
         notes = r.get("notes") or {}
         if r["impl"].startswith("DataSynthesizer") and notes:
-            rep(f"   DataSynthesizer {r['rows']:,} rows: numeric (20 equal-width bins from the data's "
+            rep(
+                f"   DataSynthesizer {r['rows']:,} rows: numeric (20 equal-width bins from the data's "
                 f"min/max): {', '.join(notes.get('numeric_20_bins', []))}; max parents "
                 f"{notes.get('n_parents_max')}; budget: network {notes.get('epsilon_network')} + "
                 f"conditionals {notes.get('epsilon_conditionals')} + independent-mode histograms "
                 f"{notes.get('epsilon_independent_histograms')} = {notes.get('epsilon_strict_total')} "
-                "(strict accounting of the saved description)")
+                "(strict accounting of the saved description)"
+            )
     rep()
-    rep("notes: wall times (fit, sample) are measured inside each worker; CPU = user + system seconds of the "
+    rep(
+        "notes: wall times (fit, sample) are measured inside each worker; CPU = user + system seconds of the "
         "whole process tree (imports included). The machine has 2 cores and is shared with other jobs: "
         "the load average before each run is printed above; where it exceeds 2 the wall times are "
-        "inflated and CPU is the figure to compare.")
+        "inflated and CPU is the figure to compare."
+    )
     rep(f"benchmark finished; {load()}")
     out = args.output
     if out is None and not args.quick and not args.skip_peers and not args.only:

@@ -130,8 +130,14 @@ def smoke_run_of(book_build, tmp_path_factory):
             from synthtrust import runner
 
             out = tmp_path_factory.mktemp(f"smoke-{name}")
-            made[name] = runner.run_chapter(name, preset="smoke", out=out / "run", n_jobs=1,
-                                            progress=False, cache_dir=out / "cache")
+            made[name] = runner.run_chapter(
+                name,
+                preset="smoke",
+                out=out / "run",
+                n_jobs=1,
+                progress=False,
+                cache_dir=out / "cache",
+            )
         return made[name]
 
     return get

@@ -32,6 +32,8 @@ def test_a_failed_write_keeps_the_old_file_and_leaves_no_temporary(tmp_path):
 
 def test_the_temporary_file_is_next_to_the_target_with_its_suffix(tmp_path):
     with atomic_path(tmp_path / "page.html") as tmp:
-        assert tmp.parent == tmp_path and tmp.suffix == ".html" and tmp.name.startswith(".page.html.")
+        assert (
+            tmp.parent == tmp_path and tmp.suffix == ".html" and tmp.name.startswith(".page.html.")
+        )
         tmp.write_text("x", encoding="utf-8")
     assert (tmp_path / "page.html").read_text(encoding="utf-8") == "x"

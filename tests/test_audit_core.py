@@ -56,9 +56,11 @@ def small_card():
 @pytest.fixture(scope="module")
 def small_basis(small_card):
     # a mix of orders: every 3-way bin of (a, c, d) and 15 random 2- and 3-way bins
-    cand = candidate_bins(small_card, [("a", "c", "d")]).concat(
-        candidate_bins(small_card, 2, n=10, random_state=1)).concat(
-        candidate_bins(small_card, 3, n=5, random_state=2))
+    cand = (
+        candidate_bins(small_card, [("a", "c", "d")])
+        .concat(candidate_bins(small_card, 2, n=10, random_state=1))
+        .concat(candidate_bins(small_card, 3, n=5, random_state=2))
+    )
     return complement_basis(small_card, cand)
 
 
@@ -168,7 +170,8 @@ def test_gram_matches_dense_inner_products(small_card):
     sizes = small_card.sizes
     rng = np.random.default_rng(0)
     every = Bins.from_cliques(
-        [c for r in range(5) for c in itertools.combinations(range(4), r)], sizes)
+        [c for r in range(5) for c in itertools.combinations(range(4), r)], sizes
+    )
     pick_a = rng.choice(len(every), 40, replace=False)
     pick_b = rng.choice(len(every), 25, replace=False)
     a = Bins(every.values[pick_a], sizes)
@@ -188,14 +191,16 @@ def test_bins_frequencies_and_pointwise_match_dense():
     sizes = (3, 2, 4, 2)
     rng = np.random.default_rng(1)
     bins = candidate_bins(GeneratorCard(dict(zip("abcd", sizes, strict=True)), []), 2).concat(
-        Bins.constant(sizes))
+        Bins.constant(sizes)
+    )
     codes = np.stack([rng.integers(0, n, 300) for n in sizes], axis=1)
     counts = rng.integers(0, 5, 300)
     dense = bins.dense()  # (B, M)
     flat = np.ravel_multi_index(tuple(codes.T), sizes)
     np.testing.assert_allclose(bins.frequencies(codes), dense[:, flat].mean(axis=1))
-    np.testing.assert_allclose(bins.frequencies(codes, counts),
-                               dense[:, flat] @ counts / counts.sum())
+    np.testing.assert_allclose(
+        bins.frequencies(codes, counts), dense[:, flat] @ counts / counts.sum()
+    )
     coef = rng.normal(size=(3, len(bins)))
     np.testing.assert_allclose(bins.pointwise(coef, codes), (coef @ dense)[:, flat].T)
     np.testing.assert_allclose(bins.indicator(codes).toarray(), dense[:, flat].T)
@@ -214,8 +219,11 @@ def test_span_dimension_matches_dense_rank():
 @pytest.mark.parametrize("sizes", [(10, 10, 2), (5, 10, 13, 10, 5, 8, 6), (2, 3, 4, 5)])
 def test_span_dimension_two_way_formula(sizes):
     d = len(sizes)
-    formula = 1 + sum(n - 1 for n in sizes) + sum(
-        (sizes[i] - 1) * (sizes[j] - 1) for i, j in itertools.combinations(range(d), 2))
+    formula = (
+        1
+        + sum(n - 1 for n in sizes)
+        + sum((sizes[i] - 1) * (sizes[j] - 1) for i, j in itertools.combinations(range(d), 2))
+    )
     assert span_dimension(list(itertools.combinations(range(d), 2)), sizes) == formula
 
 
@@ -265,8 +273,9 @@ def test_basis_is_orthonormal_and_orthogonal_to_phi(small_card, small_basis):
     assert np.abs(dense_b.mean(axis=1)).max() < 1e-8  # ⟨b_i, 1⟩_U = 0
     # coefficients alone: coef G coefᵀ = I from the analytic Gram matrix
     g = gram(small_basis.all_bins)
-    np.testing.assert_allclose(small_basis.coef @ g @ small_basis.coef.T,
-                               np.eye(small_basis.dim), atol=1e-8)
+    np.testing.assert_allclose(
+        small_basis.coef @ g @ small_basis.coef.T, np.eye(small_basis.dim), atol=1e-8
+    )
 
 
 def test_basis_spans_the_dense_complement(small_card, small_basis):
@@ -288,8 +297,9 @@ def test_full_clique_candidates_dimension_formula(small_card):
     for cand in ([("a", "c")], [("a", "b", "c")], [("a", "c", "d"), ("b", "c")]):
         basis = complement_basis(small_card, cand)
         idx = [tuple(sorted(small_card.column_names.index(c) for c in q)) for q in cand]
-        expected = span_dimension(list(cliques) + idx, small_card.sizes) \
-            - span_dimension(cliques, small_card.sizes)
+        expected = span_dimension(list(cliques) + idx, small_card.sizes) - span_dimension(
+            cliques, small_card.sizes
+        )
         assert basis.dim == expected
 
 
@@ -302,8 +312,13 @@ def test_examples_1_and_3_of_the_paper():
     # the basis spans the pure 2- and 3-way interactions ±1 (x1 ⊕ x2, ..., x1 ⊕ x2 ⊕ x3)
     cells = all_cells(card.sizes)
     signs = 1 - 2 * cells
-    inter = np.array([signs[:, list(c)].prod(axis=1)
-                      for r in (2, 3) for c in itertools.combinations(range(3), r)])
+    inter = np.array(
+        [
+            signs[:, list(c)].prod(axis=1)
+            for r in (2, 3)
+            for c in itertools.combinations(range(3), r)
+        ]
+    )
     np.testing.assert_allclose(_projector(basis.dense()), _projector(inter), atol=1e-10)
     # Example 3: X ∈ {0..10}, Φ = span{1, x, x²}: dim Φ⊥ = 8 (moments, not marginals)
     x = np.arange(11.0)
@@ -319,7 +334,11 @@ def test_applications_dimensions(app1):
     card2 = GeneratorCard(APP2, APP2_MARGINALS)
     basis2 = complement_basis(card2, "next")
     assert (len(card2.declared_bins()), basis2.phi_rank, basis2.dim, card2.cells) == (
-        206, 182, 448, 630)
+        206,
+        182,
+        448,
+        630,
+    )
     assert len(basis2.bins) == 630
 
 
@@ -332,8 +351,9 @@ def test_application_3_basis(app3):
     assert len(basis.bins) == 1000
     # each sampled 3-way bin is new modulo the 2-way card: k = 1000 here (and never > 1000)
     assert basis.dim == 1000
-    np.testing.assert_allclose(basis.coef @ gram(basis.all_bins) @ basis.coef.T,
-                               np.eye(basis.dim), atol=1e-8)
+    np.testing.assert_allclose(
+        basis.coef @ gram(basis.all_bins) @ basis.coef.T, np.eye(basis.dim), atol=1e-8
+    )
     phi_part = basis.coef @ gram(basis.all_bins, basis.phi_bins)
     assert np.abs(phi_part).max() < 1e-9
 
@@ -359,11 +379,11 @@ def test_statistic_matches_dense_brute_force(small_card, small_basis):
     np.testing.assert_allclose(small_basis.statistic(cells, counts), expected, atol=1e-12)
     np.testing.assert_allclose(small_basis.statistic(cc), expected, atol=1e-12)
     assert len(cc.to_frame()) == 400
-    np.testing.assert_allclose(small_basis.function_values(codes), dense_b[:, flat].T,
-                               atol=1e-12)
+    np.testing.assert_allclose(small_basis.function_values(codes), dense_b[:, flat].T, atol=1e-12)
     w = rng.normal(size=small_basis.dim)
-    np.testing.assert_allclose(small_basis.function_values(codes, w), w @ dense_b[:, flat],
-                               atol=1e-12)
+    np.testing.assert_allclose(
+        small_basis.function_values(codes, w), w @ dense_b[:, flat], atol=1e-12
+    )
     with pytest.raises(ValueError, match="column 'c' has codes outside 0..3"):
         small_basis.statistic(np.where(codes == 3, 4, codes))
     with pytest.raises(ValueError, match=r"lacks the column\(s\) \['d'\]"):
@@ -447,7 +467,8 @@ def test_extremal_pair_by_hand():
     frame = pair.plus.to_frame()
     assert list(frame.columns) == ["x1", "x2"] and len(frame) == 40
     assert frame.value_counts().to_dict() == {
-        tuple(int(v) for v in c): 20 for c, k in zip(pair.support, b, strict=True) if k > 0}
+        tuple(int(v) for v in c): 20 for c, k in zip(pair.support, b, strict=True) if k > 0
+    }
 
 
 def _marginal_deviation(card, pair, counts):
@@ -519,8 +540,7 @@ def test_extremal_pair_lp_falls_back_to_the_integer_programme(monkeypatch):
 
 def test_extremal_pair_application_3_sampled_support(app3):
     card, basis = app3
-    pair = extremal_pair(card, basis, np.ones(basis.dim), support=10_000, copies=10,
-                         random_state=0)
+    pair = extremal_pair(card, basis, np.ones(basis.dim), support=10_000, copies=10, random_state=0)
     assert pair.support.shape == (10_000, 7)
     assert np.unique(pair.support, axis=0).shape[0] == 10_000
     assert pair.star.n == 100_000
@@ -571,8 +591,9 @@ def test_extremal_pair_errors(app1, small_card, small_basis):
         extremal_pair(card, basis, beta, support=201)
     big = GeneratorCard.two_way(APP3)
     with pytest.raises(ValueError, match="M = 1560000 cells"):
-        extremal_pair(big, complement_basis(big, candidate_bins(big, 3, n=5, random_state=0)),
-                      np.ones(5))
+        extremal_pair(
+            big, complement_basis(big, candidate_bins(big, 3, n=5, random_state=0)), np.ones(5)
+        )
 
 
 def test_sample_cells_distinct_and_reproducible():
@@ -600,8 +621,11 @@ def test_complement_basis_arguments(app1):
 def test_complement_basis_refuses_a_gram_step_beyond_max_bins():
     card = GeneratorCard.two_way(APP3)
     # all 17 799 3-way bins of App. 3 plus its 1 366 declared bins (with the constant)
-    with pytest.raises(ValueError, match=r"1,366 declared and 17,799 candidate bins exceed "
-                                         r"max_bins=8,192: the Gram step would need about 9\.4 GiB"):
+    with pytest.raises(
+        ValueError,
+        match=r"1,366 declared and 17,799 candidate bins exceed "
+        r"max_bins=8,192: the Gram step would need about 9\.4 GiB",
+    ):
         complement_basis(card, "next")
     # raising the limit is allowed: the two-way card of SMALL with all its 3-way bins (exact)
     small = GeneratorCard.two_way(SMALL)

@@ -47,7 +47,9 @@ def maxent(data):
     p_emp = _table(data, ABC).ravel() / len(data)
     rows = []
     for i, j in itertools.combinations(range(3), 2):
-        for vi, vj in itertools.product(range(list(SIZES.values())[i]), range(list(SIZES.values())[j])):
+        for vi, vj in itertools.product(
+            range(list(SIZES.values())[i]), range(list(SIZES.values())[j])
+        ):
             rows.append([float(x[i] == vi and x[j] == vj) for x in cells])
     A = np.array(rows)
     b = A @ p_emp
@@ -58,8 +60,9 @@ def maxent(data):
         w = np.exp(z - m)
         return np.log(w.sum()) + m - lam @ b, A @ (w / w.sum()) - b
 
-    res = minimize(dual, np.zeros(len(b)), jac=True, method="BFGS",
-                   options={"gtol": 1e-13, "maxiter": 10_000})
+    res = minimize(
+        dual, np.zeros(len(b)), jac=True, method="BFGS", options={"gtol": 1e-13, "maxiter": 10_000}
+    )
     z = A.T @ res.x
     p = np.exp(z - z.max())
     p /= p.sum()
@@ -73,8 +76,9 @@ def fitted(data):
     out = {}
     for cls in (IPF, PGMMarginals):
         out[cls.__name__, "honest"] = cls.honest(PAIRS, ABC, domain=SIZES, random_state=0).fit(data)
-        out[cls.__name__, "dishonest"] = cls.dishonest(PAIRS, ABC, domain=SIZES,
-                                                       random_state=0).fit(data)
+        out[cls.__name__, "dishonest"] = cls.dishonest(
+            PAIRS, ABC, domain=SIZES, random_state=0
+        ).fit(data)
     return out
 
 
@@ -94,8 +98,12 @@ def test_ipf_chain_closed_form(data):
 
 def test_ipf_matches_the_declared_marginals_to_tol(data):
     gen = IPF(PAIRS, domain=SIZES, tol=0.5).fit(data)
-    gap = sum(np.abs(gen.table_.sum(axis=tuple(k for k in range(3) if ABC[k] not in cl))
-                     - _table(data, cl)).sum() for cl in PAIRS)
+    gap = sum(
+        np.abs(
+            gen.table_.sum(axis=tuple(k for k in range(3) if ABC[k] not in cl)) - _table(data, cl)
+        ).sum()
+        for cl in PAIRS
+    )
     assert gap <= 0.5
     assert gen.gap_ == pytest.approx(gap, abs=1e-9)
     assert gen.converged_ and gen.n_iter_ >= 2  # the triangle is not decomposable
@@ -355,10 +363,23 @@ def test_cart_bad_input(cart_data):
 # census data and its public domain
 # --------------------------------------------------------------------------------------------
 CENSUS_SIZES = {
-    "Region": 10, "Residence Type": 2, "Family Composition": 7, "Population Base": 3, "Sex": 2,
-    "Age": 8, "Marital Status": 5, "Student": 2, "Country of Birth": 3, "Health": 6,
-    "Ethnic Group": 6, "Religion": 10, "Economic Activity": 10, "Occupation": 10, "Industry": 13,
-    "Hours worked per week": 5, "Approximated Social Grade": 5,
+    "Region": 10,
+    "Residence Type": 2,
+    "Family Composition": 7,
+    "Population Base": 3,
+    "Sex": 2,
+    "Age": 8,
+    "Marital Status": 5,
+    "Student": 2,
+    "Country of Birth": 3,
+    "Health": 6,
+    "Ethnic Group": 6,
+    "Religion": 10,
+    "Economic Activity": 10,
+    "Occupation": 10,
+    "Industry": 13,
+    "Hours worked per week": 5,
+    "Approximated Social Grade": 5,
 }
 
 

@@ -87,12 +87,24 @@ def test_the_audit_detects_a_five_percent_leak_and_not_a_zero_one():
 def test_power_grid_cell_and_curve():
     cells = au.power_grid(leaks=[0, 0.05], ks=[3, 10], copies=20)
     assert [(c["leak"], c["k"]) for c in cells] == [(0.0, 3), (0.0, 10), (0.05, 3), (0.05, 10)]
-    assert cells[0] == {"app": 1, "generator": "ipf", "leak": 0.0, "k": 3, "copies": 20,
-                        "alpha": 0.01}
+    assert cells[0] == {
+        "app": 1,
+        "generator": "ipf",
+        "leak": 0.0,
+        "k": 3,
+        "copies": 20,
+        "alpha": 0.01,
+    }
     rows = au.power_cell(cells[3], [np.random.default_rng(1), np.random.default_rng(2)])
     assert list(rows.columns) == ["t", "p", "log10_p", "rejected", "seconds"] and len(rows) == 2
-    results = pd.DataFrame({"leak": [0.0, 0.0, 0.0, 0.05], "k": [3, 3, 3, 3],
-                            "rejected": [False, True, False, True], "t": [0.1, 5.0, -1.0, 9.0]})
+    results = pd.DataFrame(
+        {
+            "leak": [0.0, 0.0, 0.0, 0.05],
+            "k": [3, 3, 3, 3],
+            "rejected": [False, True, False, True],
+            "t": [0.1, 5.0, -1.0, 9.0],
+        }
+    )
     curve = au.power_curve(results)
     assert curve[["leak", "k", "audits"]].values.tolist() == [[0.0, 3, 3], [0.05, 3, 1]]
     assert curve.rate.tolist() == pytest.approx([1 / 3, 1.0])

@@ -60,8 +60,12 @@ def test_sequential_cart_is_rejected():
 def test_honest_p_values_are_uniform():
     """Under the null the test's p-value is uniform: 20 seeded audits of honest IPF pass a
     Kolmogorov–Smirnov test against U(0, 1) (and none is tiny)."""
-    ps = [audit(honest, CARD, random_state=s, basis=BASIS, copies=100, k_select=3, k_audit=4,
-                n_jobs=1).pvalue for s in range(20)]
+    ps = [
+        audit(
+            honest, CARD, random_state=s, basis=BASIS, copies=100, k_select=3, k_audit=4, n_jobs=1
+        ).pvalue
+        for s in range(20)
+    ]
     assert stats.kstest(ps, "uniform").pvalue > 0.01
     assert min(ps) > 1e-4
 
@@ -78,8 +82,12 @@ def test_t_statistic_and_log_p_equal_scipy():
     from scipy.special import gammaln
 
     nu = 18
-    log_c = gammaln((nu + 1) / 2) - gammaln(nu / 2) - 0.5 * math.log(math.pi) \
+    log_c = (
+        gammaln((nu + 1) / 2)
+        - gammaln(nu / 2)
+        - 0.5 * math.log(math.pi)
         + (nu - 2) / 2 * math.log(nu)
+    )
     for t in (1e14, 1e20):
         asymptote = (math.log(2) + log_c - nu * math.log(t)) / math.log(10)
         assert _log10_p(t, nu) == pytest.approx(asymptote, rel=1e-9)

@@ -316,7 +316,9 @@ def test_subsample_includes_every_row_equally_often():
 
 @pytest.mark.parametrize("bad", [0, 0.0, -0.1, 1.0001, 2, float("nan"), float("inf")])
 def test_subsample_rejects_fraction_outside_zero_one(bad):
-    with pytest.raises(ValueError, match=r"fraction must be in \(0, 1\].*got " + repr(bad).replace(".", r"\.")):
+    with pytest.raises(
+        ValueError, match=r"fraction must be in \(0, 1\].*got " + repr(bad).replace(".", r"\.")
+    ):
         Subsample(bad)
 
 
@@ -328,7 +330,9 @@ def test_subsample_rejects_fraction_of_wrong_type(bad):
 
 def test_subsample_rejects_n_above_the_training_rows(train):
     model = Subsample(0.5, random_state=0).fit(train)
-    with pytest.raises(ValueError, match=r"n must be <= the number of training records \(4000\).*got 4001"):
+    with pytest.raises(
+        ValueError, match=r"n must be <= the number of training records \(4000\).*got 4001"
+    ):
         model.sample(N_TRAIN + 1)
     with pytest.raises(ValueError, match="fraction"):
         model.set_params(fraction=0)
@@ -337,7 +341,12 @@ def test_subsample_rejects_n_above_the_training_rows(train):
 # ---------------------------------------------------------------------------------------------
 # shared behaviour
 # ---------------------------------------------------------------------------------------------
-ALL = [lambda **kw: Flip(0.3, **kw), IndependentMarginals, Bootstrap, lambda **kw: Subsample(0.5, **kw)]
+ALL = [
+    lambda **kw: Flip(0.3, **kw),
+    IndependentMarginals,
+    Bootstrap,
+    lambda **kw: Subsample(0.5, **kw),
+]
 
 
 @pytest.mark.parametrize("make", ALL)

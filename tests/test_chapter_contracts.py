@@ -52,8 +52,13 @@ def test_presets_share_keys_and_hold_no_runtime_keys(name):
 def test_smoke_run_has_no_errors_and_records_its_parameters(name, smoke_run_of):
     run = smoke_run_of(name)
     nb = nbformat.read(run / f"{name}.ipynb", as_version=4)
-    errors = [o for c in nb.cells if c.cell_type == "code" for o in c.get("outputs", [])
-              if o.get("output_type") == "error"]
+    errors = [
+        o
+        for c in nb.cells
+        if c.cell_type == "code"
+        for o in c.get("outputs", [])
+        if o.get("output_type") == "error"
+    ]
     assert errors == []
     manifest = json.loads((run / "manifest.json").read_text())
     assert manifest["parameters"] == runner.load_params(name, "smoke")

@@ -22,8 +22,12 @@ def test_presets_share_keys_and_paper_preset_is_the_published_study():
 
 
 # Table 1 of the paper: records and share of the positive class (IMPROD is private)
-TABLE_1 = {"pima_diabetes": (768, 0.35), "ilpd": (583, 0.71), "hypothyroid_allhypo": (3772, 0.08),
-           "cardio": (70000, 0.50)}
+TABLE_1 = {
+    "pima_diabetes": (768, 0.35),
+    "ilpd": (583, 0.71),
+    "hypothyroid_allhypo": (3772, 0.08),
+    "cardio": (70000, 0.50),
+}
 
 
 @pytest.mark.parametrize("name", list(TABLE_1))
@@ -68,10 +72,20 @@ def test_two_way_tvd_equals_crosstab():
 
 
 def test_summarize_is_equation_2_and_3():
-    rows = [{"dataset": "d", "generator": "g", "epsilon": 1.0, "protocol": "A",
-             "classifier": "linear_svm", "metric": "f1", "estimate": e, "truth": t,
-             "reference": 0.9}
-            for e, t in ((0.5, 0.4), (0.7, 0.5), (0.6, 0.3))]  # r = 0.1, 0.2, 0.3
+    rows = [
+        {
+            "dataset": "d",
+            "generator": "g",
+            "epsilon": 1.0,
+            "protocol": "A",
+            "classifier": "linear_svm",
+            "metric": "f1",
+            "estimate": e,
+            "truth": t,
+            "reference": 0.9,
+        }
+        for e, t in ((0.5, 0.4), (0.7, 0.5), (0.6, 0.3))
+    ]  # r = 0.1, 0.2, 0.3
     s = ep.summarize(pd.DataFrame(rows)).iloc[0]
     assert s.me == pytest.approx(0.2) and s["std"] == pytest.approx(0.1)
     assert s.rmse == pytest.approx(np.sqrt(0.05)) and s.n == 3
@@ -82,40 +96,86 @@ def test_compare_protocols_counts_by_hand():
     # three comparisons (two generators, two ε for g1): B's RMSE lower in 2 of 3, A's ME > 0
     # in 2 of 3; the bootstrap rows are not a DP generator and are left out
     rows = []
-    for gen, eps, rmse_a, rmse_b, me_a in (("g1", 1.0, 0.2, 0.1, 0.05), ("g1", 10.0, 0.1, 0.3, -0.02),
-                                           ("g2", 1.0, 0.4, 0.2, 0.3), ("bootstrap", 1.0, 0.9, 0.0, 0.9)):
+    for gen, eps, rmse_a, rmse_b, me_a in (
+        ("g1", 1.0, 0.2, 0.1, 0.05),
+        ("g1", 10.0, 0.1, 0.3, -0.02),
+        ("g2", 1.0, 0.4, 0.2, 0.3),
+        ("bootstrap", 1.0, 0.9, 0.0, 0.9),
+    ):
         for prot, rmse, me in (("A", rmse_a, me_a), ("B", rmse_b, -0.01)):
-            rows.append({"dataset": "d", "generator": gen, "epsilon": eps, "classifier": "knn",
-                         "metric": "accuracy", "protocol": prot, "rmse": rmse, "me": me})
+            rows.append(
+                {
+                    "dataset": "d",
+                    "generator": gen,
+                    "epsilon": eps,
+                    "classifier": "knn",
+                    "metric": "accuracy",
+                    "protocol": prot,
+                    "rmse": rmse,
+                    "me": me,
+                }
+            )
     out = ep.compare_protocols(pd.DataFrame(rows), ["g1", "g2"])
     assert out["n_compare"] == 3
     assert out["b_wins"] == pytest.approx(2 / 3) and out["a_optimistic"] == pytest.approx(2 / 3)
     assert out["rmse_median_A"] == pytest.approx(0.2) and out["rmse_median_B"] == pytest.approx(0.2)
-    assert out["absme_median_A"] == pytest.approx(0.05) and out["absme_median_B"] == pytest.approx(0.01)
+    assert out["absme_median_A"] == pytest.approx(0.05) and out["absme_median_B"] == pytest.approx(
+        0.01
+    )
     with pytest.raises(ValueError, match="both protocols"):
         ep.compare_protocols(pd.DataFrame(rows), ["g3"])
 
 
 def test_grid_and_generators_reject_unknown_names():
-    cells = ep.build_grid(datasets_=["ilpd"], generators=["privbayes", "bootstrap"],
-                          epsilon=[0.1, 1], delta=1e-5, classifiers=["knn"], max_rows=None)
+    cells = ep.build_grid(
+        datasets_=["ilpd"],
+        generators=["privbayes", "bootstrap"],
+        epsilon=[0.1, 1],
+        delta=1e-5,
+        classifiers=["knn"],
+        max_rows=None,
+    )
     assert len(cells) == 4 and cells[0]["classifiers"] == ["knn"]
     with pytest.raises(ValueError, match="unknown dataset 'improd'"):
-        ep.build_grid(datasets_=["improd"], generators=[], epsilon=[1], delta=1e-5,
-                      classifiers=[], max_rows=None)
+        ep.build_grid(
+            datasets_=["improd"],
+            generators=[],
+            epsilon=[1],
+            delta=1e-5,
+            classifiers=[],
+            max_rows=None,
+        )
     with pytest.raises(ValueError, match="unknown generator 'gan'"):
-        ep.build_grid(datasets_=["ilpd"], generators=["gan"], epsilon=[1], delta=1e-5,
-                      classifiers=[], max_rows=None)
+        ep.build_grid(
+            datasets_=["ilpd"],
+            generators=["gan"],
+            epsilon=[1],
+            delta=1e-5,
+            classifiers=[],
+            max_rows=None,
+        )
     with pytest.raises(ValueError, match="unknown classifier 'svm'"):
-        ep.build_grid(datasets_=["ilpd"], generators=[], epsilon=[1], delta=1e-5,
-                      classifiers=["svm"], max_rows=None)
+        ep.build_grid(
+            datasets_=["ilpd"],
+            generators=[],
+            epsilon=[1],
+            delta=1e-5,
+            classifiers=["svm"],
+            max_rows=None,
+        )
     with pytest.raises(ValueError, match="unknown generator 'gan'"):
         ep.make_generator("gan", 1.0, 1e-5, {"a": 2}, 0)
 
 
 def test_repetition_cell_is_deterministic_and_bootstrap_b_is_near_truth():
-    params = {"dataset": "pima_diabetes", "generator": "bootstrap", "epsilon": 50.0,
-              "delta": 1e-5, "classifiers": ["linear_svm"], "max_rows": None}
+    params = {
+        "dataset": "pima_diabetes",
+        "generator": "bootstrap",
+        "epsilon": 50.0,
+        "delta": 1e-5,
+        "classifiers": ["linear_svm"],
+        "max_rows": None,
+    }
     a = ep.repetition_cell(params, [np.random.default_rng(3)])
     b = ep.repetition_cell(params, [np.random.default_rng(3)])
     pd.testing.assert_frame_equal(a, b)
@@ -142,7 +202,8 @@ def test_smoke_run_outputs(smoke_run_of):
 def test_adult_cell_scores_the_bootstrap_near_the_resampling_floor():
     """A bootstrap of adult is the non-private floor of the 2-way TVD: ≈ 0.015 (McKenna's NIST
     2021 README resample figure, quoted in the chapter)."""
-    out = ep.adult_cell({"generator": "bootstrap", "epsilon": 1.0, "delta": 1e-9},
-                        [np.random.default_rng(0)])
+    out = ep.adult_cell(
+        {"generator": "bootstrap", "epsilon": 1.0, "delta": 1e-9}, [np.random.default_rng(0)]
+    )
     assert list(out.columns) == ["tvd_2way", "fit_sample_s"] and len(out) == 1
     assert 0.010 < out.tvd_2way.iloc[0] < 0.020

@@ -23,8 +23,12 @@ def test_presets_share_keys_and_paper_preset_is_the_published_study():
     assert paper["pate_datasets"] == ["adult", "household", "polish"]
     assert paper["importance"] == ["mdi", "permutation", "shap"]
     for preset in params.values():
-        fi.build_grid(datasets_=preset["datasets"], generators={"privbayes": preset[
-            "privbayes_epsilon"]}, pate_datasets=preset["pate_datasets"], extra={})
+        fi.build_grid(
+            datasets_=preset["datasets"],
+            generators={"privbayes": preset["privbayes_epsilon"]},
+            pate_datasets=preset["pate_datasets"],
+            extra={},
+        )
 
 
 def test_compare_rankings_by_hand():
@@ -83,19 +87,36 @@ def test_auc_binary_multiclass_and_unseen_classes():
 def test_summarize_means_sds_and_failed_runs():
     rows = []
     for rep, (rbo, failed) in enumerate([(0.2, False), (0.4, False), (np.nan, True)]):
-        rows.append({"dataset": "polish", "generator": "privbayes", "level": 1.0, "rep": rep,
-                     "method": "shap", "failed": failed, "rbo": rbo, "corr_rbo": rbo,
-                     "cosine": 0.9, "l2": 0.1, "kl": 0.01, "auc_synthetic": 0.7,
-                     "auc_cross": 0.6, "auc_real": 0.8})
+        rows.append(
+            {
+                "dataset": "polish",
+                "generator": "privbayes",
+                "level": 1.0,
+                "rep": rep,
+                "method": "shap",
+                "failed": failed,
+                "rbo": rbo,
+                "corr_rbo": rbo,
+                "cosine": 0.9,
+                "l2": 0.1,
+                "kl": 0.01,
+                "auc_synthetic": 0.7,
+                "auc_cross": 0.6,
+                "auc_real": 0.8,
+            }
+        )
     s = fi.summarize(pd.DataFrame(rows)).iloc[0]
     assert s.n == 3 and s.failed == 1
     assert s.rbo_mean == pytest.approx(0.3) and s.rbo_sd == pytest.approx(np.sqrt(0.02))
 
 
 def test_grid_rejects_bad_input():
-    cells = fi.build_grid(datasets_=["polish"], generators={"privbayes": [0.1, 1],
-                                                            "independent": [None]},
-                          pate_datasets=[], extra={"seed": 1})
+    cells = fi.build_grid(
+        datasets_=["polish"],
+        generators={"privbayes": [0.1, 1], "independent": [None]},
+        pate_datasets=[],
+        extra={"seed": 1},
+    )
     assert [c["generator"] for c in cells] == ["privbayes", "independent"]
     assert cells[0]["levels"] == [0.1, 1.0] and cells[0]["seed"] == 1
     with pytest.raises(ValueError, match="unknown dataset 'framingham'"):
@@ -103,18 +124,31 @@ def test_grid_rejects_bad_input():
     with pytest.raises(ValueError, match="unknown generator 'gan'"):
         fi.build_grid(datasets_=["polish"], generators={"gan": [1]}, pate_datasets=[], extra={})
     with pytest.raises(ValueError, match="epsilon of privbayes must be > 0, got 0.0"):
-        fi.build_grid(datasets_=["polish"], generators={"privbayes": [0]}, pate_datasets=[],
-                      extra={})
+        fi.build_grid(
+            datasets_=["polish"], generators={"privbayes": [0]}, pate_datasets=[], extra={}
+        )
     with pytest.raises(ValueError, match=r"subsample fraction must be in \(0, 1\], got 1.5"):
-        fi.build_grid(datasets_=["polish"], generators={"subsample": [1.5]}, pate_datasets=[],
-                      extra={})
+        fi.build_grid(
+            datasets_=["polish"], generators={"subsample": [1.5]}, pate_datasets=[], extra={}
+        )
     with pytest.raises(ValueError, match="unknown generator 'gan'"):
         fi.make_generator("gan", 1.0, "polish", {}, 0)
 
 
-PARAMS = {"seed": 3, "methods": ["shap", "mdi"], "rf_trees": 20, "test_size": 0.3,
-          "pfi_repeats": 2, "shap_rows": 50, "rbo_p": 0.8, "permutation_draws": 50,
-          "privbayes_degree": 2, "privbayes_beta": 0.5, "pate_max_iterations": 5, "delta": 1e-6}
+PARAMS = {
+    "seed": 3,
+    "methods": ["shap", "mdi"],
+    "rf_trees": 20,
+    "test_size": 0.3,
+    "pfi_repeats": 2,
+    "shap_rows": 50,
+    "rbo_p": 0.8,
+    "permutation_draws": 50,
+    "privbayes_degree": 2,
+    "privbayes_beta": 0.5,
+    "pate_max_iterations": 5,
+    "delta": 1e-6,
+}
 
 
 def test_one_replicate_is_deterministic():
@@ -179,10 +213,26 @@ def _fake_results():
     rows = []
 
     def add(dataset, generator, level, rep, rbo, imp="{}", auc=(0.7, 0.6, 0.8)):
-        rows.append({"dataset": dataset, "generator": generator, "level": level, "rep": rep,
-                     "method": "shap", "failed": False, "rbo": rbo, "corr_rbo": rbo + 0.1,
-                     "cosine": 0.9, "l2": 0.1, "kl": 0.1, "auc_synthetic": auc[0],
-                     "auc_cross": auc[1], "auc_real": auc[2], "rows": 100, "importance": imp})
+        rows.append(
+            {
+                "dataset": dataset,
+                "generator": generator,
+                "level": level,
+                "rep": rep,
+                "method": "shap",
+                "failed": False,
+                "rbo": rbo,
+                "corr_rbo": rbo + 0.1,
+                "cosine": 0.9,
+                "l2": 0.1,
+                "kl": 0.1,
+                "auc_synthetic": auc[0],
+                "auc_cross": auc[1],
+                "auc_real": auc[2],
+                "rows": 100,
+                "importance": imp,
+            }
+        )
 
     for rep in range(2):
         for d, base in (("polish", 0.3), ("household", 0.1)):
@@ -194,10 +244,22 @@ def _fake_results():
         add("polish", "subsample", 0.1, rep, 0.6 + 0.01 * rep)
         add("artificial_1", "privbayes_ds", 0.01, rep, 0.5, '{"X0":0.1,"X1":0.2,"X2":0.7}')
         add("artificial_1", "privbayes_ds", 1.0, rep, 0.9, '{"X0":0.6,"X1":0.3,"X2":0.1}')
-    real = pd.DataFrame([{"dataset": d, "rep": rep, "method": "shap", "auc_real": 0.8,
-                          "importance": '{"X0":0.5,"X1":0.4,"X2":0.1}', "rbo": 0.05,
-                          "corr_rbo": 0.1, "cosine": 0.5}
-                         for d in ("polish", "household", "artificial_1") for rep in range(2)])
+    real = pd.DataFrame(
+        [
+            {
+                "dataset": d,
+                "rep": rep,
+                "method": "shap",
+                "auc_real": 0.8,
+                "importance": '{"X0":0.5,"X1":0.4,"X2":0.1}',
+                "rbo": 0.05,
+                "corr_rbo": 0.1,
+                "cosine": 0.5,
+            }
+            for d in ("polish", "household", "artificial_1")
+            for rep in range(2)
+        ]
+    )
     raw = pd.DataFrame(rows)
     return fi.summarize(raw), raw, real
 

@@ -1,7 +1,6 @@
 """Chapter 2 contract: parameters cell = default preset, presets, the smoke run's outputs, and
 the paper's rows reproduced where the paper's definitions apply (adult, credit-default)."""
 
-
 import numpy as np
 import pandas as pd
 import pytest
@@ -98,8 +97,9 @@ def test_dp_frontier_cells():
     ε reproduces the training histogram, so its F³ is far below the holdout's."""
     ref = hf.dp_score_cell({"method": "holdout", "epsilon": None}, [np.random.default_rng(0)])
     assert ref.dcr_share.iloc[0] == pytest.approx(0.5, abs=0.01)
-    big = hf.dp_score_cell({"method": "perturbed_histogram", "epsilon": 1e4},
-                           [np.random.default_rng(0)])
+    big = hf.dp_score_cell(
+        {"method": "perturbed_histogram", "epsilon": 1e4}, [np.random.default_rng(0)]
+    )
     assert big.tvd_3.iloc[0] < 0.2 * ref.tvd_3.iloc[0]
     synth = hf.dp_synthetic("perturbed_histogram", 1.0, np.random.default_rng(0))
     assert len(synth) == 24_421 and set(synth.columns) == set(hf.DP_COLUMNS)

@@ -117,13 +117,19 @@ def test_paper_preset_is_the_published_grid():
     # the website's run differs from the paper only in the number of replicates (and the
     # multivariate part's Private-PGM steps)
     assert {k for k in paper if paper[k] != default[k]} == {
-        "n_reps", "multivariate_n_reps", "multivariate_pgm_iters", "gan_generators",
-        "gan_pretrain_iterations"}
+        "n_reps",
+        "multivariate_n_reps",
+        "multivariate_pgm_iters",
+        "gan_generators",
+        "gan_pretrain_iterations",
+    }
     assert paper["multivariate_n_reps"] == 1000 and paper["multivariate_pgm_iters"] == 2500
     # the DP GAN rows (§4.2): 1000 generators per scenario on n = 20 000, checkpoints at
     # ε = 1..5, 10, five synthetic sets of each size from each checkpoint
     assert paper["gan_generators"] == 1000 and paper["gan_n"] == 20000
-    assert paper["gan_epsilon"] == list(hg.EPSILONS) and paper["gan_sizes"] == list(hg.SYNTHETIC_SIZES)
+    assert paper["gan_epsilon"] == list(hg.EPSILONS) and paper["gan_sizes"] == list(
+        hg.SYNTHETIC_SIZES
+    )
     assert paper["gan_sets"] == hg.N_SETS == 5
     assert paper["gan_pretrain_iterations"] == GSWGAN().pretrain_iterations == 100
     assert paper["multivariate_sizes"] == paper["sizes"]
@@ -231,7 +237,9 @@ def test_glue_outputs_cover_the_text_and_match_the_results(executed, smoke_run):
     assert glued["dpmwu_max"] == _pct(mwu[mwu.method.eq("dp_mwu")].rate.max())
 
 
-@pytest.mark.parametrize("stem, data", [("gaussian", ["nonsignal", "signal"]), ("cardio", ["cardio"])])
+@pytest.mark.parametrize(
+    "stem, data", [("gaussian", ["nonsignal", "signal"]), ("cardio", ["cardio"])]
+)
 def test_results_files(smoke_run, stem, data):
     params = runner.load_params(NAME, "smoke")
     rates = read_rates(smoke_run / "results" / f"{stem}_error_rates.csv")
@@ -345,8 +353,9 @@ def test_cli_unknown_parameter_exits_2_naming_it(tmp_path, capsys):
 
 def test_failed_dataset_tables_match_the_rates(smoke_run):
     rates = read_rates(smoke_run / "results" / "gaussian_error_rates.csv")
-    failed = pd.read_csv(smoke_run / "results" / "failed_nonsignal.csv", header=[0, 1],
-                         index_col=[0, 1, 2])
+    failed = pd.read_csv(
+        smoke_run / "results" / "failed_nonsignal.csv", header=[0, 1], index_col=[0, 1, 2]
+    )
     null = rates[(rates.data == "nonsignal") & rates.method.isin(hv.SYNTHESIZERS)]
     want = int((null.n_reps - null.n_feasible).sum())
     assert want > 0  # the smoke grid has unusable Private-PGM / MWEM datasets at ε = 0.1
@@ -371,7 +380,9 @@ def test_gan_rows_are_the_error_rates_of_their_replicates(smoke_run):
     rates = read_rates(smoke_run / "results" / "gan_error_rates.csv")
     assert set(raw.data) == {"nonsignal", "signal", "cardio"} and set(raw.method) == {"dp_gan"}
     # one training per generator: every (data, generator) has the smoke grid of ε × m × sets
-    per_gen = len(smoke["gan_epsilon"]) * len(smoke["gan_sizes"]) * smoke["gan_sets"] * len(hv.TESTS)
+    per_gen = (
+        len(smoke["gan_epsilon"]) * len(smoke["gan_sizes"]) * smoke["gan_sets"] * len(hv.TESTS)
+    )
     assert raw.groupby(["data", "rep"]).size().eq(per_gen).all()
     assert raw.rep.nunique() == smoke["gan_generators"]
     again = hg.gan_error_rates(raw)

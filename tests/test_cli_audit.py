@@ -67,8 +67,20 @@ def workdir(tmp_path, monkeypatch):
         sys.path.remove(str(tmp_path))
 
 
-ARGS = ["--card", "card.yaml", "--copies", "50", "--k-select", "4", "--k-audit", "4",
-        "--seed", "1", "--n-jobs", "1"]
+ARGS = [
+    "--card",
+    "card.yaml",
+    "--copies",
+    "50",
+    "--k-select",
+    "4",
+    "--k-audit",
+    "4",
+    "--seed",
+    "1",
+    "--n-jobs",
+    "1",
+]
 
 
 def run(*argv):
@@ -76,8 +88,16 @@ def run(*argv):
 
 
 def test_copycat_is_rejected_and_reports_are_written(workdir, capsys):
-    code = run("--generator", f"{MODULE}:Copycat", *ARGS, "--strict", "--json", "a.json",
-               "--html", "a.html")
+    code = run(
+        "--generator",
+        f"{MODULE}:Copycat",
+        *ARGS,
+        "--strict",
+        "--json",
+        "a.json",
+        "--html",
+        "a.html",
+    )
     out = capsys.readouterr().out
     assert code == 1
     assert "REJECTED at α = 0.01" in out and "NOT REJECTED" not in out
@@ -106,15 +126,18 @@ def test_audit_around_real_data(workdir, capsys):
     assert "column 'c' must hold integer codes 0..1" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize("spec, message", [
-    ("nosuchmodule_xyz:Gen", "cannot import module 'nosuchmodule_xyz'"),
-    (f"{MODULE}:Nope", f"module '{MODULE}' has no 'Nope'"),
-    (f"{MODULE}:np", "'np' is not a class"),
-    (f"{MODULE}:NoSample", "the class lacks sample"),
-    (f"{MODULE}:Broken", "training minus#0 of step 1 failed: ZeroDivisionError: cannot fit"),
-    (f"{MODULE}:WrongColumns", "lacks the card's column(s) ['a', 'b', 'c']"),
-    ("justaname", "--generator must be module:Class"),
-])
+@pytest.mark.parametrize(
+    "spec, message",
+    [
+        ("nosuchmodule_xyz:Gen", "cannot import module 'nosuchmodule_xyz'"),
+        (f"{MODULE}:Nope", f"module '{MODULE}' has no 'Nope'"),
+        (f"{MODULE}:np", "'np' is not a class"),
+        (f"{MODULE}:NoSample", "the class lacks sample"),
+        (f"{MODULE}:Broken", "training minus#0 of step 1 failed: ZeroDivisionError: cannot fit"),
+        (f"{MODULE}:WrongColumns", "lacks the card's column(s) ['a', 'b', 'c']"),
+        ("justaname", "--generator must be module:Class"),
+    ],
+)
 def test_bad_generators_get_one_line(workdir, capsys, spec, message):
     assert run("--generator", spec, *ARGS) == 2
     err = capsys.readouterr().err

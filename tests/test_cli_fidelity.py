@@ -114,8 +114,11 @@ def fake(monkeypatch):
     module = types.ModuleType("synthtrust.fidelity")
     module.holdout_report = holdout_report
     monkeypatch.setitem(sys.modules, "synthtrust.fidelity", module)
-    monkeypatch.setattr(synthtrust.report, "write_holdout_html", lambda report, path: Path(
-        path).write_text("<html><body>fake report</body></html>"))
+    monkeypatch.setattr(
+        synthtrust.report,
+        "write_holdout_html",
+        lambda report, path: Path(path).write_text("<html><body>fake report</body></html>"),
+    )
     return calls
 
 

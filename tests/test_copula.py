@@ -142,15 +142,19 @@ def test_discrete_levels_and_frequencies(mixed):
     d = g.describe()
     assert g.families_ == {"age": "normal", "psa": "beta", "grade": "discrete", "flag": "discrete"}
     assert d.loc["grade", "levels"] == [1, 2, 3]
-    assert np.allclose(d.loc["grade", "probabilities"],
-                       data["grade"].value_counts(normalize=True).sort_index())
+    assert np.allclose(
+        d.loc["grade", "probabilities"], data["grade"].value_counts(normalize=True).sort_index()
+    )
     s = g.sample(20_000, random_state=4)
     assert s["grade"].dtype == data["grade"].dtype and s["flag"].dtype == data["flag"].dtype
     assert set(s["grade"]) <= {1, 2, 3} and set(s["flag"]) <= {0, 1}
     observed = s["grade"].value_counts().reindex(LEVELS).to_numpy()
     fitted = np.asarray(d.loc["grade", "probabilities"]) * len(s)
     assert stats.chisquare(observed, fitted).pvalue > 0.01
-    assert stats.binomtest(int(s["flag"].sum()), len(s), d.loc["flag", "probabilities"][1]).pvalue > 0.01
+    assert (
+        stats.binomtest(int(s["flag"].sum()), len(s), d.loc["flag", "probabilities"][1]).pvalue
+        > 0.01
+    )
 
 
 def test_jittered_scores_are_standard_normal(mixed):
@@ -182,10 +186,12 @@ def test_continuous_discrete_correlation_is_attenuated_by_the_closed_form(mixed)
 
 def test_midrank_scores_are_deterministic_and_differ_from_jitter(mixed):
     data, _ = mixed
-    a = GaussianCopula({"age": "normal", "psa": "beta"}, discrete_scores="midrank",
-                       random_state=0).fit(data)
-    b = GaussianCopula({"age": "normal", "psa": "beta"}, discrete_scores="midrank",
-                       random_state=99).fit(data)
+    a = GaussianCopula(
+        {"age": "normal", "psa": "beta"}, discrete_scores="midrank", random_state=0
+    ).fit(data)
+    b = GaussianCopula(
+        {"age": "normal", "psa": "beta"}, discrete_scores="midrank", random_state=99
+    ).fit(data)
     pd.testing.assert_frame_equal(a.correlation_, b.correlation_)
     z = a.normal_scores(data)
     # one score per level: Φ⁻¹ of the level's mid-CDF
@@ -197,8 +203,11 @@ def test_text_and_categorical_levels_round_trip():
     rng = np.random.default_rng(0)
     n = 3000
     x = rng.normal(size=n)
-    grade = pd.Categorical(np.where(x < -0.5, "lo", np.where(x < 0.5, "mid", "hi")),
-                           categories=["lo", "mid", "hi"], ordered=True)
+    grade = pd.Categorical(
+        np.where(x < -0.5, "lo", np.where(x < 0.5, "mid", "hi")),
+        categories=["lo", "mid", "hi"],
+        ordered=True,
+    )
     df = pd.DataFrame({"x": x, "grade": grade, "label": np.where(x > 0, "yes", "no")})
     g = GaussianCopula({"x": "normal"}, random_state=0).fit(df)
     assert list(g.levels_["grade"]) == ["lo", "mid", "hi"]  # category order, not alphabetical

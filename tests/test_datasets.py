@@ -10,8 +10,12 @@ from synthtrust import datasets
         ("adult", (48842, 15), "income", ("income", ">50K", 11687)),
         ("cardio", (70000, 13), "cardio", ("cardio", 1, 34979)),
         ("bank-marketing", (45211, 17), "y", ("y", "yes", 5289)),
-        ("credit-default", (30000, 24), "default payment next month",
-         ("default payment next month", 1, 6636)),
+        (
+            "credit-default",
+            (30000, 24),
+            "default payment next month",
+            ("default payment next month", 1, 6636),
+        ),
         ("online-shoppers", (12330, 18), "Revenue", ("Revenue", True, 1908)),
     ],
 )

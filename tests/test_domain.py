@@ -28,27 +28,31 @@ from synthtrust.domain import (
 # A small hand-made table and its hand-computed codes
 # --------------------------------------------------------------------------------------------
 def small_domain() -> Domain:
-    return Domain({
-        "color": Categorical(["red", "green", "blue"], missing="NA"),
-        "flag": Categorical([False, True]),
-        "grade": Categorical([1, 2, 3]),
-        "count": Ordinal(0, 10),
-        "weight": Numeric([0, 10, 20]),
-        "height": Numeric((100, 200, 4), missing="NA"),  # edges 100, 125, 150, 175, 200
-        "kids": Numeric([0, 1, 3, 10], integer=True),
-    })
+    return Domain(
+        {
+            "color": Categorical(["red", "green", "blue"], missing="NA"),
+            "flag": Categorical([False, True]),
+            "grade": Categorical([1, 2, 3]),
+            "count": Ordinal(0, 10),
+            "weight": Numeric([0, 10, 20]),
+            "height": Numeric((100, 200, 4), missing="NA"),  # edges 100, 125, 150, 175, 200
+            "kids": Numeric([0, 1, 3, 10], integer=True),
+        }
+    )
 
 
 def small_frame() -> pd.DataFrame:
-    return pd.DataFrame({
-        "color": ["red", "blue", None, "red"],
-        "flag": [True, False, True, True],
-        "grade": [1, 3, 2, 1],
-        "count": [0, 5, 10, 3],
-        "weight": [0.0, 9.99, 10.0, 20.0],
-        "height": [150.0, 160.5, np.nan, 199.0],
-        "kids": [0, 1, 2, 7],
-    })
+    return pd.DataFrame(
+        {
+            "color": ["red", "blue", None, "red"],
+            "flag": [True, False, True, True],
+            "grade": [1, 3, 2, 1],
+            "count": [0, 5, 10, 3],
+            "weight": [0.0, 9.99, 10.0, 20.0],
+            "height": [150.0, 160.5, np.nan, 199.0],
+            "kids": [0, 1, 2, 7],
+        }
+    )
 
 
 SMALL_CODES = {
@@ -260,7 +264,9 @@ def test_numeric_wrong_types():
     with pytest.raises(TypeError, match="column 'weight'.*non-numeric value.*'a'"):
         small_domain().encode(small_frame().assign(weight=["a", "b", "1", "2"]))
     with pytest.raises(TypeError, match="column 'weight'.*non-numeric value.*'x'"):
-        small_domain().encode(small_frame().assign(weight=pd.Series([1.0, "x", 2, 3], dtype=object)))
+        small_domain().encode(
+            small_frame().assign(weight=pd.Series([1.0, "x", 2, 3], dtype=object))
+        )
     with pytest.raises(TypeError, match="column 'weight'.*boolean"):
         small_domain().encode(small_frame().assign(weight=[True, False, True, True]))
     with pytest.raises(TypeError, match="column 'count'.*non-numeric value.*'5'"):
@@ -356,12 +362,20 @@ def test_to_dict_from_dict_json_round_trip():
     assert back.columns == dom.columns
     pd.testing.assert_frame_equal(back.encode(small_frame()), dom.encode(small_frame()))
     assert d["columns"][4] == {
-        "name": "weight", "type": "numeric", "bins": [0.0, 10.0, 20.0],
-        "missing": None, "integer": False, "clip": False,
+        "name": "weight",
+        "type": "numeric",
+        "bins": [0.0, 10.0, 20.0],
+        "missing": None,
+        "integer": False,
+        "clip": False,
     }
     # the hand-written form {column: spec dict}, optional keys left out
-    short = Domain.from_dict({"w": {"type": "numeric", "bins": [0, 10, 20]},
-                              "c": {"type": "categorical", "categories": [1, 2]}})
+    short = Domain.from_dict(
+        {
+            "w": {"type": "numeric", "bins": [0, 10, 20]},
+            "c": {"type": "categorical", "categories": [1, 2]},
+        }
+    )
     assert short == Domain({"w": Numeric([0, 10, 20]), "c": Categorical([1, 2])})
 
 
@@ -384,13 +398,15 @@ def test_from_sizes_is_identity():
 
 
 def test_infer_warns_and_builds_specs():
-    df = pd.DataFrame({
-        "s": ["b", "a", None, "a"] * 5,
-        "flag": [True, False] * 10,
-        "few": [1, 2, 3, 1] * 5,
-        "x": np.linspace(0.0, 1.0, 20),
-        "n": np.arange(20) * 3,
-    })
+    df = pd.DataFrame(
+        {
+            "s": ["b", "a", None, "a"] * 5,
+            "flag": [True, False] * 10,
+            "few": [1, 2, 3, 1] * 5,
+            "x": np.linspace(0.0, 1.0, 20),
+            "n": np.arange(20) * 3,
+        }
+    )
     with pytest.warns(UserWarning, match="not differentially private"):
         dom = Domain.infer(df, n_bins=4, max_categories=5)
     assert dom["s"] == Categorical(["a", "b"], missing="NA")
@@ -425,23 +441,65 @@ def test_infer_round_trips_adult():
 # --------------------------------------------------------------------------------------------
 EXPECTED_SIZES = {
     "pima_diabetes": {
-        "Pregnancies": 21, "Glucose": 10, "BloodPressure": 9, "SkinThickness": 7, "Insulin": 9,
-        "BMI": 8, "DiabetesPedigreeFunction": 6, "Age": 8, "Outcome": 2,
+        "Pregnancies": 21,
+        "Glucose": 10,
+        "BloodPressure": 9,
+        "SkinThickness": 7,
+        "Insulin": 9,
+        "BMI": 8,
+        "DiabetesPedigreeFunction": 6,
+        "Age": 8,
+        "Outcome": 2,
     },
     "ilpd": {
-        "Age": 7, "Gender": 2, "Total_Bilirubin": 9, "Direct_Bilirubin": 8,
-        "Alkaline_Phosphotase": 9, "Alamine_Aminotransferase": 9,
-        "Aspartate_Aminotransferase": 9, "Total_Protiens": 8, "Albumin": 7,
-        "Albumin_and_Globulin_Ratio": 9, "Dataset": 2,
+        "Age": 7,
+        "Gender": 2,
+        "Total_Bilirubin": 9,
+        "Direct_Bilirubin": 8,
+        "Alkaline_Phosphotase": 9,
+        "Alamine_Aminotransferase": 9,
+        "Aspartate_Aminotransferase": 9,
+        "Total_Protiens": 8,
+        "Albumin": 7,
+        "Albumin_and_Globulin_Ratio": 9,
+        "Dataset": 2,
     },
     "hypothyroid_allhypo": {
-        "age": 9, "sex": 3, **{f: 2 for f in [
-            "on_thyroxine", "query_on_thyroxine", "on_antithyroid_medication", "sick",
-            "pregnant", "thyroid_surgery", "I131_treatment", "query_hypothyroid",
-            "query_hyperthyroid", "lithium", "goitre", "tumor", "hypopituitary", "psych"]},
-        "TSH_measured": 2, "TSH": 11, "T3_measured": 2, "T3": 10, "TT4_measured": 2, "TT4": 10,
-        "T4U_measured": 2, "T4U": 9, "FTI_measured": 2, "FTI": 10, "TBG_measured": 2, "TBG": 4,
-        "referral_source": 6, "Target": 4,
+        "age": 9,
+        "sex": 3,
+        **{
+            f: 2
+            for f in [
+                "on_thyroxine",
+                "query_on_thyroxine",
+                "on_antithyroid_medication",
+                "sick",
+                "pregnant",
+                "thyroid_surgery",
+                "I131_treatment",
+                "query_hypothyroid",
+                "query_hyperthyroid",
+                "lithium",
+                "goitre",
+                "tumor",
+                "hypopituitary",
+                "psych",
+            ]
+        },
+        "TSH_measured": 2,
+        "TSH": 11,
+        "T3_measured": 2,
+        "T3": 10,
+        "TT4_measured": 2,
+        "TT4": 10,
+        "T4U_measured": 2,
+        "T4U": 9,
+        "FTI_measured": 2,
+        "FTI": 10,
+        "TBG_measured": 2,
+        "TBG": 4,
+        "referral_source": 6,
+        "Target": 4,
     },
 }
 LABELS = {

@@ -366,8 +366,16 @@ def lazy_state_draws(params, rngs):
 def test_warm_up_runs_before_the_first_task_so_loky_keeps_its_workers(warm_up, recwarn):
     grid = {"mu": [0.0, 0.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0], "name": list("abcdefgh")}
     cells = [{"mu": m, "name": n} for m, n in zip(grid["mu"], grid["name"], strict=True)]
-    out = run_grid(lazy_state_draws, cells, n_reps=1, seed=3, n_jobs=2, chunk_size=1,
-                   progress=False, warm_up=warm_up)
+    out = run_grid(
+        lazy_state_draws,
+        cells,
+        n_reps=1,
+        seed=3,
+        n_jobs=2,
+        chunk_size=1,
+        progress=False,
+        warm_up=warm_up,
+    )
     # the draws do not depend on warm_up
     expected = oracle_frame(cells, 1, 3)
     pd.testing.assert_frame_equal(out[expected.columns], expected)

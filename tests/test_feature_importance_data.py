@@ -49,16 +49,34 @@ def test_dataset_specs_match_the_paper():
     assert [fid.DATASETS[n].target for n in REAL] == ["label", "Target", "wkabint"]
     assert fid.DATASETS["household"].id_column == "idhogar"
     assert {s.kind for n, s in fid.DATASETS.items() if n in ARTIFICIAL} == {"artificial"}
-    assert fid.ARTIFICIAL == {1: "artificial_1", 2: "artificial_2", 3: "artificial_5",
-                              4: "artificial_6", 5: "artificial_7"}
+    assert fid.ARTIFICIAL == {
+        1: "artificial_1",
+        2: "artificial_2",
+        3: "artificial_5",
+        4: "artificial_6",
+        5: "artificial_7",
+    }
 
 
 def test_adult_table_is_adult_data_with_question_marks_kept():
     t = fid.load_table("adult")
     assert t.shape == (32_561, 14)  # §4.2.1: 32 561 rows, 13 attributes + label
-    assert list(t.columns) == ["age", "workclass", "fnlwgt", "education", "education-num",
-                               "marital-status", "occupation", "relationship", "sex",
-                               "capital-gain", "capital-loss", "hours", "native", "label"]
+    assert list(t.columns) == [
+        "age",
+        "workclass",
+        "fnlwgt",
+        "education",
+        "education-num",
+        "marital-status",
+        "occupation",
+        "relationship",
+        "sex",
+        "capital-gain",
+        "capital-loss",
+        "hours",
+        "native",
+        "label",
+    ]
     assert not t.isna().any().any()
     raw = datasets.load("adult").iloc[:32_561]
     # "?" is a category: as many as load() reads as NaN in the first 32 561 rows
@@ -134,8 +152,9 @@ def test_adult_aggregations_match_groupby(engineered):
     np.testing.assert_allclose(X["Workclass.MEAN(adults.hours)"], g["hours"].transform("mean"))
     np.testing.assert_allclose(X["Workclass.MAX(adults.age)"], g["age"].transform("max"))
     e = t.groupby("education-num")
-    np.testing.assert_allclose(X["education.STD(adults.capital-gain)"],
-                               e["capital-gain"].transform("std"))
+    np.testing.assert_allclose(
+        X["education.STD(adults.capital-gain)"], e["capital-gain"].transform("std")
+    )
     np.testing.assert_array_equal(X["education.COUNT(adults)"], e["age"].transform("size"))
     np.testing.assert_allclose(X["education.SUM(adults.fnlwgt)"], e["fnlwgt"].transform("sum"))
     # skewness: scipy's bias-corrected skew per occupation
@@ -150,13 +169,16 @@ def test_adult_aggregations_match_groupby(engineered):
     # MODE: most common value per group, label-encoded
     mode = t.groupby("occupation")["marital-status"].agg(lambda s: s.value_counts().idxmax())
     codes = LabelEncoder().fit(t["marital-status"])
-    np.testing.assert_array_equal(X["Occupation.MODE(adults.marital-status)"],
-                                  codes.transform(t["occupation"].map(mode)))
+    np.testing.assert_array_equal(
+        X["Occupation.MODE(adults.marital-status)"], codes.transform(t["occupation"].map(mode))
+    )
     n_unique = t.groupby("workclass")["education-num"].nunique()
-    np.testing.assert_array_equal(X["Workclass.NUM_UNIQUE(adults.education-num)"],
-                                  t["workclass"].map(n_unique))
-    np.testing.assert_array_equal(X["education.education"],
-                                  LabelEncoder().fit_transform(t["education"]))
+    np.testing.assert_array_equal(
+        X["Workclass.NUM_UNIQUE(adults.education-num)"], t["workclass"].map(n_unique)
+    )
+    np.testing.assert_array_equal(
+        X["education.education"], LabelEncoder().fit_transform(t["education"])
+    )
     assert "education-num" not in X.columns and not any("label" in c for c in X.columns)
 
 
@@ -188,8 +210,9 @@ def test_polish_arithmetic_and_percentiles(engineered):
     np.testing.assert_allclose(X["income DIV age"], complete["income"] / complete["age"])
     np.testing.assert_allclose(X["age DIV income"], complete["age"] / complete["income"])
     np.testing.assert_allclose(X["weight SUB height"], complete["weight"] - complete["height"])
-    np.testing.assert_allclose(X["PERCENTILE(bmi)"],
-                               stats.rankdata(complete["bmi"]) / len(complete))
+    np.testing.assert_allclose(
+        X["PERCENTILE(bmi)"], stats.rankdata(complete["bmi"]) / len(complete)
+    )
     np.testing.assert_array_equal(y, (complete["wkabint"] == "YES").astype(int))
     names = list(X.columns)
     assert sum(" DIV " in c for c in names) == 20
@@ -242,8 +265,15 @@ def test_nominal_features_are_the_label_encoded_and_mode_columns(engineered):
         assert {c for c in X.columns if "MODE(" in c} <= set(nominal)
     assert "workclass" in fid.nominal_features("adult")
     assert "age" not in fid.nominal_features("adult")
-    assert fid.nominal_features("polish") == ["smoke", "sex", "edu", "sport", "marital",
-                                              "region", "ls"]
+    assert fid.nominal_features("polish") == [
+        "smoke",
+        "sex",
+        "edu",
+        "sport",
+        "marital",
+        "region",
+        "ls",
+    ]
     assert fid.nominal_features("artificial_1") == ["X0", "X1", "X2", "X3", "X4"]
     assert fid.nominal_features("artificial_4") == []
 

@@ -142,8 +142,9 @@ def test_sanitizer_clips_each_row_to_c_over_b():
 
 def test_sanitizer_noise_std_is_2_sigma_c_over_b():
     b, width, c, sigma = 32, 2000, 1.0, 1.07
-    out = sanitize_gradients(torch.zeros((b, width), dtype=torch.float64), c, sigma,
-                             torch.Generator().manual_seed(3))
+    out = sanitize_gradients(
+        torch.zeros((b, width), dtype=torch.float64), c, sigma, torch.Generator().manual_seed(3)
+    )
     std = 2 * sigma * c / b
     m = out.numel()
     stat = float((out**2).sum()) / std**2  # ~ χ²(m) if the std is right
@@ -163,7 +164,9 @@ def test_partition_is_disjoint_and_covers():
     sizes = [len(s) for s in shards]
     assert min(sizes) >= 40 and max(sizes) - min(sizes) <= 1 and sum(sizes) == 1003
     assert not np.array_equal(allidx, np.arange(1003))  # shuffled
-    with pytest.raises(ValueError, match="subset_size must be <= the number of records n = 10, got 11"):
+    with pytest.raises(
+        ValueError, match="subset_size must be <= the number of records n = 10, got 11"
+    ):
         partition_shards(10, 11, rng)
 
 
@@ -186,8 +189,13 @@ def test_critic_gradients_match_autograd(lead, real):
         net = _FlatMLP(lead, [7, 5, 4, 1], gen, torch)
         params = net.tensors()
         b = 6
-        cols = torch.stack([torch.randint(0, 3, (*lead, b), generator=gen),
-                            3 + torch.randint(0, 4, (*lead, b), generator=gen)], dim=-1)
+        cols = torch.stack(
+            [
+                torch.randint(0, 3, (*lead, b), generator=gen),
+                3 + torch.randint(0, 4, (*lead, b), generator=gen),
+            ],
+            dim=-1,
+        )
         xr = torch.zeros((*lead, b, 7)).scatter_(-1, cols, 1.0)  # one-hot real records
         xf = torch.rand((*lead, b, 7), generator=gen)
         alpha = torch.rand((*lead, b, 1), generator=gen)
@@ -201,8 +209,9 @@ def test_critic_gradients_match_autograd(lead, real):
         gi = torch.autograd.grad(critic(xi).sum(), xi, create_graph=True)[0]
         norm = torch.sqrt((gi**2).sum(-1) + 1e-12)
         d_r, d_f = critic(xr), critic(xf)
-        ref = (d_f.mean(-1) - d_r.mean(-1) + 10 * ((norm - 1) ** 2).mean(-1)
-               + 1e-3 * (d_r**2).mean(-1)).sum()
+        ref = (
+            d_f.mean(-1) - d_r.mean(-1) + 10 * ((norm - 1) ** 2).mean(-1) + 1e-3 * (d_r**2).mean(-1)
+        ).sum()
         ref_grad = torch.autograd.grad(ref, leaf)[0]
         mine = torch.cat([g.reshape(*lead, -1) for g in grads], -1)
         torch.testing.assert_close(mine, ref_grad, rtol=1e-10, atol=1e-12)
@@ -238,8 +247,9 @@ def test_generator_backward_matches_autograd(lead):
         ref_y = torch.cat([torch.softmax(v[..., :2], -1), torch.softmax(v[..., 2:], -1)], -1)
         torch.testing.assert_close(y, ref_y.detach())
         ref = torch.autograd.grad((ref_y * gy).sum(), leaf)[0]
-        torch.testing.assert_close(torch.cat([g.reshape(*lead, -1) for g in mine], -1), ref,
-                                   rtol=1e-10, atol=1e-12)
+        torch.testing.assert_close(
+            torch.cat([g.reshape(*lead, -1) for g in mine], -1), ref, rtol=1e-10, atol=1e-12
+        )
     finally:
         torch.set_default_dtype(torch.float32)
 
@@ -338,8 +348,9 @@ def test_learns_dependence_non_private_and_with_small_noise():
     assert nonpriv.epsilon_spent_ == math.inf and nonpriv.ledger.total_epsilon == math.inf
     s = nonpriv.sample(4000)
     assert (s["a"] == s["b"]).mean() > 0.7
-    noisy = GSWGAN(epsilon=1e6, noise_multiplier=0.3, subset_size=100, pretrain_iterations=100,
-                   **common).fit(df)
+    noisy = GSWGAN(
+        epsilon=1e6, noise_multiplier=0.3, subset_size=100, pretrain_iterations=100, **common
+    ).fit(df)
     assert noisy.iterations_ == 1000 and noisy.epsilon_spent_ <= 1e6
     s = noisy.sample(4000)
     assert (s["a"] == s["b"]).mean() > 0.5
@@ -354,7 +365,9 @@ def test_checkpoints_match_fresh_fits():
     its = [g.checkpoints_[c][0] for c in (6.0, 9.0, 12.0)]
     spent = [g.checkpoints_[c][1] for c in (6.0, 9.0, 12.0)]
     assert its == sorted(its) and its[0] > 0 and its[-1] == g.iterations_
-    assert spent == sorted(spent) and all(e <= c for e, c in zip(spent, (6.0, 9.0, 12.0), strict=True))
+    assert spent == sorted(spent) and all(
+        e <= c for e, c in zip(spent, (6.0, 9.0, 12.0), strict=True)
+    )
     # the snapshot at ε = 6 is the generator of a fresh fit with epsilon = 6
     fresh = GSWGAN(epsilon=6.0, **params).fit(df)
     snap = g.at_epsilon(6.0)
@@ -367,7 +380,10 @@ def test_checkpoints_match_fresh_fits():
     last = g.at_epsilon(12.0)
     assert all(torch.equal(a, b) for a, b in zip(last._ema, g._ema, strict=True))
     pd.testing.assert_frame_equal(g.at_epsilon(9.0).sample(50), g.at_epsilon(9.0).sample(50))
-    with pytest.raises(ValueError, match=r"epsilon must be one of the fitted checkpoints \[6.0, 9.0, 12.0\], got 7.0"):
+    with pytest.raises(
+        ValueError,
+        match=r"epsilon must be one of the fitted checkpoints \[6.0, 9.0, 12.0\], got 7.0",
+    ):
         g.at_epsilon(7.0)
 
 
@@ -392,8 +408,13 @@ def test_same_numbers_and_accounting_as_the_previous_implementation(monkeypatch)
     monkeypatch.syspath_prepend(str(Path(__file__).resolve().parents[1] / "benchmarks"))
     bench = importlib.import_module("bench_gan")
     df, dom = _table()
-    kw = dict(epsilon=40.0, checkpoints=[12.0, 40.0], domain=dom, random_state=3,
-              **(SMALL | {"max_iterations": 20000}))
+    kw = dict(
+        epsilon=40.0,
+        checkpoints=[12.0, 40.0],
+        domain=dom,
+        random_state=3,
+        **(SMALL | {"max_iterations": 20000}),
+    )
     old, new = bench.BaselineGSWGAN(**kw).fit(df), GSWGAN(**kw).fit(df)
     assert new.iterations_ == old.iterations_ == 74
     assert new.checkpoints_ == old.checkpoints_ and new.epsilon_spent_ == old.epsilon_spent_
@@ -420,15 +441,27 @@ def test_budget_too_small_warns_and_releases_initial_generator():
         (dict(subset_size=0), ValueError, r"subset_size must be >= 1, got 0"),
         (dict(batch_size=2.5), TypeError, r"batch_size must be an integer, got float 2.5"),
         (dict(pretrain_iterations=-1), ValueError, r"pretrain_iterations must be >= 0, got -1"),
-        (dict(noise_multiplier=-0.1), ValueError, r"noise_multiplier must be in \[0.0, inf\), got -0.1"),
+        (
+            dict(noise_multiplier=-0.1),
+            ValueError,
+            r"noise_multiplier must be in \[0.0, inf\), got -0.1",
+        ),
         (dict(clip_bound=0), ValueError, r"clip_bound must be in \(0.0, inf\), got 0.0"),
         (dict(ema_decay=1.0), ValueError, r"ema_decay must be in \[0.0, 1.0\), got 1.0"),
         (dict(tau=-1), ValueError, r"tau must be in \(0.0, inf\), got -1.0"),
         (dict(betas=(0.5,)), ValueError, r"betas must be a pair"),
         (dict(betas=(0.5, 1.0)), ValueError, r"betas\[1\] must be in \[0.0, 1.0\), got 1.0"),
         (dict(checkpoints=[2.0, 1.0]), ValueError, r"checkpoints must be strictly increasing"),
-        (dict(checkpoints=[1.0, 20.0]), ValueError, r"checkpoints must be <= epsilon = 10.0, got 20.0"),
-        (dict(checkpoints=[1.0], noise_multiplier=0), ValueError, r"checkpoints need a private run"),
+        (
+            dict(checkpoints=[1.0, 20.0]),
+            ValueError,
+            r"checkpoints must be <= epsilon = 10.0, got 20.0",
+        ),
+        (
+            dict(checkpoints=[1.0], noise_multiplier=0),
+            ValueError,
+            r"checkpoints need a private run",
+        ),
         (dict(composition="joint"), ValueError, r"composition must be one of"),
         (dict(conversion="pld"), ValueError, r"conversion must be one of"),
         (dict(random_state="x"), TypeError, r"random_state must be"),
@@ -441,7 +474,9 @@ def test_bad_parameters(kwargs, exc, message):
 
 def test_fit_errors_and_not_fitted():
     df, dom = _table(n=100)
-    with pytest.raises(ValueError, match="subset_size must be <= the number of records n = 100, got 200"):
+    with pytest.raises(
+        ValueError, match="subset_size must be <= the number of records n = 100, got 200"
+    ):
         GSWGAN(domain=dom, subset_size=200).fit(df)
     bad = df.assign(a=df["a"] + 4)
     with pytest.raises(ValueError):

@@ -51,8 +51,9 @@ def test_rbo_reference_vectors():
     assert rank_biased_overlap(list("zcav"), S, 0.9).ext == pytest.approx(0.4185, abs=5e-5)
 
 
-@pytest.mark.parametrize(("p", "d", "w"), [(0.9, 10, 0.856), (0.98, 50, 0.852), (0.6, 5, 0.977),
-                                           (0.8, 10, 0.969)])
+@pytest.mark.parametrize(
+    ("p", "d", "w"), [(0.9, 10, 0.856), (0.98, 50, 0.852), (0.6, 5, 0.977), (0.8, 10, 0.969)]
+)
 def test_top_weightness_reference_vectors(p, d, w):
     assert round(top_weightness(p, d), 3) == w
 
@@ -65,7 +66,7 @@ def test_top_weightness_is_the_weight_of_the_prefix_on_full_agreement():
     d = np.arange(1, depth + 1)
     w = (1 - p) * p ** (d - 1)
     # weight of rank i in RBO: Σ_{d>=i} w_d / d
-    rank_weight = np.array([np.sum(w[i - 1:] / d[i - 1:]) for i in range(1, k + 1)])
+    rank_weight = np.array([np.sum(w[i - 1 :] / d[i - 1 :]) for i in range(1, k + 1)])
     assert top_weightness(p, k) == pytest.approx(rank_weight.sum(), abs=1e-9)
 
 
@@ -75,8 +76,10 @@ def _continuations(short, long, rng, n_new=60):
     rest_s = [x for x in pool if x not in short]
     rest_l = [x for x in pool if x not in long]
     fresh = [f"tail{i}" for i in range(3000)]
-    return (list(short) + list(rng.permutation(rest_s)) + fresh,
-            list(long) + list(rng.permutation(rest_l)) + fresh)
+    return (
+        list(short) + list(rng.permutation(rest_s)) + fresh,
+        list(long) + list(rng.permutation(rest_l)) + fresh,
+    )
 
 
 def test_rbo_bounds_hold_and_are_attained():
@@ -89,7 +92,9 @@ def test_rbo_bounds_hold_and_are_attained():
         r = rank_biased_overlap(a, b, p)
         short, long = (a, b) if len(a) <= len(b) else (b, a)
         # min: no item seen later matches (disjoint continuations)
-        lo = full_rbo(short + [f"x{i}" for i in range(4000)], long + [f"y{i}" for i in range(4000)], p)
+        lo = full_rbo(
+            short + [f"x{i}" for i in range(4000)], long + [f"y{i}" for i in range(4000)], p
+        )
         assert r.min == pytest.approx(lo, abs=1e-9)
         # max: the best continuation (each list continues with the other's missing items)
         miss_s = [x for x in long if x not in short]
@@ -118,8 +123,10 @@ def test_rbo_webber_residual_would_exceed_one():
 def test_rbo_identical_disjoint_and_empty():
     same = rank_biased_overlap(S, S, 0.8)
     assert same.ext == pytest.approx(1.0) and same.max == pytest.approx(1.0)
-    assert same.min == pytest.approx(full_rbo(S + [f"x{i}" for i in range(4000)],
-                                              S + [f"y{i}" for i in range(4000)], 0.8), abs=1e-9)
+    assert same.min == pytest.approx(
+        full_rbo(S + [f"x{i}" for i in range(4000)], S + [f"y{i}" for i in range(4000)], 0.8),
+        abs=1e-9,
+    )
     apart = rank_biased_overlap(list("abc"), list("xyz"), 0.8)
     assert apart.min == 0.0 and apart.ext == 0.0 and apart.truncated == 0.0
     assert rank_biased_overlap([], [], 0.9).ext == 1.0
@@ -167,7 +174,7 @@ def _lp_soft_overlap(weight):
     d = weight.shape[0]
     a_eq = np.zeros((2 * d, d * d))
     for i in range(d):
-        a_eq[i, i * d:(i + 1) * d] = 1  # row sums
+        a_eq[i, i * d : (i + 1) * d] = 1  # row sums
         a_eq[d + i, i::d] = 1  # column sums
     res = linprog(-weight.ravel(), A_eq=a_eq, b_eq=np.ones(2 * d), bounds=(0, 1), method="highs")
     return -res.fun
@@ -193,7 +200,8 @@ def test_correlated_rank_similarity_equals_the_lp_of_the_reference():
     expected = (1 - p) * np.sum(p ** np.arange(5) * a_d)
     assert correlated_rank_similarity(s, t, assoc, p) == pytest.approx(expected, abs=1e-9)
     assert correlated_rank_similarity(s, t, assoc, p, ext=True) == pytest.approx(
-        expected + a_d[-1] * p**5, abs=1e-9)
+        expected + a_d[-1] * p**5, abs=1e-9
+    )
     assert correlated_rank_similarity(s, t, assoc, 1.0) == pytest.approx(a_d.mean(), abs=1e-9)
 
 
@@ -249,7 +257,8 @@ def test_random_permutation_correlated_rbo_equals_the_direct_computation():
     for row, perm in zip(out.itertuples(), perms, strict=True):
         t = [ranking[j] for j in perm]
         assert row.corr_rbo == pytest.approx(
-            correlated_rank_similarity(ranking, t, assoc, 0.8, ext=True), abs=1e-12)
+            correlated_rank_similarity(ranking, t, assoc, 0.8, ext=True), abs=1e-12
+        )
         assert row.corr_rbo >= row.rbo - 1e-12  # a soft overlap is never below X_d
 
 
@@ -257,10 +266,14 @@ def test_random_permutation_correlated_rbo_equals_the_direct_computation():
 @pytest.mark.parametrize("p", [0.5, 0.8, 0.95])
 def test_expected_rbo_closed_form_against_enumeration_of_all_permutations(n, p):
     ranking = list(range(n))
-    exts = [rank_biased_overlap(ranking, list(perm), p).ext for perm in itertools.permutations(ranking)]
+    exts = [
+        rank_biased_overlap(ranking, list(perm), p).ext for perm in itertools.permutations(ranking)
+    ]
     assert len(exts) == math.factorial(n)
     assert expected_rbo_random_permutation(n, p) == pytest.approx(np.mean(exts), abs=1e-12)
-    assert expected_rbo_random_permutation(n, p) == pytest.approx((1 - p**n) / (n * (1 - p)), rel=1e-14)
+    assert expected_rbo_random_permutation(n, p) == pytest.approx(
+        (1 - p**n) / (n * (1 - p)), rel=1e-14
+    )
 
 
 @pytest.mark.parametrize("n", [39, 67, 141])
@@ -270,7 +283,10 @@ def test_random_permutation_mean_matches_the_closed_form(n):
     se = draws.std(ddof=1) / np.sqrt(draws.size)
     assert abs(draws.mean() - expected_rbo_random_permutation(n, 0.8)) < 4 * se
     # the chapter's baselines at p = 0.8: 39, 67, 141 features
-    assert round(expected_rbo_random_permutation(n, 0.8), 4) == {39: 0.1282, 67: 0.0746, 141: 0.0355}[n]
+    assert (
+        round(expected_rbo_random_permutation(n, 0.8), 4)
+        == {39: 0.1282, 67: 0.0746, 141: 0.0355}[n]
+    )
 
 
 def test_random_permutation_cosine_by_hand_and_its_mean():
@@ -287,7 +303,9 @@ def test_random_permutation_cosine_by_hand_and_its_mean():
     v = scores.to_numpy()
     mean = v.sum() ** 2 / (v.size * (v @ v))
     assert abs(vals.mean() - mean) < 4 * vals.std(ddof=1) / np.sqrt(vals.size)
-    assert np.all(random_permutation_cosine({"x": 2.0, "y": 2.0}, 5, random_state=0) == pytest.approx(1.0))
+    assert np.all(
+        random_permutation_cosine({"x": 2.0, "y": 2.0}, 5, random_state=0) == pytest.approx(1.0)
+    )
 
 
 def test_random_permutation_rbo_of_scores_adds_the_cosine_for_the_same_permutations():
@@ -298,11 +316,13 @@ def test_random_permutation_rbo_of_scores_adds_the_cosine_for_the_same_permutati
     assoc = pd.DataFrame((m + m.T) / 2, index=feats, columns=feats)
     out = random_permutation_rbo(scores, 0.8, 40, association=assoc, random_state=1)
     assert list(out.columns) == ["rbo", "corr_rbo", "cosine"]
-    by_ranking = random_permutation_rbo(importance_ranking(scores), 0.8, 40, association=assoc,
-                                        random_state=1)
+    by_ranking = random_permutation_rbo(
+        importance_ranking(scores), 0.8, 40, association=assoc, random_state=1
+    )
     pd.testing.assert_frame_equal(out[["rbo", "corr_rbo"]], by_ranking)
-    np.testing.assert_allclose(out["cosine"], random_permutation_cosine(scores, 40, random_state=1),
-                               rtol=1e-14)
+    np.testing.assert_allclose(
+        out["cosine"], random_permutation_cosine(scores, 40, random_state=1), rtol=1e-14
+    )
 
 
 def test_random_permutation_bad_input():
@@ -336,8 +356,9 @@ def test_association_matrix_against_scipy():
     x = rng.normal(size=n) + 0.8 * g
     y = 0.5 * x + rng.normal(size=n)
     h = np.where(rng.random(n) < 0.7, g, rng.integers(0, 3, n))
-    df = pd.DataFrame({"x": x, "y": y, "g": pd.Series(g).astype(str),
-                       "h": pd.Series(h).astype(str)})
+    df = pd.DataFrame(
+        {"x": x, "y": y, "g": pd.Series(g).astype(str), "h": pd.Series(h).astype(str)}
+    )
     a = association_matrix(df)
     assert list(a.columns) == ["x", "y", "g", "h"]
     assert np.allclose(a.to_numpy(), a.to_numpy().T) and np.allclose(np.diag(a), 1.0)
@@ -453,7 +474,9 @@ def test_feature_importance_bad_input(forest):
         feature_importance(model, X.to_numpy())
     with pytest.raises(ValueError, match="feature_importances_"):
         feature_importance(object(), X, method="mdi")
-    with pytest.raises(ValueError, match=r"multiclass must be one of \('mean', 'last'\), got 'sum'"):
+    with pytest.raises(
+        ValueError, match=r"multiclass must be one of \('mean', 'last'\), got 'sum'"
+    ):
         feature_importance(model, X, method="shap", multiclass="sum")
     with pytest.raises(ValueError, match="n_repeats must be >= 1"):
         feature_importance(model, X, y, method="permutation", n_repeats=0)

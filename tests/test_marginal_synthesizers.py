@@ -86,7 +86,11 @@ def test_budget_functions_match_reference_vectors():
     assert eps == pytest.approx(0.029, abs=0.0005)
     # each split adds up to rho
     d = 14
-    tot = d / (2 * b["sigma_1way"] ** 2) + (d - 1) * b["epsilon_edge"] ** 2 / 8 + (d - 1) / (2 * b["sigma_2way"] ** 2)
+    tot = (
+        d / (2 * b["sigma_1way"] ** 2)
+        + (d - 1) * b["epsilon_edge"] ** 2 / 8
+        + (d - 1) / (2 * b["sigma_2way"] ** 2)
+    )
     assert tot == pytest.approx(rho, rel=1e-12)
     one = mg.mst_budget(rho, 1)
     assert 1 / (2 * one["sigma_1way"] ** 2) == pytest.approx(rho, rel=1e-12)
@@ -136,7 +140,9 @@ def test_compress_domain_hand_example():
     np.testing.assert_array_equal(back[kept_rows, 0], X[kept_rows, 0])
     merged_vals = back[~kept_rows, 0]
     assert set(np.unique(merged_vals)) == {1, 3, 4}
-    np.testing.assert_allclose(np.bincount(merged_vals)[[1, 3, 4]] / merged_vals.size, 1 / 3, atol=0.01)
+    np.testing.assert_allclose(
+        np.bincount(merged_vals)[[1, 3, 4]] / merged_vals.size, 1 / 3, atol=0.01
+    )
     assert set(np.unique(back[:, 2])) == {0, 1}
 
 
@@ -153,9 +159,14 @@ def test_independent_estimate_matches_scipy():
         def loss(x, y=y, w=w):
             return 0.5 * np.sum((w * x - y) ** 2)
 
-        res = minimize(loss, np.full(k, total / k), method="SLSQP", bounds=[(0, None)] * k,
-                       constraints={"type": "eq", "fun": lambda x, total=total: x.sum() - total},
-                       options={"ftol": 1e-12, "maxiter": 500})
+        res = minimize(
+            loss,
+            np.full(k, total / k),
+            method="SLSQP",
+            bounds=[(0, None)] * k,
+            constraints={"type": "eq", "fun": lambda x, total=total: x.sum() - total},
+            options={"ftol": 1e-12, "maxiter": 500},
+        )
         assert mu.sum() == pytest.approx(total)
         assert loss(mu) <= res.fun + 1e-6
         np.testing.assert_allclose(mu, res.x, atol=1e-3)
@@ -204,13 +215,17 @@ def test_junction_tree_sample_matches_model():
     assert X.shape == (n, 5) and X.dtype == np.int64
     # the first generated column is rounded: its counts are within one of n·p
     first = jt.order[0]
-    np.testing.assert_array_less(np.abs(np.bincount(X[:, first], minlength=sizes[first])
-                                        - n * jt.marginal((first,))), 1.0 + 1e-9)
+    np.testing.assert_array_less(
+        np.abs(np.bincount(X[:, first], minlength=sizes[first]) - n * jt.marginal((first,))),
+        1.0 + 1e-9,
+    )
     for q in itertools.combinations(range(5), 2):
         emp = mg.true_marginal(X, sizes, q)
         assert _tvd(emp, jt.marginal(q)) < 0.012, q
     # the same generator state gives the same records
-    np.testing.assert_array_equal(jt.sample(100, np.random.default_rng(7)), jt.sample(100, np.random.default_rng(7)))
+    np.testing.assert_array_equal(
+        jt.sample(100, np.random.default_rng(7)), jt.sample(100, np.random.default_rng(7))
+    )
 
 
 def test_pgm_fitter_recovers_exact_marginals_and_merges():
@@ -242,19 +257,26 @@ def test_fit_equals_mbi_mirror_descent(backend):
     mbi = import_mbi()
     rng = np.random.default_rng(3)
     sizes = (3, 2, 4)
-    ms = [mg.Measurement((0,), rng.normal(30, 5, 3), 4.0), mg.Measurement((0, 1), rng.normal(15, 5, 6), 2.0),
-          mg.Measurement((1, 2), rng.normal(10, 5, 8), 3.0),
-          mg.Measurement((2,), rng.normal(20, 5, 4), 5.0, np.array([1.0, 1.0, 1.0, 0.5]))]
+    ms = [
+        mg.Measurement((0,), rng.normal(30, 5, 3), 4.0),
+        mg.Measurement((0, 1), rng.normal(15, 5, 6), 2.0),
+        mg.Measurement((1, 2), rng.normal(10, 5, 8), 3.0),
+        mg.Measurement((2,), rng.normal(20, 5, 4), 5.0, np.array([1.0, 1.0, 1.0, 0.5])),
+    ]
     ours = mg.PGMFitter(sizes, backend=backend).fit(ms, iters=100)
     domain = mbi.Domain((0, 1, 2), sizes)
     lms = [mbi.LinearMeasurement(m.values, m.clique, stddev=m.stddev) for m in ms[:3]]
-    lms.append(mbi.LinearMeasurement(ms[3].values, (2,), stddev=5.0,
-                                     query=mbi.WeightedQuery(np.array([1.0, 1.0, 1.0, 0.5]))))
+    lms.append(
+        mbi.LinearMeasurement(
+            ms[3].values, (2,), stddev=5.0, query=mbi.WeightedQuery(np.array([1.0, 1.0, 1.0, 0.5]))
+        )
+    )
     ref = mbi.estimation.MirrorDescent().estimate(domain, lms, known_total=ours.total, iters=100)
     jt = mg.JunctionTree(ours)
     for cl in [(0, 1), (1, 2), (0,), (2,)]:
-        np.testing.assert_allclose(jt.marginal(cl).ravel(), np.asarray(ref.project(cl).datavector()),
-                                   rtol=1e-6, atol=1e-8)
+        np.testing.assert_allclose(
+            jt.marginal(cl).ravel(), np.asarray(ref.project(cl).datavector()), rtol=1e-6, atol=1e-8
+        )
     with pytest.raises(ValueError, match="backend"):
         mg.PGMFitter(sizes, backend="gpu")
 
@@ -288,7 +310,9 @@ def test_model_size_is_mbi_junction_tree_size():
     # chain 0-1-2 of sizes 10, 20, 30: junction tree {0,1}, {1,2} = 200 + 600 cells
     assert mg.model_size_mb([10, 20, 30], [(0, 1), (1, 2)]) == pytest.approx(800 * 8 / 2**20)
     # a triangle becomes one node of 6000 cells
-    assert mg.model_size_mb([10, 20, 30], [(0, 1), (1, 2), (0, 2)]) == pytest.approx(6000 * 8 / 2**20)
+    assert mg.model_size_mb([10, 20, 30], [(0, 1), (1, 2), (0, 2)]) == pytest.approx(
+        6000 * 8 / 2**20
+    )
     # our pure-Python junction tree equals mbi's on random structures
     rng = np.random.default_rng(0)
     for _ in range(60):
@@ -300,7 +324,9 @@ def test_model_size_is_mbi_junction_tree_size():
         cl += [(int(i),) for i in rng.choice(d, int(rng.integers(0, d + 1)), replace=False)]
         if d >= 3 and rng.random() < 0.3:
             cl.append(tuple(sorted(rng.choice(d, 3, replace=False).tolist())))
-        want = mbi.junction_tree.hypothetical_model_size(mbi.Domain(tuple(range(d)), tuple(sizes)), cl)
+        want = mbi.junction_tree.hypothetical_model_size(
+            mbi.Domain(tuple(range(d)), tuple(sizes)), cl
+        )
         assert mg.model_size_mb(sizes, cl) == pytest.approx(want, rel=1e-12), (sizes, cl)
 
 
@@ -461,8 +487,15 @@ def test_huge_epsilon_reproduces_workload_marginals(cls, kw, data):
 
 
 def test_aim_custom_workload_and_errors(data):
-    m = AIM(5.0, 1e-6, domain=DOMAIN, workload=[("a", "b"), (("b", "c"), 2.0)], rounds=8,
-            max_iters=100, random_state=0).fit(data)
+    m = AIM(
+        5.0,
+        1e-6,
+        domain=DOMAIN,
+        workload=[("a", "b"), (("b", "c"), 2.0)],
+        rounds=8,
+        max_iters=100,
+        random_state=0,
+    ).fit(data)
     assert m.ledger.total_rho == pytest.approx(cdp_rho(5.0, 1e-6), rel=REL)
     assert all(set(c) <= {"a", "b", "c"} for c in m.cliques_)
     with pytest.raises(ValueError, match="'zz'"):
@@ -544,11 +577,16 @@ def test_ledger_property_random_budgets_and_domains():
     """Real fits (few iterations) on random budgets and domains: the ledger sums to cdp_rho."""
     for case, eps, delta, sizes, df in _ledger_cases(2024):
         rho = cdp_rho(eps, delta)
-        for synth in (MST(eps, delta, domain=sizes, iters=50, random_state=case),
-                      MWEMPGM(eps, delta, domain=sizes, iters=50, random_state=case),
-                      AIM(eps, delta, domain=sizes, max_iters=50, random_state=case)):
+        for synth in (
+            MST(eps, delta, domain=sizes, iters=50, random_state=case),
+            MWEMPGM(eps, delta, domain=sizes, iters=50, random_state=case),
+            AIM(eps, delta, domain=sizes, max_iters=50, random_state=case),
+        ):
             synth.fit(df)
-            assert synth.ledger.total_rho == pytest.approx(rho, rel=REL), (case, type(synth).__name__)
+            assert synth.ledger.total_rho == pytest.approx(rho, rel=REL), (
+                case,
+                type(synth).__name__,
+            )
             out = synth.sample(10)
             assert out.shape == (10, len(sizes)) and not out.isna().any().any()
             assert all(out[c].between(0, k - 1).all() for c, k in sizes.items())
@@ -560,8 +598,13 @@ def test_ledger_property_with_arbitrary_models(monkeypatch):
     monkeypatch.setattr(mg.PGMFitter, "fit", _stub_fit)
     for case, eps, delta, sizes, df in _ledger_cases(7):
         rho = cdp_rho(eps, delta)
-        for synth in (MST(eps, delta, domain=sizes, random_state=case),
-                      MWEMPGM(eps, delta, domain=sizes, random_state=case),
-                      AIM(eps, delta, domain=sizes, random_state=case)):
+        for synth in (
+            MST(eps, delta, domain=sizes, random_state=case),
+            MWEMPGM(eps, delta, domain=sizes, random_state=case),
+            AIM(eps, delta, domain=sizes, random_state=case),
+        ):
             synth.fit(df)
-            assert synth.ledger.total_rho == pytest.approx(rho, rel=REL), (case, type(synth).__name__)
+            assert synth.ledger.total_rho == pytest.approx(rho, rel=REL), (
+                case,
+                type(synth).__name__,
+            )

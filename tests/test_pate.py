@@ -51,7 +51,9 @@ def _brute_moments(votes, k, lam, order):
             indep = lam**2 * l * (l + 1) / 2
             dep = math.inf
             if q < 1 / (math.exp(lam) + 1):
-                dep = math.log((1 - q) * ((1 - q) / (1 - math.exp(lam) * q)) ** l + q * math.exp(lam * l))
+                dep = math.log(
+                    (1 - q) * ((1 - q) / (1 - math.exp(lam) * q)) ** l + q * math.exp(lam * l)
+                )
             alpha[i] += min(indep, dep)
     return np.array(alpha)
 
@@ -63,22 +65,36 @@ def _exact_moment(v, k, lam, l):  # noqa: E741
     for u in (v - 1, v + 1):
         if 0 <= u <= k:
             p, pp = s(v), s(u)
-            out = max(out, math.log(p ** (l + 1) * pp ** (-l) + (1 - p) ** (l + 1) * (1 - pp) ** (-l)))
+            out = max(
+                out, math.log(p ** (l + 1) * pp ** (-l) + (1 - p) ** (l + 1) * (1 - pp) ** (-l))
+            )
     return out
 
 
 @pytest.mark.parametrize(
     ("votes", "k", "lam"),
-    [([5, 5, 6, 4], 10, 0.5), ([10, 0, 9, 10], 10, 1.0), ([30, 29, 0, 15, 16], 30, 0.3), ([1], 1, 2.0)],
+    [
+        ([5, 5, 6, 4], 10, 0.5),
+        ([10, 0, 9, 10], 10, 1.0),
+        ([30, 29, 0, 15, 16], 30, 0.3),
+        ([1], 1, 2.0),
+    ],
 )
 def test_moments_match_brute_force_formula(votes, k, lam):
     order = 20
-    np.testing.assert_allclose(pate_moments(votes, k, lam, order), _brute_moments(votes, k, lam, order),
-                               rtol=1e-10, atol=1e-14)
+    np.testing.assert_allclose(
+        pate_moments(votes, k, lam, order),
+        _brute_moments(votes, k, lam, order),
+        rtol=1e-10,
+        atol=1e-14,
+    )
     # data-independent mode: Q · λ² l(l+1)/2
     ls = np.arange(1, order + 1)
-    np.testing.assert_allclose(pate_moments(votes, k, lam, order, data_dependent=False),
-                               len(votes) * lam**2 * ls * (ls + 1) / 2, rtol=1e-12)
+    np.testing.assert_allclose(
+        pate_moments(votes, k, lam, order, data_dependent=False),
+        len(votes) * lam**2 * ls * (ls + 1) / 2,
+        rtol=1e-12,
+    )
 
 
 def test_which_bound_wins():
@@ -158,8 +174,16 @@ def test_partitions_disjoint_covering_shuffled():
 # ----------------------------------------------------------------------------------------------
 def test_fit_partitions_and_teachers_depend_only_on_their_shard():
     df, dom = _table(400)
-    kw = dict(epsilon=1e6, noise_multiplier=1.0, sample_per_teacher=100, max_iterations=1,
-              cond_epsilon_fraction=0.0, domain=dom, random_state=5, **SMALL)
+    kw = dict(
+        epsilon=1e6,
+        noise_multiplier=1.0,
+        sample_per_teacher=100,
+        max_iterations=1,
+        cond_epsilon_fraction=0.0,
+        domain=dom,
+        random_state=5,
+        **SMALL,
+    )
     s1 = PATECTGAN(**kw)
     s1._keep_teachers = True  # the teachers are not DP and are dropped after fit by default
     s1.fit(df)
@@ -178,14 +202,25 @@ def test_fit_partitions_and_teachers_depend_only_on_their_shard():
     s2._keep_teachers = True
     s2.fit(df2)
     for j in range(4):
-        same = all(torch.equal(a[j], b[j]) for a, b in zip(s1._teachers.params, s2._teachers.params, strict=True))
+        same = all(
+            torch.equal(a[j], b[j])
+            for a, b in zip(s1._teachers.params, s2._teachers.params, strict=True)
+        )
         assert same == (j != 2)
 
 
 def test_stops_before_exceeding_the_target():
     df, dom = _table(400)
-    s = PATECTGAN(epsilon=100.0, noise_multiplier=0.2, sample_per_teacher=100, max_iterations=500,
-                  accountant="data_dependent", domain=dom, random_state=0, **SMALL).fit(df)
+    s = PATECTGAN(
+        epsilon=100.0,
+        noise_multiplier=0.2,
+        sample_per_teacher=100,
+        max_iterations=500,
+        accountant="data_dependent",
+        domain=dom,
+        random_state=0,
+        **SMALL,
+    ).fit(df)
     target = 0.9 * 100.0
     assert 0 < s.iterations_ < 500
     assert s.pate_epsilon_ == pytest.approx(pate_epsilon(s.alpha_, s.delta_), rel=1e-12)
@@ -205,19 +240,28 @@ def test_stops_before_exceeding_the_target():
 
 def test_auto_noise_runs_max_iterations_within_budget():
     df, dom = _table(300)
-    s = PATECTGAN(epsilon=1.0, sample_per_teacher=100, max_iterations=20, domain=dom,
-                  random_state=0, **SMALL).fit(df)
+    s = PATECTGAN(
+        epsilon=1.0, sample_per_teacher=100, max_iterations=20, domain=dom, random_state=0, **SMALL
+    ).fit(df)
     assert s.accountant == "data_independent"  # the default: ε depends on public values only
     assert s.iterations_ == 20
-    assert s.noise_multiplier_ == pytest.approx(pate_noise_for_budget(0.9, s.delta_, 20 * 5 * 32, 1000))
+    assert s.noise_multiplier_ == pytest.approx(
+        pate_noise_for_budget(0.9, s.delta_, 20 * 5 * 32, 1000)
+    )
     assert s.epsilon_spent_ <= 1.0
 
 
 def test_unaffordable_first_iteration_warns_and_spends_nothing():
     df, dom = _table(200)
     with pytest.warns(UserWarning, match="no training iteration is run"):
-        s = PATECTGAN(epsilon=1.0, noise_multiplier=1.0, sample_per_teacher=100, domain=dom,
-                      random_state=0, **SMALL).fit(df)
+        s = PATECTGAN(
+            epsilon=1.0,
+            noise_multiplier=1.0,
+            sample_per_teacher=100,
+            domain=dom,
+            random_state=0,
+            **SMALL,
+        ).fit(df)
     assert s.iterations_ == 0 and s.pate_epsilon_ == 0.0
     assert s.sample(7).shape == (7, 2)
 
@@ -226,8 +270,14 @@ def test_determinism_and_global_torch_state():
     df, dom = _table(300)
     threads = torch.get_num_threads()
     state = torch.get_rng_state()
-    kw = dict(epsilon=1e6, noise_multiplier=1.0, sample_per_teacher=100, max_iterations=5,
-              domain=dom, **SMALL)
+    kw = dict(
+        epsilon=1e6,
+        noise_multiplier=1.0,
+        sample_per_teacher=100,
+        max_iterations=5,
+        domain=dom,
+        **SMALL,
+    )
     a = PATECTGAN(random_state=11, **kw).fit(df).sample(200)
     b = PATECTGAN(random_state=11, **kw).fit(df).sample(200)
     c = PATECTGAN(random_state=12, **kw).fit(df).sample(200)
@@ -244,8 +294,17 @@ def test_learns_a_functional_dependence():
     # Measured P(a = b) = 0.77 (seed 0) against ≈ 0.26 for independent columns with the same
     # marginals.
     df, dom = _table(1000)
-    s = PATECTGAN(epsilon=1e9, noise_multiplier=20.0, sample_per_teacher=100, max_iterations=600,
-                  generator_lr=1e-3, discriminator_lr=1e-3, domain=dom, random_state=0, **SMALL).fit(df)
+    s = PATECTGAN(
+        epsilon=1e9,
+        noise_multiplier=20.0,
+        sample_per_teacher=100,
+        max_iterations=600,
+        generator_lr=1e-3,
+        discriminator_lr=1e-3,
+        domain=dom,
+        random_state=0,
+        **SMALL,
+    ).fit(df)
     assert s.iterations_ == 600
     out = s.sample(4000)
     agree = float((out.a == out.b).mean())
@@ -258,8 +317,16 @@ def test_learns_a_functional_dependence():
 
 def test_uniform_conditional_vectors_and_sample_default_n():
     df, dom = _table(200)
-    s = PATECTGAN(epsilon=1e6, noise_multiplier=1.0, sample_per_teacher=100, max_iterations=2,
-                  cond_epsilon_fraction=0.0, domain=dom, random_state=0, **SMALL).fit(df)
+    s = PATECTGAN(
+        epsilon=1e6,
+        noise_multiplier=1.0,
+        sample_per_teacher=100,
+        max_iterations=2,
+        cond_epsilon_fraction=0.0,
+        domain=dom,
+        random_state=0,
+        **SMALL,
+    ).fit(df)
     np.testing.assert_array_equal(s.category_probabilities_["a"], np.full(4, 0.25))
     assert len(s.ledger) == 1 and s.sample().shape == (200, 2)
     assert s.n_teachers_ == 2
@@ -270,12 +337,20 @@ def test_uniform_conditional_vectors_and_sample_default_n():
     [
         (dict(epsilon=0), ValueError, "epsilon must be > 0, got 0.0"),
         (dict(delta=1.5), ValueError, r"delta must be in the open interval \(0, 1\), got 1.5"),
-        (dict(noise_multiplier=-1.0), ValueError, r"noise_multiplier must be in \(0.0, inf\), got -1.0"),
+        (
+            dict(noise_multiplier=-1.0),
+            ValueError,
+            r"noise_multiplier must be in \(0.0, inf\), got -1.0",
+        ),
         (dict(moments_order=0), ValueError, "moments_order must be >= 1, got 0"),
         (dict(sample_per_teacher=2.5), TypeError, "sample_per_teacher must be an integer"),
         (dict(generator_dim=()), ValueError, "generator_dim must be a non-empty sequence"),
         (dict(discriminator_dim=(8, 0)), ValueError, r"discriminator_dim\[1\] must be >= 1, got 0"),
-        (dict(cond_epsilon_fraction=1.0), ValueError, r"cond_epsilon_fraction must be in \[0.0, 1.0\), got 1.0"),
+        (
+            dict(cond_epsilon_fraction=1.0),
+            ValueError,
+            r"cond_epsilon_fraction must be in \[0.0, 1.0\), got 1.0",
+        ),
         (dict(accountant="rdp"), ValueError, "accountant must be one of"),
         (dict(tau=0), ValueError, r"tau must be in \(0.0, inf\), got 0.0"),
         (dict(random_state="x"), TypeError, "random_state must be"),

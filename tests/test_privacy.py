@@ -49,7 +49,12 @@ def test_laplace_calibration_from_sensitivity_and_epsilon_and_ledger():
     np.testing.assert_allclose(out, expected)
     (entry,) = led.entries
     assert (entry.mechanism, entry.epsilon, entry.delta, entry.scale, entry.sensitivity) == (
-        "laplace", 0.5, 0.0, 4.0, 2.0)
+        "laplace",
+        0.5,
+        0.0,
+        4.0,
+        2.0,
+    )
     assert entry.rho == pytest.approx(0.5**2 / 2)
     assert entry.note == "x"
 
@@ -105,8 +110,11 @@ def test_discrete_laplace_matches_exact_pmf(t):
     assert noise.dtype == np.int64
     kmax = int(np.ceil(4 * t)) + 1
     edges = np.arange(-kmax, kmax + 1)
-    observed = np.array([np.sum(noise < -kmax + 1)] + [np.sum(noise == k) for k in edges[1:-1]]
-                        + [np.sum(noise > kmax - 1)])
+    observed = np.array(
+        [np.sum(noise < -kmax + 1)]
+        + [np.sum(noise == k) for k in edges[1:-1]]
+        + [np.sum(noise > kmax - 1)]
+    )
     p_mid = discrete_laplace_pmf(edges[1:-1], t)
     tail = (1 - p_mid.sum()) / 2
     expected = N_DRAWS * np.concatenate([[tail], p_mid, [tail]])
@@ -131,7 +139,9 @@ def test_discrete_laplace_paper_calibration_and_ledger():
 
 
 def test_discrete_laplace_tiny_scale_is_exact_and_rejects_fractions():
-    np.testing.assert_array_equal(discrete_laplace(np.arange(5), 1e-3, random_state=0), np.arange(5))
+    np.testing.assert_array_equal(
+        discrete_laplace(np.arange(5), 1e-3, random_state=0), np.arange(5)
+    )
     assert isinstance(discrete_laplace(4, 1.0, random_state=0), (int, np.integer))
     with pytest.raises(ValueError, match="integer"):
         discrete_laplace([1.5, 2.0], 1.0)
@@ -152,7 +162,9 @@ def test_gaussian_rho_calibration_matches_normal_law():
 
 def test_gaussian_epsilon_delta_calibration_uses_cdp_rho():
     led = PrivacyLedger()
-    out = gaussian(np.zeros(4), sensitivity=math.sqrt(2), epsilon=1.0, delta=1e-9, random_state=2, ledger=led)
+    out = gaussian(
+        np.zeros(4), sensitivity=math.sqrt(2), epsilon=1.0, delta=1e-9, random_state=2, ledger=led
+    )
     rho = cdp_rho(1.0, 1e-9)
     sigma = math.sqrt(2) / math.sqrt(2 * rho)
     np.testing.assert_allclose(out, np.random.default_rng(2).normal(0, sigma, 4))
@@ -174,7 +186,9 @@ def test_exponential_mechanism_frequencies_match_exact_probabilities():
     eps, sens = 1.0, 2.0
     p = np.exp(eps * scores / (2 * sens))
     p /= p.sum()
-    np.testing.assert_allclose(exponential_mechanism_probabilities(scores, eps, sens), p, rtol=1e-14)
+    np.testing.assert_allclose(
+        exponential_mechanism_probabilities(scores, eps, sens), p, rtol=1e-14
+    )
     picks = exponential_mechanism(np.broadcast_to(scores, (N_DRAWS, 5)), eps, sens, random_state=4)
     assert picks.shape == (N_DRAWS,)
     counts = np.bincount(picks, minlength=5)
@@ -186,7 +200,9 @@ def test_exponential_mechanism_is_stable_for_huge_scores():
     scores = np.array([1e6, 1e6 - 1.0, 0.0])
     p = exponential_mechanism_probabilities(scores, 2.0, 1.0)
     assert np.all(np.isfinite(p))
-    np.testing.assert_allclose(p, [1 / (1 + math.e**-1), math.e**-1 / (1 + math.e**-1), 0.0], atol=1e-15)
+    np.testing.assert_allclose(
+        p, [1 / (1 + math.e**-1), math.e**-1 / (1 + math.e**-1), 0.0], atol=1e-15
+    )
     assert exponential_mechanism(scores, 1000.0, 1.0, random_state=0) == 0
     assert isinstance(exponential_mechanism(scores, 1.0, random_state=0), int)
 
@@ -211,8 +227,13 @@ def test_exponential_mechanism_ledger_and_errors():
 # ----------------------------------------------------------------------------------------------
 @pytest.mark.parametrize(
     "eps, delta, rho, tol",
-    [(1.0, 1e-9, 0.01497, 5e-6), (1.0, 1e-5, 0.03056, 5e-6), (3.0, 1e-9, 0.1206, 5e-5),
-     (10.0, 1e-9, 1.0908, 5e-5), (0.1, 1e-9, 0.00018, 5e-6)],
+    [
+        (1.0, 1e-9, 0.01497, 5e-6),
+        (1.0, 1e-5, 0.03056, 5e-6),
+        (3.0, 1e-9, 0.1206, 5e-5),
+        (10.0, 1e-9, 1.0908, 5e-5),
+        (0.1, 1e-9, 0.00018, 5e-6),
+    ],
 )
 def test_cdp_rho_reference_vectors(eps, delta, rho, tol):
     assert cdp_rho(eps, delta) == pytest.approx(rho, abs=tol)
@@ -227,11 +248,15 @@ def _reference_cdp_delta(rho, eps):
             amin = alpha
         else:
             amax = alpha
-    delta = math.exp((alpha - 1) * (alpha * rho - eps) + alpha * math.log1p(-1 / alpha)) / (alpha - 1.0)
+    delta = math.exp((alpha - 1) * (alpha * rho - eps) + alpha * math.log1p(-1 / alpha)) / (
+        alpha - 1.0
+    )
     return min(delta, 1.0)
 
 
-@pytest.mark.parametrize("rho, eps", [(0.01497, 1.0), (0.5, 3.0), (2.0, 1.0), (1e-4, 0.1), (0.3, 0.0)])
+@pytest.mark.parametrize(
+    "rho, eps", [(0.01497, 1.0), (0.5, 3.0), (2.0, 1.0), (1e-4, 0.1), (0.3, 0.0)]
+)
 def test_cdp_delta_equals_reference_transcription(rho, eps):
     assert cdp_delta(rho, eps) == pytest.approx(_reference_cdp_delta(rho, eps), rel=1e-12)
 
@@ -276,7 +301,16 @@ def test_ledger_totals_and_frame():
     assert led.total_delta == 1e-6
     assert led.total_rho == pytest.approx(10 * 0.1**2 / 2 + 0.02)
     frame = led.to_frame()
-    assert list(frame.columns) == ["step", "mechanism", "epsilon", "delta", "rho", "sensitivity", "scale", "note"]
+    assert list(frame.columns) == [
+        "step",
+        "mechanism",
+        "epsilon",
+        "delta",
+        "rho",
+        "sensitivity",
+        "scale",
+        "note",
+    ]
     assert len(frame) == 11 and frame["step"].tolist() == list(range(11))
     assert frame["epsilon"].dtype == float and frame["epsilon"].sum() == pytest.approx(2.0)
     assert isinstance(frame, pd.DataFrame)

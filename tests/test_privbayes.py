@@ -44,7 +44,10 @@ PIMA_EDGES = {
 @pytest.fixture(scope="module")
 def pima():
     raw = datasets.load("pima_diabetes")
-    out = {col: pd.cut(raw[col], edges, labels=False).astype("int64") for col, edges in PIMA_EDGES.items()}
+    out = {
+        col: pd.cut(raw[col], edges, labels=False).astype("int64")
+        for col, edges in PIMA_EDGES.items()
+    }
     out["Outcome"] = raw["Outcome"].astype("int64")
     domain = {col: len(edges) - 1 for col, edges in PIMA_EDGES.items()} | {"Outcome": 2}
     return pd.DataFrame(out), domain
@@ -66,8 +69,12 @@ def _random_table(rng, n, levels, dependent=True):
 def _joint_tvd(a, b, domain):
     cols = list(domain)
     dims = [domain[c] for c in cols]
-    pa = np.bincount(np.ravel_multi_index([a[c].to_numpy() for c in cols], dims), minlength=math.prod(dims))
-    pb = np.bincount(np.ravel_multi_index([b[c].to_numpy() for c in cols], dims), minlength=math.prod(dims))
+    pa = np.bincount(
+        np.ravel_multi_index([a[c].to_numpy() for c in cols], dims), minlength=math.prod(dims)
+    )
+    pb = np.bincount(
+        np.ravel_multi_index([b[c].to_numpy() for c in cols], dims), minlength=math.prod(dims)
+    )
     return 0.5 * np.abs(pa / pa.sum() - pb / pb.sum()).sum()
 
 
@@ -111,7 +118,9 @@ def test_theta_usefulness_hand_values():
     # general β: n(1−β)ε/((d−k)2^{k+2}); hand loop for the degree
     # n = 2000, d = 9, ε = 1, β = 0.3: 1400/((9−k)·2^{k+2}) = 21.9, 12.5, 7.29, 4.375, 2.73, … -> 4
     n, d, eps, beta, theta = 2000, 9, 1.0, 0.3, 4.0
-    hand = max([k for k in range(1, d) if n * 0.7 * eps / ((d - k) * 2 ** (k + 2)) >= theta], default=0)
+    hand = max(
+        [k for k in range(1, d) if n * 0.7 * eps / ((d - k) * 2 ** (k + 2)) >= theta], default=0
+    )
     assert choose_degree(n, d, eps, theta, beta) == hand == 4
     # the formula is flat between k = d−2 and d−1 ((d−k)·2^{k+2} equal), so "largest" picks d−1
     assert choose_degree(5000, 9, 2.0, 4.0, 0.3) == 8
@@ -124,7 +133,9 @@ def test_mi_sensitivity_values():
     assert mi_sensitivity(30_000, True) == pytest.approx(0.000377, abs=5e-7)
     assert mi_sensitivity(30_000, False) == pytest.approx(0.000708, abs=5e-7)
     n = 1000
-    assert mi_sensitivity(n, True) == pytest.approx(math.log(n) / n + (n - 1) / n * math.log(n / (n - 1)))
+    assert mi_sensitivity(n, True) == pytest.approx(
+        math.log(n) / n + (n - 1) / n * math.log(n / (n - 1))
+    )
 
 
 def test_mi_sensitivity_bounds_replace_one_brute_force():
@@ -262,7 +273,9 @@ def test_huge_epsilon_full_degree_recovers_joint():
 def test_huge_epsilon_network_finds_the_copy():
     rng = np.random.default_rng(3)
     n = 2000
-    df = pd.DataFrame({"x": rng.integers(0, 4, n), "y": rng.integers(0, 3, n), "z": rng.integers(0, 2, n)})
+    df = pd.DataFrame(
+        {"x": rng.integers(0, 4, n), "y": rng.integers(0, 3, n), "z": rng.integers(0, 2, n)}
+    )
     df["copy"] = df["x"]
     domain = {"x": 4, "y": 3, "z": 2, "copy": 4}
     for seed in range(6):
@@ -285,8 +298,14 @@ def test_sampling_matches_noisy_conditionals(pima):
         cond = pb.conditionals_[child]
         levels = cond.shape[-1]
         cond2 = cond.reshape(-1, levels)
-        cfg = np.ravel_multi_index([syn[p].to_numpy() for p in parents], cond.shape[:-1]) if parents else np.zeros(len(syn), int)
-        obs = np.bincount(cfg * levels + syn[child].to_numpy(), minlength=cond2.size).reshape(cond2.shape)
+        cfg = (
+            np.ravel_multi_index([syn[p].to_numpy() for p in parents], cond.shape[:-1])
+            if parents
+            else np.zeros(len(syn), int)
+        )
+        obs = np.bincount(cfg * levels + syn[child].to_numpy(), minlength=cond2.size).reshape(
+            cond2.shape
+        )
         n_cfg = obs.sum(axis=1, keepdims=True)
         expected = n_cfg * cond2
         assert np.all(obs[cond2 == 0] == 0), f"{child}: drew a category of probability 0"
@@ -405,7 +424,9 @@ def test_compat_ledger_records_the_true_epsilon_by_hand():
     # fork scale 2(d−k)/(n·ε_cond) = 2/(5000·5e-5) = 8 counts; true ε = 2/8 = 0.25 = n·ε_cond;
     # total = 5e-5 + 0.25 = 0.25005 (correct DP: scale 2/5e-5 = 40 000, total 1e-4).
     df, dom = _dependent_pair(5000, 4, 0)
-    pb = PrivBayes(1e-4, degree=2, max_cells=2**24, noise=COMPAT, domain=dom, random_state=1).fit(df)
+    pb = PrivBayes(1e-4, degree=2, max_cells=2**24, noise=COMPAT, domain=dom, random_state=1).fit(
+        df
+    )
     led = pb.ledger.to_frame()
     lap = led[led["mechanism"] == "laplace"]
     assert len(pb.tables_) == 1 and len(lap) == 1
@@ -443,13 +464,16 @@ def test_compat_scale_is_the_fork_formula_and_matches_the_empirical_spread(monke
     d, k = 4, 2
     hand = 2 * (d - k) / (n * (1 - beta) * eps)  # 4 / 2800 counts
     for seed in range(20):
-        pb = PrivBayes(eps, degree=k, beta=beta, max_cells=2**24, noise=COMPAT, domain=dom,
-                       random_state=seed).fit(df)
+        pb = PrivBayes(
+            eps, degree=k, beta=beta, max_cells=2**24, noise=COMPAT, domain=dom, random_state=seed
+        ).fit(df)
         assert len(pb.tables_) == d - k  # nested families: our tables are the fork's joints
         lap = pb.ledger.to_frame().query("mechanism == 'laplace'")
         np.testing.assert_allclose(lap["scale"], hand, rtol=1e-12)
         np.testing.assert_allclose(lap["epsilon"], 2 / hand, rtol=1e-12)  # = n·ε_cond/(d−k)
-        assert pb.ledger.total_epsilon == pytest.approx(beta * eps + n * (1 - beta) * eps, rel=1e-12)
+        assert pb.ledger.total_epsilon == pytest.approx(
+            beta * eps + n * (1 - beta) * eps, rel=1e-12
+        )
     draws = np.concatenate([z.ravel() for z in noise])
     assert draws.size == 20 * (d - k) * 6**3
     # MLE of a Laplace scale = mean |x|, standard error b/√N
@@ -469,8 +493,9 @@ def test_compat_total_is_eps_net_plus_n_eps_cond_property():
         beta = float(rng.uniform(0.1, 0.9))
         max_cells = None if rng.random() < 0.5 else int(rng.integers(1, 60))
         df, domain = _random_table(rng, n, levels)
-        pb = PrivBayes(eps, beta=beta, max_cells=max_cells, noise=COMPAT, domain=domain,
-                       random_state=trial).fit(df)
+        pb = PrivBayes(
+            eps, beta=beta, max_cells=max_cells, noise=COMPAT, domain=domain, random_state=trial
+        ).fit(df)
         eps_net = beta * eps if pb.degree_ > 0 else 0.0
         m = len(pb.tables_)
         lap = pb.ledger.to_frame().query("mechanism == 'laplace'")
@@ -484,11 +509,15 @@ def test_compat_card_says_not_dp():
     pb = PrivBayes(1e-4, degree=2, max_cells=2**24, noise=COMPAT, domain=dom, random_state=1)
     card = pb.card()
     assert card["differentially_private"] is False and card["params"]["noise"] == COMPAT
-    assert card["privacy"].startswith("not ε-DP at the nominal ε=0.0001; actual guarantee ε = ε_net + n·ε_cond")
+    assert card["privacy"].startswith(
+        "not ε-DP at the nominal ε=0.0001; actual guarantee ε = ε_net + n·ε_cond"
+    )
     assert "NOT epsilon-DP at the nominal epsilon" in card["description"]
     pb.fit(df)
     card = pb.card()
-    assert card["privacy"].startswith("not ε-DP at the nominal ε=0.0001; actual guarantee ε = 0.25005")
+    assert card["privacy"].startswith(
+        "not ε-DP at the nominal ε=0.0001; actual guarantee ε = 0.25005"
+    )
     assert card["privacy"] == pb.privacy_
     assert card["actual_epsilon"] == card["total_epsilon"] == pytest.approx(0.25005)
     assert card["nominal_epsilon"] == 1e-4
@@ -507,8 +536,9 @@ def test_tiny_epsilon_compat_keeps_the_dependence_correct_dp_does_not():
     for seed in range(5):
         df, dom = _dependent_pair(5000, 8, seed)
         for noise in agree:
-            pb = PrivBayes(1e-4, degree=2, max_cells=2**24, noise=noise, domain=dom,
-                           random_state=seed).fit(df)
+            pb = PrivBayes(
+                1e-4, degree=2, max_cells=2**24, noise=noise, domain=dom, random_state=seed
+            ).fit(df)
             syn = pb.sample(20_000)
             agree[noise].append(float((syn["a"] == syn["b"]).mean()))
             tvd[noise].append(_joint_tvd(df[["a", "b"]], syn[["a", "b"]], {"a": 8, "b": 8}))
@@ -520,7 +550,9 @@ def test_tiny_epsilon_compat_keeps_the_dependence_correct_dp_does_not():
 
 def test_noise_parameter_validation():
     for bad in ("DP", "datasynthesizer", None, 1):
-        with pytest.raises(ValueError, match=r"noise must be one of \('dp', 'datasynthesizer-0.1.3'\)"):
+        with pytest.raises(
+            ValueError, match=r"noise must be one of \('dp', 'datasynthesizer-0.1.3'\)"
+        ):
             PrivBayes(1.0, noise=bad)
     with pytest.raises(ValueError, match="noise"):
         PrivBayes(1.0).set_params(noise="laplace")

@@ -47,8 +47,12 @@ def _table(rng, n, sizes, dependent=True) -> pd.DataFrame:
 
 
 def _pair_tvd(real: pd.DataFrame, synth: pd.DataFrame, dom: dict, a, b) -> float:
-    r = pd.crosstab(real[a], real[b]).reindex(index=range(dom[a]), columns=range(dom[b]), fill_value=0)
-    s = pd.crosstab(synth[a], synth[b]).reindex(index=range(dom[a]), columns=range(dom[b]), fill_value=0)
+    r = pd.crosstab(real[a], real[b]).reindex(
+        index=range(dom[a]), columns=range(dom[b]), fill_value=0
+    )
+    s = pd.crosstab(synth[a], synth[b]).reindex(
+        index=range(dom[a]), columns=range(dom[b]), fill_value=0
+    )
     r, s = r.to_numpy(float), s.to_numpy(float)
     return 0.5 * np.abs(r / r.sum() - s / s.sum()).sum()
 
@@ -82,7 +86,9 @@ def fit4():
     rng = np.random.default_rng(4)
     X = _table(rng, 500, [4, 3, 3, 2])
     dom = {"c0": 4, "c1": 3, "c2": 3, "c3": 2}
-    m = PrivMRF(20.0, domain=dom, max_clique_size=12, max_parameter_size=40, random_state=2, **FAST).fit(X)
+    m = PrivMRF(
+        20.0, domain=dom, max_clique_size=12, max_parameter_size=40, random_state=2, **FAST
+    ).fit(X)
     return m, dom
 
 
@@ -196,8 +202,12 @@ def test_maximal_parents_matches_brute_force():
         k = int(rng.integers(0, 6))
         sizes = {a: int(rng.integers(2, 6)) for a in range(k)}
         limit = float(rng.uniform(0.5, 300))
-        feasible = [set(s) for r in range(k + 1) for s in itertools.combinations(range(k), r)
-                    if math.prod(sizes[a] for a in s) <= limit]
+        feasible = [
+            set(s)
+            for r in range(k + 1)
+            for s in itertools.combinations(range(k), r)
+            if math.prod(sizes[a] for a in s) <= limit
+        ]
         maximal = {tuple(sorted(s)) for s in feasible if not any(s < t for t in feasible)}
         if limit < 1:
             maximal = set()
@@ -236,7 +246,9 @@ def test_local_search_graph_respects_size_limits_and_is_maximal():
         if not g.has_edge(a, b):
             cand = g.copy()
             cand.add_edge(a, b)
-            assert _graph_score(_to_bits(cand, d), r_hat, sizes, max_clique, max_total, 1e-8) == -1e8
+            assert (
+                _graph_score(_to_bits(cand, d), r_hat, sizes, max_clique, max_total, 1e-8) == -1e8
+            )
 
 
 def test_fitted_graph_and_initial_marginals_respect_limits(fit4):
@@ -257,7 +269,9 @@ def test_fitted_graph_and_initial_marginals_respect_limits(fit4):
 def test_numpy_inference_matches_mbi_project(fit4):
     m, _ = fit4
     names = m._names
-    queries = [(names[a],) for a in range(4)] + [(names[b], names[a]) for a, b in itertools.combinations(range(4), 2)]
+    queries = [(names[a],) for a in range(4)] + [
+        (names[b], names[a]) for a, b in itertools.combinations(range(4), 2)
+    ]
     queries.append((names[3], names[0], names[2]))
     got = _model_marginals(m.model_, names, queries)
     for q, g in zip(queries, got, strict=True):

@@ -90,7 +90,9 @@ def test_make_classifier_matches_the_paper():
     rf = P.make_classifier("random_forest", 3).named_steps["classifier"]
     svm = P.make_classifier("linear_svm", 3).named_steps["classifier"]
     knn = P.make_classifier("knn").named_steps["classifier"]
-    assert isinstance(rf, RandomForestClassifier) and rf.n_estimators == 100 and rf.random_state == 3
+    assert (
+        isinstance(rf, RandomForestClassifier) and rf.n_estimators == 100 and rf.random_state == 3
+    )
     assert isinstance(svm, LinearSVC) and svm.C == 1.0
     assert isinstance(knn, KNeighborsClassifier) and knn.n_neighbors == 5
     with pytest.raises(ValueError, match="'svm'.*random_forest, linear_svm, knn"):
@@ -135,7 +137,9 @@ def test_metrics_equal_sklearn(seed):
     cm = P.confusion_matrix(y_true, y_pred, positive=1)
     np.testing.assert_array_equal(cm, skm.confusion_matrix(y_true, y_pred, labels=[0, 1]))
     assert cm.dtype == np.int64
-    assert P.accuracy_from_confusion(cm) == pytest.approx(skm.accuracy_score(y_true, y_pred), abs=1e-15)
+    assert P.accuracy_from_confusion(cm) == pytest.approx(
+        skm.accuracy_score(y_true, y_pred), abs=1e-15
+    )
     assert P.f1_from_confusion(cm) == pytest.approx(
         skm.f1_score(y_true, y_pred, pos_label=1, zero_division=0), abs=1e-15
     )
@@ -150,11 +154,18 @@ def test_metrics_string_labels_and_degenerate_cases():
     # never predicting the positive class: F1 = 0 (sklearn zero_division=0)
     all_neg = np.array(["no"] * 5)
     cm0 = P.confusion_matrix(y_true, all_neg, positive="yes")
-    assert P.f1_from_confusion(cm0) == 0.0 == skm.f1_score(y_true, all_neg, pos_label="yes", zero_division=0)
+    assert (
+        P.f1_from_confusion(cm0)
+        == 0.0
+        == skm.f1_score(y_true, all_neg, pos_label="yes", zero_division=0)
+    )
     # no positive at all: denominator 0 -> F1 = 0; empty matrix -> accuracy NaN
     assert P.f1_from_confusion([[5, 0], [0, 0]]) == 0.0
     assert math.isnan(P.accuracy_from_confusion([[0, 0], [0, 0]]))
-    assert P.classification_metrics([[3, 1], [1, 5]]) == {"accuracy": 0.8, "f1": pytest.approx(10 / 12)}
+    assert P.classification_metrics([[3, 1], [1, 5]]) == {
+        "accuracy": 0.8,
+        "f1": pytest.approx(10 / 12),
+    }
 
 
 def test_metrics_vectorized_equal_loop():
@@ -460,7 +471,14 @@ def test_summarize_protocol_errors_equals_per_group():
 def test_evaluate_repetition_bootstrap_pima(pima):
     ledger = PrivacyLedger()
     df = P.evaluate_repetition(pima, TARGET, BootstrapStub, 50.0, random_state=42, ledger=ledger)
-    assert list(df.columns) == ["protocol", "classifier", "metric", "estimate", "truth", "reference"]
+    assert list(df.columns) == [
+        "protocol",
+        "classifier",
+        "metric",
+        "estimate",
+        "truth",
+        "reference",
+    ]
     assert len(df) == 2 * 3 * 2
     assert set(df.protocol) == {"A", "B"} and set(df.metric) == {"accuracy", "f1"}
     assert set(df.classifier) == set(P.CLASSIFIERS)
@@ -490,7 +508,9 @@ def test_evaluate_repetition_is_deterministic(pima):
     knn_only = P.evaluate_repetition(*args, ["knn"], random_state=7)
     pd.testing.assert_frame_equal(knn_only, one[one.classifier == "knn"].reset_index(drop=True))
     # a Generator works as random_state and gives the int seed's result
-    three = P.evaluate_repetition(*args, ["knn", "linear_svm"], random_state=np.random.default_rng(7))
+    three = P.evaluate_repetition(
+        *args, ["knn", "linear_svm"], random_state=np.random.default_rng(7)
+    )
     pd.testing.assert_frame_equal(one, three)
 
 
@@ -505,8 +525,12 @@ def test_evaluate_repetition_with_a_package_synthesizer(pima):
     from synthtrust.synthesizers.baselines import IndependentMarginals
 
     df = P.evaluate_repetition(
-        pima, TARGET, lambda eps, rs: IndependentMarginals(random_state=rs), 10.0,
-        ["linear_svm"], random_state=3,
+        pima,
+        TARGET,
+        lambda eps, rs: IndependentMarginals(random_state=rs),
+        10.0,
+        ["linear_svm"],
+        random_state=3,
     )
     # features independent of the class: the models are worse than the real-data reference
     acc = df[(df.metric == "accuracy")]

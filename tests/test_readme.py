@@ -19,7 +19,7 @@ def _section(title: str) -> str:
     text = README.read_text(encoding="utf-8")
     start = text.index(f"## {title}\n")
     end = text.find("\n## ", start + 1)
-    return text[start: end if end >= 0 else None]
+    return text[start : end if end >= 0 else None]
 
 
 def test_use_the_package_block_runs_and_prints_what_it_says():
@@ -44,11 +44,10 @@ def test_use_the_package_block_runs_and_prints_what_it_says():
 
 def test_the_readme_names_every_synthesizer():
     text = _section("Use the package")
-    classes = {name for name in synthesizers.__all__
-               if inspect.isclass(getattr(synthesizers, name))}
+    classes = {
+        name for name in synthesizers.__all__ if inspect.isclass(getattr(synthesizers, name))
+    }
     bases = {"BaseSynthesizer", "TabularSynthesizer", "NotFittedError"}
     named = set(re.findall(r"`([A-Z][A-Za-z]+)`", text))
     missing = sorted(classes - bases - named)
     assert not missing, f"README's 'Use the package' does not name {missing}"
-
-

@@ -202,8 +202,13 @@ def test_toc_lists_intro_and_chapter_one_and_filters():
 
     toc = yaml.safe_load((ROOT / "_toc.yml").read_text(encoding="utf-8"))
     assert toc["root"] == "intro"
-    assert book.toc_chapters(ROOT) == ["hypothesis_validity", "holdout_fidelity_privacy",
-                                     "evaluation_protocols", "feature_importance", "auditing"]
+    assert book.toc_chapters(ROOT) == [
+        "hypothesis_validity",
+        "holdout_fidelity_privacy",
+        "evaluation_protocols",
+        "feature_importance",
+        "auditing",
+    ]
     nested = {
         "root": "intro",
         "parts": [

@@ -22,8 +22,12 @@ APP1 = ("Economic Activity", "Occupation", "Sex")
 # --------------------------------------------------------------------------------------------
 def test_application_columns_and_census_sizes():
     assert au.card(1).columns == {"Economic Activity": 10, "Occupation": 10, "Sex": 2}
-    assert au.card(2).columns == {"Ethnic Group": 6, "Country of Birth": 3,
-                                  "Family Composition": 7, "Approximated Social Grade": 5}
+    assert au.card(2).columns == {
+        "Ethnic Group": 6,
+        "Country of Birth": 3,
+        "Family Composition": 7,
+        "Approximated Social Grade": 5,
+    }
     assert au.card(3).sizes == (5, 10, 13, 10, 5, 8, 6)
     assert au.APPLICATIONS[1].cheat == APP1
     assert au.APPLICATIONS[3].cheat == ("Marital Status", "Occupation", "Hours worked per week")
@@ -95,8 +99,9 @@ def test_paper_table4_as_published():
 # a small Application 1 audit
 # --------------------------------------------------------------------------------------------
 def _cell(gen, **kw):
-    cell = au.build_grid(applications=[1], generators=[gen], copies=[100, 100, 10],
-                         k_select=3, k_audit=4)[0]
+    cell = au.build_grid(
+        applications=[1], generators=[gen], copies=[100, 100, 10], k_select=3, k_audit=4
+    )[0]
     cell.update(kw)
     return cell
 
@@ -134,7 +139,8 @@ def test_run_grid_summary_and_table4():
     honest = res[res["generator"] == "ipf_honest"]
     assert s.loc[0, "p"] == pytest.approx(honest["p"].median())
     assert s.loc[0, "paper_p"] == 0.54 and s.loc[1, "paper_log10_p"] == pytest.approx(
-        math.log10(8.9e-34))
+        math.log10(8.9e-34)
+    )
     assert s.loc[0, "agrees"] and s.loc[1, "agrees"] and s.loc[1, "rejected"] == 1.0
     t4 = au.table4(res)
     assert t4.loc["IPF (honest)", ("App. 1", "paper")] == "0.54"
@@ -149,13 +155,19 @@ def test_run_grid_summary_and_table4():
 
 
 def test_summaries_against_hand_computation():
-    res = pd.DataFrame({
-        "app": [1, 1, 1, 2], "generator": ["cart", "cart", "cart", "mst"],
-        "t": [3.0, 5.0, 100.0, 0.1], "p": [0.02, 1e-3, 1e-320, 0.9],
-        "log10_p": [math.log10(0.02), -3.0, -320.0, math.log10(0.9)],
-        "rejected": [False, True, True, False], "leak": ["a", "b", "b", "c"],
-        "leak_share": [0.5, 1.0, 0.9, 1.0], "seconds": [1.0, 2.0, 3.0, 4.0],
-    })
+    res = pd.DataFrame(
+        {
+            "app": [1, 1, 1, 2],
+            "generator": ["cart", "cart", "cart", "mst"],
+            "t": [3.0, 5.0, 100.0, 0.1],
+            "p": [0.02, 1e-3, 1e-320, 0.9],
+            "log10_p": [math.log10(0.02), -3.0, -320.0, math.log10(0.9)],
+            "rejected": [False, True, True, False],
+            "leak": ["a", "b", "b", "c"],
+            "leak_share": [0.5, 1.0, 0.9, 1.0],
+            "seconds": [1.0, 2.0, 3.0, 4.0],
+        }
+    )
     s = au.summarize(res).set_index("generator")
     assert s.loc["cart", "t"] == 5.0 and s.loc["cart", "p"] == 1e-3
     assert s.loc["cart", "rejected"] == pytest.approx(2 / 3) and s.loc["cart", "leak"] == "b"
@@ -169,12 +181,21 @@ def test_summaries_against_hand_computation():
 
 
 def test_build_grid():
-    grid = au.build_grid(applications=[1, 2, 3],
-                         generators=[["ipf_honest", "cart"], ["ipf_honest"], ["cart"]],
-                         copies=[1000, 300, 10], beyond_generators=["mst", "aim"],
-                         beyond_applications=[1])
+    grid = au.build_grid(
+        applications=[1, 2, 3],
+        generators=[["ipf_honest", "cart"], ["ipf_honest"], ["cart"]],
+        copies=[1000, 300, 10],
+        beyond_generators=["mst", "aim"],
+        beyond_applications=[1],
+    )
     assert [(c["app"], c["generator"]) for c in grid] == [
-        (1, "ipf_honest"), (1, "cart"), (2, "ipf_honest"), (3, "cart"), (1, "mst"), (1, "aim")]
+        (1, "ipf_honest"),
+        (1, "cart"),
+        (2, "ipf_honest"),
+        (3, "cart"),
+        (1, "mst"),
+        (1, "aim"),
+    ]
     assert [c["copies"] for c in grid[:4]] == [1000, 1000, 300, 10]
     assert grid[3]["support"] == 10_000 and grid[3]["n_candidates"] == 1000
     assert grid[3]["pgm_iters"] == 200

@@ -42,17 +42,20 @@ def _oracle_jaro(s: str, t: str) -> float:
     return (m / len(s) + m / len(t) + (m - half) / m) / 3
 
 
-@pytest.mark.parametrize("a, b, expected", [
-    ("MARTHA", "MARHTA", 17 / 18),        # m = 6, 2 out of order: (1 + 1 + 5/6) / 3
-    ("DIXON", "DICKSONX", 23 / 30),       # m = 4, no transposition: (4/5 + 4/8 + 1) / 3
-    ("CRATE", "TRACE", 11 / 15),          # window 1: R, A, E match: (3/5 + 3/5 + 1) / 3
-    ("abcdef", "abcefd", 11 / 12),        # 3 out of order, t = 1.5 (strcmp95 rounds to 1)
-    ("abc", "abc", 1.0),
-    ("abc", "xyz", 0.0),
-    ("", "", 1.0),
-    ("a", "a", 1.0),                      # window clamped at 0
-    ("ab", "ba", 0.0),                    # window 0: no match across positions
-])
+@pytest.mark.parametrize(
+    "a, b, expected",
+    [
+        ("MARTHA", "MARHTA", 17 / 18),  # m = 6, 2 out of order: (1 + 1 + 5/6) / 3
+        ("DIXON", "DICKSONX", 23 / 30),  # m = 4, no transposition: (4/5 + 4/8 + 1) / 3
+        ("CRATE", "TRACE", 11 / 15),  # window 1: R, A, E match: (3/5 + 3/5 + 1) / 3
+        ("abcdef", "abcefd", 11 / 12),  # 3 out of order, t = 1.5 (strcmp95 rounds to 1)
+        ("abc", "abc", 1.0),
+        ("abc", "xyz", 0.0),
+        ("", "", 1.0),
+        ("a", "a", 1.0),  # window clamped at 0
+        ("ab", "ba", 0.0),  # window 0: no match across positions
+    ],
+)
 def test_jaro_hand_values(a, b, expected):
     assert U.jaro_similarity(a, b) == pytest.approx(expected, abs=1e-12)
 
@@ -60,8 +63,7 @@ def test_jaro_hand_values(a, b, expected):
 def test_jaro_matches_brute_force_oracle():
     for p in itertools.permutations("012345"):
         q = "".join(p)
-        assert U.jaro_similarity("305142", q) == pytest.approx(_oracle_jaro("305142", q),
-                                                                abs=1e-12)
+        assert U.jaro_similarity("305142", q) == pytest.approx(_oracle_jaro("305142", q), abs=1e-12)
     rng = np.random.default_rng(7)
     for _ in range(400):
         a = "".join(rng.choice(list("abc"), size=rng.integers(0, 9)))
@@ -137,8 +139,10 @@ def test_app1_metrics_by_hand():
     assert m["rmse_3way"] == pytest.approx(0.0433013, abs=1e-7)
     # occupation 1: 1 − 1/3, occupation 2: −1 − 0: sqrt((4/9 + 1) / 10)
     assert m["rmse_gender_gap"] == pytest.approx(math.sqrt(13 / 90), rel=1e-12)
-    assert U.app1_metrics(_app1_codes(_REAL), _app1_codes(_REAL)) == {"rmse_3way": 0.0,
-                                                                       "rmse_gender_gap": 0.0}
+    assert U.app1_metrics(_app1_codes(_REAL), _app1_codes(_REAL)) == {
+        "rmse_3way": 0.0,
+        "rmse_gender_gap": 0.0,
+    }
     with pytest.raises(ValueError, match="lacks"):
         U.three_way_table(_app1_codes(_REAL).drop(columns="Sex"))
 
@@ -209,7 +213,8 @@ def test_utility_cell_reproducible(small_run):
 def test_make_utility_generator_and_grid():
     ipf = U.make_utility_generator("ipf", 2, 0)
     assert ipf.tol == 1e-3 and sorted(map(tuple, ipf.marginals)) == sorted(
-        tuple(m) for m in U.application(2).marginals)
+        tuple(m) for m in U.application(2).marginals
+    )
     assert U.make_utility_generator("pgm", 3, 0).iters == 200
     assert type(U.make_utility_generator("mst")).__name__ == "MST"
     with pytest.raises(ValueError, match="app="):
@@ -227,9 +232,16 @@ def test_make_utility_generator_and_grid():
 # tables and findings on a made-up results frame
 # --------------------------------------------------------------------------------------------
 def _fake_results():
-    base = {"app3_order": "435201", "app3_order_real_test": "", "app3_jaro_real_test": np.nan,
-            "app3_real_order": "435201", "n_synthetic": 10_000, "seed": 1, "fit_seconds": 1.0,
-            "seconds": 2.0}
+    base = {
+        "app3_order": "435201",
+        "app3_order_real_test": "",
+        "app3_jaro_real_test": np.nan,
+        "app3_real_order": "435201",
+        "n_synthetic": 10_000,
+        "seed": 1,
+        "fit_seconds": 1.0,
+        "seconds": 2.0,
+    }
     vals = {  # generator: (rmse3, rmse_gap, a2r, a2s, a3r, a3s, jaro)
         "real": (3e-4, 0.02, 0.325, 0.325, 0.448, 0.448, 1.0),
         "ipf": (7e-4, 0.05, 0.324, 0.33, 0.447, 0.45, 0.99),
@@ -242,28 +254,48 @@ def _fake_results():
     rows = []
     for g, v in vals.items():
         for rep, shift in enumerate((-1e-5, 1e-5)):  # two runs whose mean is v
-            rows.append({"generator": g, "rep": rep, **base,
-                         "app1_rmse_3way": v[0] + shift, "app1_rmse_gender_gap": v[1],
-                         "app2_acc_real": v[2], "app2_acc_synthetic": v[3],
-                         "app3_acc_real": v[4], "app3_acc_synthetic": v[5], "app3_jaro": v[6]})
+            rows.append(
+                {
+                    "generator": g,
+                    "rep": rep,
+                    **base,
+                    "app1_rmse_3way": v[0] + shift,
+                    "app1_rmse_gender_gap": v[1],
+                    "app2_acc_real": v[2],
+                    "app2_acc_synthetic": v[3],
+                    "app3_acc_real": v[4],
+                    "app3_acc_synthetic": v[5],
+                    "app3_jaro": v[6],
+                }
+            )
     return pd.DataFrame(rows)
 
 
 def test_tables_have_the_papers_columns_and_numbers():
     res = _fake_results()
     t1, t2, t3 = U.table1(res), U.table2(res), U.table3(res)
-    assert list(t1.columns) == [("3-way marginal RMSE", "paper"), ("3-way marginal RMSE", "this run"),
-                                ("Gender gap RMSE", "paper"), ("Gender gap RMSE", "this run")]
-    assert [c[0] for c in t2.columns[::2]] == ["Accuracy on real data",
-                                                "Accuracy estimated on synthetic data"]
-    assert [c[0] for c in t3.columns[::2]] == ["Accuracy on real data",
-                                                "Accuracy estimated on synthetic data",
-                                                "Similarity in feature ordering"]
+    assert list(t1.columns) == [
+        ("3-way marginal RMSE", "paper"),
+        ("3-way marginal RMSE", "this run"),
+        ("Gender gap RMSE", "paper"),
+        ("Gender gap RMSE", "this run"),
+    ]
+    assert [c[0] for c in t2.columns[::2]] == [
+        "Accuracy on real data",
+        "Accuracy estimated on synthetic data",
+    ]
+    assert [c[0] for c in t3.columns[::2]] == [
+        "Accuracy on real data",
+        "Accuracy estimated on synthetic data",
+        "Similarity in feature ordering",
+    ]
     ipf = U.UTILITY_GENERATORS["ipf"]
     assert t1.loc[ipf, ("3-way marginal RMSE", "paper")] == 5.39e-4
     assert t1.loc[ipf, ("3-way marginal RMSE", "this run")] == pytest.approx(7e-4)
-    assert t3.loc[U.UTILITY_GENERATORS["patectgan"], ("Similarity in feature ordering", "paper")] \
+    assert (
+        t3.loc[U.UTILITY_GENERATORS["patectgan"], ("Similarity in feature ordering", "paper")]
         == 0.49
+    )
     # CTGAN: the paper's numbers beside an empty cell; the real row has no paper value in Table 1
     assert t2.loc["CTGAN (not run)", ("Accuracy on real data", "paper")] == 0.288
     assert math.isnan(t2.loc["CTGAN (not run)", ("Accuracy on real data", "this run")])

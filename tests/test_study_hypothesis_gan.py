@@ -23,8 +23,9 @@ SIZES = [1, 50, 200]
 
 
 def tiny_grid(data=("nonsignal",), n_sets=2, sizes=SIZES):
-    return hg.build_gan_grid(data=list(data), n=800, epsilons=EPS, sizes=sizes, n_sets=n_sets,
-                             alpha=0.05, gan=TINY)
+    return hg.build_gan_grid(
+        data=list(data), n=800, epsilons=EPS, sizes=sizes, n_sets=n_sets, alpha=0.05, gan=TINY
+    )
 
 
 @pytest.fixture(scope="module")
@@ -55,8 +56,18 @@ def test_cell_shape_checkpoints_and_feasibility(tiny_results):
     assert len(grid) == 2 and grid[0]["method"] == hg.METHOD == "dp_gan"
     per_generator = len(EPS) * len(SIZES) * 2 * len(hv.TESTS)
     assert len(res) == 2 * 2 * per_generator
-    for col in ["rep", "epsilon", "iterations", "epsilon_spent", "m", "set", "test", "pvalue",
-                "reject", "feasible"]:
+    for col in [
+        "rep",
+        "epsilon",
+        "iterations",
+        "epsilon_spent",
+        "m",
+        "set",
+        "test",
+        "pvalue",
+        "reject",
+        "feasible",
+    ]:
         assert col in res.columns
     # the checkpoint ε's are the requested ones; what was spent is at most that, grows with ε
     assert sorted(res["epsilon"].unique()) == EPS
@@ -83,8 +94,14 @@ def test_cell_equals_a_direct_fit_and_scipy_on_the_synthetic_data():
     out = hg.gan_cell(cell, [rng])
     (rng,) = replicate_rngs(cell, [0], seed=5)
     ((x, y),) = hv.original_samples("nonsignal", 800, [rng])
-    model = GSWGAN(epsilon=20.0, checkpoints=EPS, domain={"group": 2, "value": 100},
-                   random_state=rng, **hg.GAN_DEFAULTS, **TINY).fit(hg.binned_table(x, y, hv.GAUSSIAN_BINS))
+    model = GSWGAN(
+        epsilon=20.0,
+        checkpoints=EPS,
+        domain={"group": 2, "value": 100},
+        random_state=rng,
+        **hg.GAN_DEFAULTS,
+        **TINY,
+    ).fit(hg.binned_table(x, y, hv.GAUSSIAN_BINS))
     compared = 0
     for eps in EPS:
         snap = model.at_epsilon(eps)
@@ -110,15 +127,26 @@ def test_reproducible_for_a_fixed_seed(tiny_results):
     first = res[res["data"] == "nonsignal"].reset_index(drop=True)
     pd.testing.assert_frame_equal(again, first[again.columns])
     other = run_grid(hg.gan_cell, grid[:1], n_reps=1, seed=4, n_jobs=1, progress=False)
-    assert not np.allclose(other["pvalue"].fillna(-1).to_numpy(),
-                           first.loc[first["rep"] == 0, "pvalue"].fillna(-1).to_numpy())
+    assert not np.allclose(
+        other["pvalue"].fillna(-1).to_numpy(),
+        first.loc[first["rep"] == 0, "pvalue"].fillna(-1).to_numpy(),
+    )
 
 
 def test_the_gan_rows_run_on_dask_with_the_same_results(tiny_results):
     # the paper preset's 3 000 trainings are meant for a cluster: one task per generator
     grid, res = tiny_results
-    on_dask = run_grid(hg.gan_cell, grid[:1], n_reps=2, seed=3, n_jobs=2, dask="local",
-                       chunk_size=1, progress=False, warm_up=hg.warm_up)
+    on_dask = run_grid(
+        hg.gan_cell,
+        grid[:1],
+        n_reps=2,
+        seed=3,
+        n_jobs=2,
+        dask="local",
+        chunk_size=1,
+        progress=False,
+        warm_up=hg.warm_up,
+    )
     first = res[res["data"] == "nonsignal"].reset_index(drop=True)
     pd.testing.assert_frame_equal(on_dask, first[on_dask.columns])
 
@@ -133,7 +161,11 @@ def test_error_rates_of_a_tiny_run(tiny_results):
     ok = rates["rate"].notna()
     assert ok.any()
     r = rates[ok]
-    assert r["rate"].between(0, 1).all() and (r["lo"] <= r["rate"]).all() and (r["rate"] <= r["hi"]).all()
+    assert (
+        r["rate"].between(0, 1).all()
+        and (r["lo"] <= r["rate"]).all()
+        and (r["rate"] <= r["hi"]).all()
+    )
     assert (r["n_generators"] <= 2).all() and (r["n_feasible"] <= r["n_reps"]).all()
     assert (rates.loc[rates["m"] == 1, "n_feasible"] == 0).all()
     assert rates.loc[rates["m"] == 1, "rate"].isna().all()  # no feasible set: no rate
@@ -144,20 +176,30 @@ def test_band_counts_generators_not_sets():
     # with 4 trials and 1.4 successes (beta quantiles), wider than the per-set band
     reject = np.zeros(20, bool)
     reject[[0, 1, 2, 3, 5, 10, 15]] = True
-    res = pd.DataFrame({
-        "data": "nonsignal", "method": "dp_gan", "n": 20000, "m": 50, "epsilon": 1.0,
-        "test": "mannwhitneyu", "rep": np.repeat(np.arange(4), 5), "reject": reject,
-        "feasible": True,
-    })
+    res = pd.DataFrame(
+        {
+            "data": "nonsignal",
+            "method": "dp_gan",
+            "n": 20000,
+            "m": 50,
+            "epsilon": 1.0,
+            "test": "mannwhitneyu",
+            "rep": np.repeat(np.arange(4), 5),
+            "reject": reject,
+            "feasible": True,
+        }
+    )
     row = hg.gan_error_rates(res).iloc[0]
-    assert row["rate"] == pytest.approx(0.35) and row["n_generators"] == 4 and row["n_feasible"] == 20
+    assert (
+        row["rate"] == pytest.approx(0.35) and row["n_generators"] == 4 and row["n_feasible"] == 20
+    )
     assert row["lo"] == pytest.approx(stats.beta.ppf(0.025, 1.4, 4 - 1.4 + 1))
     assert row["hi"] == pytest.approx(stats.beta.ppf(0.975, 1.4 + 1, 4 - 1.4))
     per_set = stats.binomtest(7, 20).proportion_ci(method="exact")
     assert row["lo"] < per_set.low and row["hi"] > per_set.high
     # all or none rejected: the band reaches 0 or 1
     none = hg.gan_error_rates(res.assign(reject=False)).iloc[0]
-    assert none["rate"] == 0 and none["lo"] == 0 and none["hi"] == pytest.approx(1 - 0.025 ** 0.25)
+    assert none["rate"] == 0 and none["lo"] == 0 and none["hi"] == pytest.approx(1 - 0.025**0.25)
 
 
 # ----------------------------------------------------------------------------------- grid
@@ -174,9 +216,17 @@ def test_gan_cells_take_the_chapter_data_options():
     # the paper's options add no key (same seeds and cache keys as before they existed)
     paper = hg.build_gan_grid(data=["signal", "cardio"], bins=[18, 40, 1, 25])
     assert "bins" not in paper[1] and paper[0]["bins"] == (18.0, 40.0, 1.0, 25.0)
-    cells = hg.build_gan_grid(data=["cardio"], n=800, epsilons=EPS, sizes=[200], n_sets=1,
-                              gan=TINY, bins=[100, 180, 20, 140], variable="ap_hi",
-                              group="gender")
+    cells = hg.build_gan_grid(
+        data=["cardio"],
+        n=800,
+        epsilons=EPS,
+        sizes=[200],
+        n_sets=1,
+        gan=TINY,
+        bins=[100, 180, 20, 140],
+        variable="ap_hi",
+        group="gender",
+    )
     assert cells[0]["bins"] == (100.0, 180.0, 20.0, 140.0)
     assert (cells[0]["variable"], cells[0]["group"]) == ("ap_hi", "gender")
     (rng,) = replicate_rngs(cells[0], [0], seed=1)
@@ -186,8 +236,14 @@ def test_gan_cells_take_the_chapter_data_options():
     bins = hv.BinnedVariable.regular(100, 180, 20, 140)
     assert bins.n_bins == 6
     ((x, y),) = hv.original_samples("cardio", 800, [rng], variable="ap_hi", group="gender")
-    model = GSWGAN(epsilon=20.0, checkpoints=EPS, domain={"group": 2, "value": 6},
-                   random_state=rng, **hg.GAN_DEFAULTS, **TINY).fit(hg.binned_table(x, y, bins))
+    model = GSWGAN(
+        epsilon=20.0,
+        checkpoints=EPS,
+        domain={"group": 2, "value": 6},
+        random_state=rng,
+        **hg.GAN_DEFAULTS,
+        **TINY,
+    ).fit(hg.binned_table(x, y, bins))
     syn = model.at_epsilon(8.0).sample(200)
     vals = bins.values[syn["value"].to_numpy()]
     gx, gy = vals[syn["group"].to_numpy() == 0], vals[syn["group"].to_numpy() == 1]
@@ -226,5 +282,6 @@ def test_accounting_table_of_the_paper_setting():
     assert tab["epsilon_per_iteration"].iloc[0] > 100 * tab["epsilon"].iloc[0]
     kw = dict(n_discriminators=500, batch_size=32, noise_multiplier=1.07, delta=1e-5)
     assert tab["epsilon_per_iteration"].iloc[-1] == pytest.approx(
-        gswgan_epsilon(4987, composition="per_iteration", **kw))
+        gswgan_epsilon(4987, composition="per_iteration", **kw)
+    )
     assert gswgan_epsilon(1, composition="per_iteration", **kw) == pytest.approx(27.7, abs=0.1)

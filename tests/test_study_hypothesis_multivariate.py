@@ -28,13 +28,22 @@ BMI_CENTRES = np.arange(17.5, 41.0, 1.0)
 
 
 def gens(seed: int, reps: int) -> list[np.random.Generator]:
-    return [np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(0, r)))
-            for r in range(reps)]
+    return [
+        np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(0, r))) for r in range(reps)
+    ]
 
 
 def cell(data, method, n, epsilon=None, **extra) -> dict:
-    return {"data": data, "method": method, "n": n, "m": n, "epsilon": epsilon, "alpha": 0.05,
-            "copula_seed": hm.COPULA_SEED, **extra}
+    return {
+        "data": data,
+        "method": method,
+        "n": n,
+        "m": n,
+        "epsilon": epsilon,
+        "alpha": 0.05,
+        "copula_seed": hm.COPULA_SEED,
+        **extra,
+    }
 
 
 # ----------------------------------------------------------------------------- table, copula
@@ -162,8 +171,9 @@ def test_joint_counts_equal_brute_force():
     for f, c in zip(samples, counts, strict=True):
         expected = np.zeros(hm.SHAPE, dtype=np.int64)
         for row in f.itertuples():
-            expected[row.group, age_band(row.age), bmi_bin(row.bmi), row.cholesterol - 1,
-                     row.active] += 1
+            expected[
+                row.group, age_band(row.age), bmi_bin(row.bmi), row.cholesterol - 1, row.active
+            ] += 1
         assert np.array_equal(c.reshape(hm.SHAPE), expected)
 
 
@@ -172,8 +182,15 @@ def expand(counts: np.ndarray) -> pd.DataFrame:
     """Synthetic records of one (2304,) count vector, with bin centres as values."""
     idx = np.repeat(np.arange(counts.size), counts)
     g, a, b, ch, ac = np.unravel_index(idx, hm.SHAPE)
-    return pd.DataFrame({"group": g, "age": AGE_CENTRES[a], "bmi": BMI_CENTRES[b],
-                         "cholesterol": ch + 1, "active": ac})
+    return pd.DataFrame(
+        {
+            "group": g,
+            "age": AGE_CENTRES[a],
+            "bmi": BMI_CENTRES[b],
+            "cholesterol": ch + 1,
+            "active": ac,
+        }
+    )
 
 
 def scipy_tests(f: pd.DataFrame) -> dict:
@@ -222,8 +239,9 @@ def test_tests_from_counts_equal_scipy_on_the_expanded_records():
     const_age[1, 4, 5:15, 1, 1] = 3
     const_bin = np.zeros(hm.SHAPE, dtype=np.int64)
     const_bin[:, 2:6, 8:12, :, 1] = 2
-    counts = np.vstack([counts, one_class.reshape(1, -1), const_age.reshape(1, -1),
-                        const_bin.reshape(1, -1)])
+    counts = np.vstack(
+        [counts, one_class.reshape(1, -1), const_age.reshape(1, -1), const_bin.reshape(1, -1)]
+    )
     got = hm._tests_from_counts(counts)
     for i, c in enumerate(counts):
         want = scipy_tests(expand(c))
@@ -247,11 +265,14 @@ def test_real_method_runs_the_tests_on_the_raw_records():
         x, y = f[f["group"] == 0], f[f["group"] == 1]
         rows = out[out["rep"] == i].set_index("test")
         assert rows.loc["ttest_ind", "pvalue"] == pytest.approx(
-            stats.ttest_ind(x["age"], y["age"]).pvalue, rel=1e-9)
+            stats.ttest_ind(x["age"], y["age"]).pvalue, rel=1e-9
+        )
         assert rows.loc["median_test", "pvalue"] == pytest.approx(
-            stats.median_test(x["bmi"], y["bmi"]).pvalue, rel=1e-9)
+            stats.median_test(x["bmi"], y["bmi"]).pvalue, rel=1e-9
+        )
         assert rows.loc["mannwhitneyu", "pvalue"] == pytest.approx(
-            stats.mannwhitneyu(x["cholesterol"], y["cholesterol"]).pvalue, rel=1e-9)
+            stats.mannwhitneyu(x["cholesterol"], y["cholesterol"]).pvalue, rel=1e-9
+        )
         res = stats.chi2_contingency(pd.crosstab(f["group"], f["active"]).to_numpy())
         assert rows.loc["chi2", "pvalue"] == pytest.approx(res.pvalue, rel=1e-9)
         assert rows.loc["chi2", "feasible"] == bool((res.expected_freq >= 5).all())
@@ -277,6 +298,7 @@ def test_synthetic_size_is_the_original_size():
     rngs = gens(9, 2)
     samples = hm.original_samples("signal", 500, rngs)
     from synthtrust.synthesizers import perturbed_histogram
+
     syn = perturbed_histogram(hm.joint_counts(samples), 10.0, n_synthetic=500, random_state=rngs)
     assert (syn.sum(1) == 500).all()
     out = hm.multivariate_cell(params, gens(9, 2))
@@ -291,8 +313,12 @@ def test_unknown_method_is_rejected():
 
 
 def test_build_grid_is_figures_9_and_10():
-    cells = hm.build_multivariate_grid(methods=["real", "private_pgm", "mwem"],
-                                       sizes=PAPER_SIZES, epsilon=PAPER_EPS, pgm_iters=1000)
+    cells = hm.build_multivariate_grid(
+        methods=["real", "private_pgm", "mwem"],
+        sizes=PAPER_SIZES,
+        epsilon=PAPER_EPS,
+        pgm_iters=1000,
+    )
     assert len(cells) == 2 * (5 + 2 * 5 * 5)
     real = [c for c in cells if c["method"] == "real"]
     assert len(real) == 10 and all(c["epsilon"] is None for c in real)
@@ -300,7 +326,8 @@ def test_build_grid_is_figures_9_and_10():
     assert all(("iters" in c) == (c["method"] == "private_pgm") for c in cells)
     assert {c["data"] for c in cells} == {"nonsignal", "signal"}
     assert {(c["n"], c["epsilon"]) for c in cells if c["method"] == "mwem"} == {
-        (n, float(e)) for n in PAPER_SIZES for e in PAPER_EPS}
+        (n, float(e)) for n in PAPER_SIZES for e in PAPER_EPS
+    }
     with pytest.raises(ValueError, match="unknown method"):
         hm.build_multivariate_grid(methods=["smoothed_histogram"], sizes=[50], epsilon=[1])
     with pytest.raises(ValueError, match="unknown data"):
@@ -308,11 +335,11 @@ def test_build_grid_is_figures_9_and_10():
 
 
 def test_tiny_run_error_rates_are_proportions_and_reproducible():
-    cells = hm.build_multivariate_grid(methods=["real", "mwem", "perturbed_histogram"],
-                                       sizes=[50, 500], epsilon=[0.1, 10])
+    cells = hm.build_multivariate_grid(
+        methods=["real", "mwem", "perturbed_histogram"], sizes=[50, 500], epsilon=[0.1, 10]
+    )
     raw = run_grid(hm.multivariate_cell, cells, 6, seed=3, n_jobs=1, progress=False, chunk_size=3)
-    again = run_grid(hm.multivariate_cell, cells, 6, seed=3, n_jobs=1, progress=False,
-                     chunk_size=6)
+    again = run_grid(hm.multivariate_cell, cells, 6, seed=3, n_jobs=1, progress=False, chunk_size=6)
     pd.testing.assert_frame_equal(raw, again)
     rates = hv.error_rates(raw)
     assert hm.error_rates is hv.error_rates  # reused, not copied
@@ -335,8 +362,14 @@ def test_private_pgm_runs_on_the_five_column_table():
 
 @pytest.fixture(scope="module")
 def nominal_rates():
-    raw = run_grid(hm.multivariate_cell, [cell("nonsignal", "real", 1000)], 300, seed=11,
-                   n_jobs=1, progress=False)
+    raw = run_grid(
+        hm.multivariate_cell,
+        [cell("nonsignal", "real", 1000)],
+        300,
+        seed=11,
+        n_jobs=1,
+        progress=False,
+    )
     return hv.error_rates(raw).set_index("test")
 
 

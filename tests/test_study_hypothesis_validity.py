@@ -289,7 +289,9 @@ def test_gaussian_samples_sizes_and_draw_order():
             np.testing.assert_array_equal(y, wy)
 
 
-@pytest.mark.parametrize("data, mx, sx, my, sy", [("nonsignal", 50, 2, 50, 2), ("signal", 51, 1, 50, 1)])
+@pytest.mark.parametrize(
+    "data, mx, sx, my, sy", [("nonsignal", 50, 2, 50, 2), ("signal", 51, 1, 50, 1)]
+)
 def test_gaussian_samples_moments(data, mx, sx, my, sy):
     n = 400_000
     ((x, y),) = hv.original_samples(data, n, gens(4, 1))
@@ -368,7 +370,9 @@ def test_build_grid_rejects_unknown_method_by_name():
 
 # ----------------------------------------------------------------------------- simulate_cell
 @pytest.mark.parametrize(
-    "data, n", [("nonsignal", 12), ("signal", 41), ("cardio", 150)], ids=["exact", "asymp", "cardio"]
+    "data, n",
+    [("nonsignal", 12), ("signal", 41), ("cardio", 150)],
+    ids=["exact", "asymp", "cardio"],
 )
 def test_real_method_equals_scipy_on_the_raw_samples(data, n):
     """n = 12: groups of 6, SciPy's exact MWU path; cardio: tied BMI values."""
@@ -644,8 +648,15 @@ def test_run_grid_same_results_for_any_n_jobs():
 
 def test_pgm_iters_reach_private_pgm_only():
     cells = hv.build_grid(
-        data=["nonsignal"], methods=["private_pgm", "mwem"], sizes=[50], epsilon=[1.0],
-        smoothed_original_size=20000, smoothed_sizes=[50], alpha=0.05, delta=1e-6, n_sim=10,
+        data=["nonsignal"],
+        methods=["private_pgm", "mwem"],
+        sizes=[50],
+        epsilon=[1.0],
+        smoothed_original_size=20000,
+        smoothed_sizes=[50],
+        alpha=0.05,
+        delta=1e-6,
+        n_sim=10,
         pgm_iters=100,
     )
     by_method = {c["method"]: c for c in cells}
@@ -657,16 +668,18 @@ def test_pgm_iters_reach_private_pgm_only():
     # the same replicates by hand: original samples -> counts -> private_pgm(iters=100)
     again = [np.random.default_rng(s) for s in (1, 2)]
     counts = hv._group_counts(hv.original_samples("nonsignal", 50, again), hv.GAUSSIAN_BINS)
-    syn = private_pgm(counts.reshape(2, 200), 1.0, (2, 100), n_synthetic=50, iters=100,
-                      random_state=again).reshape(2, 2, 100)
+    syn = private_pgm(
+        counts.reshape(2, 200), 1.0, (2, 100), n_synthetic=50, iters=100, random_state=again
+    ).reshape(2, 2, 100)
     want = hv._tests_from_counts(syn, hv.GAUSSIAN_BINS)["mannwhitneyu"][0]
     np.testing.assert_allclose(got[got.test == "mannwhitneyu"].pvalue.to_numpy(), want)
 
 
 # ------------------------------------------------------------ bins and variables as parameters
 def test_regular_bins_are_the_papers_and_validate():
-    np.testing.assert_array_equal(hv.BinnedVariable.regular(*hv.GAUSSIAN_BIN_SPEC).cuts,
-                                  np.arange(2.0, 101.0))
+    np.testing.assert_array_equal(
+        hv.BinnedVariable.regular(*hv.GAUSSIAN_BIN_SPEC).cuts, np.arange(2.0, 101.0)
+    )
     b = hv.BinnedVariable.regular(100, 180, 20, split=140)
     np.testing.assert_array_equal(b.cuts, [100, 120, 140, 160, 180])
     np.testing.assert_array_equal(b.values, [90, 110, 130, 150, 170, 190])
@@ -692,11 +705,22 @@ def test_cardio_pool_other_variable_and_group():
 
 
 def test_build_grid_adds_bins_and_variable_only_off_the_paper():
-    kw = dict(methods=["real"], sizes=[100], epsilon=[1.0], smoothed_original_size=20000,
-              smoothed_sizes=[50], alpha=0.05, delta=1e-6, n_sim=10)
+    kw = dict(
+        methods=["real"],
+        sizes=[100],
+        epsilon=[1.0],
+        smoothed_original_size=20000,
+        smoothed_sizes=[50],
+        alpha=0.05,
+        delta=1e-6,
+        n_sim=10,
+    )
     paper = hv.build_grid(data=["nonsignal", "cardio"], **kw)
-    assert paper == hv.build_grid(data=["nonsignal", "cardio"], bins=hv.GAUSSIAN_BIN_SPEC,
-                                  **kw)[:1] + paper[1:]
+    assert (
+        paper
+        == hv.build_grid(data=["nonsignal", "cardio"], bins=hv.GAUSSIAN_BIN_SPEC, **kw)[:1]
+        + paper[1:]
+    )
     assert all("bins" not in c and "variable" not in c for c in paper)
     cells = hv.build_grid(data=["cardio"], bins=(100, 180, 20, 140), variable="ap_hi", **kw)
     assert cells[0]["bins"] == (100.0, 180.0, 20.0, 140.0) and cells[0]["variable"] == "ap_hi"
@@ -709,12 +733,17 @@ def test_build_grid_adds_bins_and_variable_only_off_the_paper():
 
 
 def test_failed_datasets_counts_infeasible_synthetic_sets():
-    rates = pd.DataFrame({
-        "data": "nonsignal", "method": ["private_pgm"] * 3 + ["real", "mwem"],
-        "epsilon": [0.01, 0.01, 1.0, np.nan, 0.01], "m": [50, 50, 50, 50, 50],
-        "test": ["mannwhitneyu", "chi2", "chi2", "chi2", "chi2"], "n_reps": 100,
-        "n_feasible": [60, 40, 100, 90, 100],
-    })
+    rates = pd.DataFrame(
+        {
+            "data": "nonsignal",
+            "method": ["private_pgm"] * 3 + ["real", "mwem"],
+            "epsilon": [0.01, 0.01, 1.0, np.nan, 0.01],
+            "m": [50, 50, 50, 50, 50],
+            "test": ["mannwhitneyu", "chi2", "chi2", "chi2", "chi2"],
+            "n_reps": 100,
+            "n_feasible": [60, 40, 100, 90, 100],
+        }
+    )
     table = hv.failed_datasets(rates)
     # the real-data row and the rows/columns without failures are left out
     assert table.index.tolist() == [("nonsignal", "private_pgm", 0.01)]

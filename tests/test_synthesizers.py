@@ -42,10 +42,12 @@ SHAPE = (2, 10)
 
 def _table(n, seed=0, sd=2.0):
     rng = np.random.default_rng(seed)
-    return pd.DataFrame({
-        "group": rng.integers(0, 2, n),
-        "value": np.clip(np.round(rng.normal(4.5, sd, n)), 0, 9).astype(int),
-    })
+    return pd.DataFrame(
+        {
+            "group": rng.integers(0, 2, n),
+            "value": np.clip(np.round(rng.normal(4.5, sd, n)), 0, 9).astype(int),
+        }
+    )
 
 
 def _count_matrix(reps, n, seed=0):
@@ -176,7 +178,9 @@ def test_largest_remainder_matches_brute_force_and_sums_to_n():
 
 
 def test_largest_remainder_all_zero_is_uniform_and_ties_are_random():
-    np.testing.assert_array_equal(largest_remainder(np.zeros(4), 8, np.random.default_rng(0).random(4)), [2] * 4)
+    np.testing.assert_array_equal(
+        largest_remainder(np.zeros(4), 8, np.random.default_rng(0).random(4)), [2] * 4
+    )
     rng = np.random.default_rng(1)
     picks = np.array([largest_remainder(np.ones(4), 1, rng.random(4)) for _ in range(4000)])
     assert picks.sum(axis=1).tolist() == [1] * 4000
@@ -203,8 +207,12 @@ def test_perturbed_histogram_equals_per_replicate_loop():
 def test_perturbed_histogram_chunking_class_and_n_synthetic():
     counts = _count_matrix(6, 200)
     whole = perturbed_histogram(counts, 1.0, random_state=_gens(6))
-    parts = np.vstack([perturbed_histogram(counts[:4], 1.0, random_state=_gens(6)[:4]),
-                       perturbed_histogram(counts[4:], 1.0, random_state=_gens(6)[4:])])
+    parts = np.vstack(
+        [
+            perturbed_histogram(counts[:4], 1.0, random_state=_gens(6)[:4]),
+            perturbed_histogram(counts[4:], 1.0, random_state=_gens(6)[4:]),
+        ]
+    )
     np.testing.assert_array_equal(whole, parts)
     # the estimator gives the same counts as the functional form for the same generator
     for i in (0, 5):
@@ -288,7 +296,9 @@ def _reference_queries(shape):
     rows = []
     for cl in cliques:
         for vals in itertools.product(*[range(shape[a]) for a in cl]):
-            rows.append([all(cell[a] == v for a, v in zip(cl, vals, strict=True)) for cell in cells])
+            rows.append(
+                [all(cell[a] == v for a, v in zip(cl, vals, strict=True)) for cell in cells]
+            )
     return np.array(rows, dtype=float)
 
 
@@ -329,7 +339,9 @@ def test_mwem_equals_reference_loop():
     shape = (2, 3)
     counts = np.random.default_rng(0).multinomial(60, np.full(6, 1 / 6), size=5)
     for eps, T, reps in [(1.0, 4, 3), (5.0, 6, 0), (0.3, 2, 10)]:
-        hist = mwem_histogram(counts, eps, shape, iterations=T, repetitions=reps, random_state=_gens(5))
+        hist = mwem_histogram(
+            counts, eps, shape, iterations=T, repetitions=reps, random_state=_gens(5)
+        )
         for i, rng in enumerate(_gens(5)):
             ref = _mwem_reference(counts[i], eps, shape, T, reps, rng)
             np.testing.assert_allclose(hist[i], ref, rtol=1e-9, atol=1e-9)
@@ -367,8 +379,12 @@ def test_mwem_sampling_chunking_class_and_ledger():
     whole = mwem_counts(counts, 2.0, SHAPE, random_state=_gens(5), ledger=led)
     assert whole.dtype == np.int64
     np.testing.assert_array_equal(whole.sum(axis=1), 300)
-    parts = np.vstack([mwem_counts(counts[:2], 2.0, SHAPE, random_state=_gens(5)[:2]),
-                       mwem_counts(counts[2:], 2.0, SHAPE, random_state=_gens(5)[2:])])
+    parts = np.vstack(
+        [
+            mwem_counts(counts[:2], 2.0, SHAPE, random_state=_gens(5)[:2]),
+            mwem_counts(counts[2:], 2.0, SHAPE, random_state=_gens(5)[2:]),
+        ]
+    )
     np.testing.assert_array_equal(whole, parts)
     assert len(led) == 20 and led.total_epsilon == pytest.approx(2.0, rel=1e-12)
     assert {e.epsilon for e in led} == {0.1}
@@ -379,7 +395,9 @@ def test_mwem_sampling_chunking_class_and_ledger():
     assert len(synth.queries_) == 10 and synth.queries_[0].startswith("count(")
     assert synth.histogram_.sum() == pytest.approx(300)
     assert len(synth.sample(123)) == 123
-    restricted = MWEM(2.0, domain=DOMAIN, marginals=[("value",)], iterations=5, random_state=0).fit(df)
+    restricted = MWEM(2.0, domain=DOMAIN, marginals=[("value",)], iterations=5, random_state=0).fit(
+        df
+    )
     assert all(q.startswith("count(value=") for q in restricted.queries_)
     with pytest.raises(ValueError, match="'age'"):
         MWEM(2.0, domain=DOMAIN, marginals=[("age",)]).fit(df)
@@ -410,13 +428,17 @@ def test_private_pgm_batched_equals_per_replicate_mbi():
     domain = pgm_module._domain(SHAPE)
     noisy, b = pgm_module._measure(counts, SHAPE, cliques, 1.0, _gens(4))
     sd, tot = math.sqrt(2) * b, counts.sum(axis=1).astype(float)
-    batched = pgm_module._split_models(pgm_module._fit_batched(domain, noisy, cliques, sd, tot, 1000), 4)
+    batched = pgm_module._split_models(
+        pgm_module._fit_batched(domain, noisy, cliques, sd, tot, 1000), 4
+    )
     expected = []
     for i in range(4):
         single = pgm_module._fit_one(domain, [y[i] for y in noisy], cliques, sd, tot[i], 1000)
         np.testing.assert_allclose(_joint(batched[i]), _joint(single), rtol=0, atol=1e-6 * tot[i])
         expected.append(_joint(single))
-    out_b = private_pgm(counts, 1.0, SHAPE, iters=1000, random_state=_gens(4))  # vectorized rounding
+    out_b = private_pgm(
+        counts, 1.0, SHAPE, iters=1000, random_state=_gens(4)
+    )  # vectorized rounding
     out_s = private_pgm(counts, 1.0, SHAPE, iters=1000, random_state=_gens(4), batched=False)  # mbi
     np.testing.assert_array_equal(out_b.sum(axis=1), 1000)
     # both are randomized roundings of the same model: every cell within 2 of its expected count
@@ -435,9 +457,15 @@ def _mbi_round_counts(joint, rows, seed):
     with np.errstate(divide="ignore"):
         factor = mbi.Factor(domain, jnp.log(joint))
     potentials = mbi.CliqueVector(domain=domain, cliques=[names], tables={names: factor})
-    marginals = mbi.CliqueVector(domain=domain, cliques=[names], tables={names: mbi.Factor(domain, jnp.asarray(joint))})
-    model = mbi.MarkovRandomField(potentials=potentials, marginals=marginals, total=float(joint.sum()))
-    return pgm_module._synthetic_counts(model, rows, seed, "round", joint.shape).reshape(joint.shape)
+    marginals = mbi.CliqueVector(
+        domain=domain, cliques=[names], tables={names: mbi.Factor(domain, jnp.asarray(joint))}
+    )
+    model = mbi.MarkovRandomField(
+        potentials=potentials, marginals=marginals, total=float(joint.sum())
+    )
+    return pgm_module._synthetic_counts(model, rows, seed, "round", joint.shape).reshape(
+        joint.shape
+    )
 
 
 @pytest.mark.parametrize("shape, rows", [((2, 10), 37), ((3, 4, 5), 1000)])
@@ -454,8 +482,12 @@ def test_round_joint_counts_has_mbi_rounding_distribution(shape, rows):
     order = pgm_module._sampling_order(domain, (domain.attributes,))
     assert sorted(order) == list(range(len(shape)))
     assert pgm_module._sampling_order(domain, tuple((a,) for a in domain.attributes)) is None
-    ours = np.stack([pgm_module.round_joint_counts(joint, order, rows, np.random.default_rng(s))
-                     for s in range(400)])
+    ours = np.stack(
+        [
+            pgm_module.round_joint_counts(joint, order, rows, np.random.default_rng(s))
+            for s in range(400)
+        ]
+    )
     theirs = np.stack([_mbi_round_counts(joint, rows, s) for s in range(400)])
     first = order[0]
     quota = rows * p.sum(axis=tuple(a for a in range(len(shape)) if a != first))
@@ -472,26 +504,43 @@ def test_round_joint_counts_has_mbi_rounding_distribution(shape, rows):
 def test_private_pgm_class_equals_functional_and_chunking():
     counts = _count_matrix(3, 400, seed=7)
     led = PrivacyLedger()
-    whole = private_pgm(counts, 2.0, SHAPE, iters=500, random_state=_gens(3), ledger=led, batched=False)
-    parts = np.vstack([private_pgm(counts[:1], 2.0, SHAPE, iters=500, random_state=_gens(3)[:1], batched=False),
-                       private_pgm(counts[1:], 2.0, SHAPE, iters=500, random_state=_gens(3)[1:], batched=False)])
+    whole = private_pgm(
+        counts, 2.0, SHAPE, iters=500, random_state=_gens(3), ledger=led, batched=False
+    )
+    parts = np.vstack(
+        [
+            private_pgm(
+                counts[:1], 2.0, SHAPE, iters=500, random_state=_gens(3)[:1], batched=False
+            ),
+            private_pgm(
+                counts[1:], 2.0, SHAPE, iters=500, random_state=_gens(3)[1:], batched=False
+            ),
+        ]
+    )
     np.testing.assert_array_equal(whole, parts)
     assert len(led) == 3 and led.total_epsilon == pytest.approx(2.0, rel=1e-12)
     df = counts_to_frame(counts[2], SHAPE, ["group", "value"], random_state=0)
     synth = PrivatePGM(2.0, domain=DOMAIN, iters=500, random_state=_gens(3)[2]).fit(df)
     np.testing.assert_array_equal(synth.sample_counts().ravel(), whole[2])
     # marginals by column name reach the mechanism: names in the data only, one ledger entry each
-    named = PrivatePGM(2.0, domain=DOMAIN, marginals=[("group", "value")], iters=100,
-                       random_state=0).fit(df)
+    named = PrivatePGM(
+        2.0, domain=DOMAIN, marginals=[("group", "value")], iters=100, random_state=0
+    ).fit(df)
     assert len(named.ledger) == 1 and named.ledger.total_epsilon == pytest.approx(2.0)
     with pytest.raises(ValueError, match="marginals name column 'age'"):
         PrivatePGM(2.0, domain=DOMAIN, marginals=[("age",)]).fit(df)
-    np.testing.assert_array_equal(private_pgm(counts, 2.0, SHAPE, iters=500, n_synthetic=50,
-                                              random_state=0).sum(axis=1), [50] * 3)
+    np.testing.assert_array_equal(
+        private_pgm(counts, 2.0, SHAPE, iters=500, n_synthetic=50, random_state=0).sum(axis=1),
+        [50] * 3,
+    )
     # the vmapped path: chunks of another batch size give the same counts (up to rounding ties)
     whole_b = private_pgm(counts, 2.0, SHAPE, iters=500, random_state=_gens(3))
-    parts_b = np.vstack([private_pgm(counts[:2], 2.0, SHAPE, iters=500, random_state=_gens(3)[:2]),
-                         private_pgm(counts[2:], 2.0, SHAPE, iters=500, random_state=_gens(3)[2:])])
+    parts_b = np.vstack(
+        [
+            private_pgm(counts[:2], 2.0, SHAPE, iters=500, random_state=_gens(3)[:2]),
+            private_pgm(counts[2:], 2.0, SHAPE, iters=500, random_state=_gens(3)[2:]),
+        ]
+    )
     assert np.abs(whole_b - parts_b).max() <= 1
 
 
@@ -502,7 +551,9 @@ def test_private_pgm_determinism_global_state_and_estimated_total():
     a = PrivatePGM(1.0, domain=DOMAIN, iters=500, random_state=5).fit(df).sample()
     b = PrivatePGM(1.0, domain=DOMAIN, iters=500, random_state=5).fit(df).sample()
     pd.testing.assert_frame_equal(a, b)
-    np.testing.assert_array_equal(np.random.get_state()[1], before)  # mbi's global draws were undone
+    np.testing.assert_array_equal(
+        np.random.get_state()[1], before
+    )  # mbi's global draws were undone
     est = PrivatePGM(1.0, domain=DOMAIN, iters=500, total="estimate", random_state=5).fit(df)
     assert est.model_.total != 300 and abs(float(est.model_.total) - 300) < 60
     with pytest.raises(ValueError, match="synthetic_method"):
@@ -517,10 +568,12 @@ def test_every_synthesizer_ledger_sums_to_epsilon(eps):
     df = _table(200, seed=9)
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        for synth in [PerturbedHistogram(eps, domain=DOMAIN, random_state=0),
-                      SmoothedHistogram(eps, n_synthetic=30, domain=DOMAIN, random_state=0),
-                      MWEM(eps, domain=DOMAIN, iterations=7, random_state=0),
-                      PrivatePGM(eps, domain=DOMAIN, iters=100, random_state=0)]:
+        for synth in [
+            PerturbedHistogram(eps, domain=DOMAIN, random_state=0),
+            SmoothedHistogram(eps, n_synthetic=30, domain=DOMAIN, random_state=0),
+            MWEM(eps, domain=DOMAIN, iterations=7, random_state=0),
+            PrivatePGM(eps, domain=DOMAIN, iters=100, random_state=0),
+        ]:
             synth.fit(df)
             assert synth.ledger.total_epsilon == pytest.approx(eps, rel=1e-12, abs=0)
             assert synth.ledger.total_delta == 0.0

@@ -20,8 +20,9 @@ EXTRAS_PACKAGES = ("torch", "shap", "distributed", "papermill", "jupytext", "jup
 def _run(cmd, **kwargs) -> str:
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "SYNTHTRUST_DATA")}
     env.update(kwargs.pop("env", {}))
-    proc = subprocess.run([os.fspath(c) for c in cmd], capture_output=True, text=True, env=env,
-                          timeout=900, **kwargs)
+    proc = subprocess.run(
+        [os.fspath(c) for c in cmd], capture_output=True, text=True, env=env, timeout=900, **kwargs
+    )
     assert proc.returncode == 0, f"{cmd} failed:\n{proc.stdout[-3000:]}\n{proc.stderr[-3000:]}"
     return proc.stdout
 
@@ -30,8 +31,20 @@ def _run(cmd, **kwargs) -> str:
 def installed(tmp_path_factory):
     """A fresh venv with the wheel and its core dependencies, and a folder outside the repo."""
     tmp = tmp_path_factory.mktemp("wheel")
-    _run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation",
-          "-w", tmp / "dist", ROOT])
+    _run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "--quiet",
+            "--no-deps",
+            "--no-build-isolation",
+            "-w",
+            tmp / "dist",
+            ROOT,
+        ]
+    )
     (wheel,) = (tmp / "dist").glob("synthtrust-*.whl")
     _run([sys.executable, "-m", "venv", tmp / "venv"])
     python = tmp / "venv" / "bin" / "python"
@@ -58,13 +71,31 @@ def test_fidelity_command_on_user_files(installed):
     python, work = installed
     rng = np.random.default_rng(0)
     for name, n in (("train", 300), ("holdout", 300), ("synthetic", 300)):
-        pd.DataFrame({"age": rng.integers(18, 90, n), "sex": rng.choice(["f", "m"], n),
-                      "income": rng.normal(3e4, 1e4, n).round(2)}).to_csv(work / f"{name}.csv",
-                                                                         index=False)
+        pd.DataFrame(
+            {
+                "age": rng.integers(18, 90, n),
+                "sex": rng.choice(["f", "m"], n),
+                "income": rng.normal(3e4, 1e4, n).round(2),
+            }
+        ).to_csv(work / f"{name}.csv", index=False)
     synthtrust = python.parent / "synthtrust"
-    out = _run([synthtrust, "fidelity", "--train", "train.csv", "--holdout", "holdout.csv",
-                "--synthetic", "synthetic.csv", "--json", "report.json", "--html", "report.html"],
-               cwd=work)
+    out = _run(
+        [
+            synthtrust,
+            "fidelity",
+            "--train",
+            "train.csv",
+            "--holdout",
+            "holdout.csv",
+            "--synthetic",
+            "synthetic.csv",
+            "--json",
+            "report.json",
+            "--html",
+            "report.html",
+        ],
+        cwd=work,
+    )
     assert "F1" in out and (work / "report.json").is_file()
     page = (work / "report.html").read_text(encoding="utf-8")
     assert "<html" in page.lower() and "https://" not in page
@@ -90,8 +121,13 @@ def test_synthesizers_import_without_torch_and_gswgan_names_the_extra(installed)
 def test_datasets_are_found_where_synthtrust_data_points(installed):
     python, work = installed
     code = "from synthtrust import datasets\nprint(datasets.load('adult').shape)"
-    proc = subprocess.run([python, "-c", code], capture_output=True, text=True, cwd=work,
-                          env={k: v for k, v in os.environ.items() if k != "SYNTHTRUST_DATA"})
+    proc = subprocess.run(
+        [python, "-c", code],
+        capture_output=True,
+        text=True,
+        cwd=work,
+        env={k: v for k, v in os.environ.items() if k != "SYNTHTRUST_DATA"},
+    )
     assert proc.returncode != 0 and "set the environment variable SYNTHTRUST_DATA" in proc.stderr
     out = _run([python, "-c", code], cwd=work, env={"SYNTHTRUST_DATA": os.fspath(ROOT / "data")})
     assert out.strip() == "(48842, 15)"

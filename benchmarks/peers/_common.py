@@ -57,4 +57,6 @@ def write_result(path: str, **fields) -> None:
     with open(tmp, "w", encoding="utf-8") as fh:
         json.dump(fields, fh, indent=1, default=str)
     os.replace(tmp, path)
-    print(json.dumps({k: v for k, v in fields.items() if k != "notes"}, default=str), file=sys.stderr)
+    print(
+        json.dumps({k: v for k, v in fields.items() if k != "notes"}, default=str), file=sys.stderr
+    )

@@ -51,7 +51,8 @@ def main(argv=None) -> int:
         t0 = time.perf_counter()
         describer = DataDescriber(category_threshold=args.category_threshold)
         describer.describe_dataset_in_correlated_attribute_mode(
-            dataset_file=args.input, k=args.k, epsilon=args.epsilon, seed=args.seed)
+            dataset_file=args.input, k=args.k, epsilon=args.epsilon, seed=args.seed
+        )
         describer.save_dataset_description_to_file(desc_path)
         fit_s = time.perf_counter() - t0
 
@@ -79,9 +80,15 @@ def main(argv=None) -> int:
         "conditional_tables": len(desc["conditional_probabilities"]),
     }
     _common.write_result(
-        args.result, fit_s=fit_s, sample_s=sample_s, rows_in=n_in, rows_out=n_out,
+        args.result,
+        fit_s=fit_s,
+        sample_s=sample_s,
+        rows_in=n_in,
+        rows_out=n_out,
         versions=_common.versions("DataSynthesizer", "numpy", "pandas", "scikit-learn"),
-        numpy_version=np.__version__, notes=notes)
+        numpy_version=np.__version__,
+        notes=notes,
+    )
     return 0
 
 

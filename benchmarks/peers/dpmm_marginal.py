@@ -45,8 +45,13 @@ def main(argv=None) -> int:
         domain = {c: int(v) for c, v in json.load(fh).items()}
     domain = {c: domain[c] for c in df.columns}
     n_out = args.rows or len(df)
-    model = cls(epsilon=args.epsilon, delta=args.delta, disable_processing=True,
-                max_model_size=args.max_model_size, n_jobs=args.n_jobs)
+    model = cls(
+        epsilon=args.epsilon,
+        delta=args.delta,
+        disable_processing=True,
+        max_model_size=args.max_model_size,
+        n_jobs=args.n_jobs,
+    )
 
     t0 = time.perf_counter()
     model.fit(df, domain=domain, random_state=args.seed)
@@ -59,13 +64,24 @@ def main(argv=None) -> int:
 
     gen = getattr(model.gen, "generator", None)
     cliques = getattr(gen, "cliques", None) or getattr(gen, "selected_cliques", None)
-    notes = {"algo": args.algo, "epsilon": args.epsilon, "delta": args.delta, "seed": args.seed,
-             "max_model_size": args.max_model_size, "n_jobs": args.n_jobs,
-             "cliques": [list(c) for c in cliques] if cliques else None}
+    notes = {
+        "algo": args.algo,
+        "epsilon": args.epsilon,
+        "delta": args.delta,
+        "seed": args.seed,
+        "max_model_size": args.max_model_size,
+        "n_jobs": args.n_jobs,
+        "cliques": [list(c) for c in cliques] if cliques else None,
+    }
     _common.write_result(
-        args.result, fit_s=fit_s, sample_s=sample_s, rows_in=len(df), rows_out=n_out,
+        args.result,
+        fit_s=fit_s,
+        sample_s=sample_s,
+        rows_in=len(df),
+        rows_out=n_out,
         versions=_common.versions("dpmm", "numpy", "pandas", "scikit-learn", "opendp"),
-        notes=notes)
+        notes=notes,
+    )
     return 0
 
 

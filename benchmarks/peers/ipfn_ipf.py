@@ -66,8 +66,14 @@ def run_ipfn(sizes, cliques, targets, sweeps: int, budget: float):
             if times and sum(times) + max(times) > budget:
                 break
             t0, c0 = time.perf_counter(), time.process_time()
-            table = ipfn(table, [t.copy() for t in targets], [list(c) for c in cliques],
-                         convergence_rate=0.0, rate_tolerance=0.0, max_iteration=0).iteration()
+            table = ipfn(
+                table,
+                [t.copy() for t in targets],
+                [list(c) for c in cliques],
+                convergence_rate=0.0,
+                rate_tolerance=0.0,
+                max_iteration=0,
+            ).iteration()
             times.append(time.perf_counter() - t0)
             cpu.append(time.process_time() - c0)
     return table, times, cpu, {"calls": "one ipfn(...).iteration() per sweep, max_iteration=0"}
@@ -91,8 +97,12 @@ def main(argv=None) -> int:
     ap.add_argument("--problem", required=True, help=".npz with sizes, clique_<i>, target_<i>")
     ap.add_argument("--impl", choices=("ipfn", "humanleague"), required=True)
     ap.add_argument("--sweeps", type=int, default=100, help="ipfn: sweeps to run")
-    ap.add_argument("--budget", type=float, default=600.0,
-                    help="ipfn: stop before a sweep that would end after this many seconds")
+    ap.add_argument(
+        "--budget",
+        type=float,
+        default=600.0,
+        help="ipfn: stop before a sweep that would end after this many seconds",
+    )
     ap.add_argument("--output", required=True, help="where to write the fitted table (.npy)")
     ap.add_argument("--result", required=True, help="where to write the result JSON")
     args = ap.parse_args(argv)
@@ -109,10 +119,18 @@ def main(argv=None) -> int:
         vers = _common.versions("humanleague", "numpy")
         sweeps = int(notes.get("iterations", -1))
     np.save(args.output, table)
-    _common.write_result(args.result, impl=args.impl, fit_s=float(sum(times)),
-                         fit_cpu_s=float(sum(cpu)), sweeps=sweeps, sweep_s=times,
-                         requested_sweeps=args.sweeps, budget_s=args.budget,
-                         versions=vers, notes=notes)
+    _common.write_result(
+        args.result,
+        impl=args.impl,
+        fit_s=float(sum(times)),
+        fit_cpu_s=float(sum(cpu)),
+        sweeps=sweeps,
+        sweep_s=times,
+        requested_sweeps=args.sweeps,
+        budget_s=args.budget,
+        versions=vers,
+        notes=notes,
+    )
     return 0
 
 

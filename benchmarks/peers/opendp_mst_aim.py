@@ -36,7 +36,9 @@ def main(argv=None) -> int:
     ap.add_argument("--algo", choices=["mst", "aim"], required=True)
     ap.add_argument("--rho", type=float, required=True, help="zCDP budget (cdp_rho(ε, δ))")
     ap.add_argument("--queries", type=int, default=None, help="AIM: workload degree (default 3)")
-    ap.add_argument("--max-size", type=float, default=None, help="AIM: max model size MB (default 80)")
+    ap.add_argument(
+        "--max-size", type=float, default=None, help="AIM: max model size MB (default 80)"
+    )
     args = ap.parse_args(argv)
 
     import opendp.prelude as dp
@@ -65,10 +67,12 @@ def main(argv=None) -> int:
         privacy_unit=dp.unit_of(contributions=1),
         privacy_loss=dp.loss_of(rho=args.rho),
     )
-    table = (context.query(rho=args.rho)
-             .select(*cols)
-             .contingency_table(keys=keys, algorithm=algorithm)
-             .release())
+    table = (
+        context.query(rho=args.rho)
+        .select(*cols)
+        .contingency_table(keys=keys, algorithm=algorithm)
+        .release()
+    )
     fit_s = time.perf_counter() - t0
 
     t0 = time.perf_counter()
@@ -76,12 +80,23 @@ def main(argv=None) -> int:
     out.select(cols).write_csv(args.output)
     sample_s = time.perf_counter() - t0
 
-    notes = {"algo": args.algo, "rho": args.rho, "epsilon": args.epsilon, "delta": args.delta,
-             "algorithm": repr(algorithm)[:300],
-             "cliques": [list(c) for c in table.marginals]}
+    notes = {
+        "algo": args.algo,
+        "rho": args.rho,
+        "epsilon": args.epsilon,
+        "delta": args.delta,
+        "algorithm": repr(algorithm)[:300],
+        "cliques": [list(c) for c in table.marginals],
+    }
     _common.write_result(
-        args.result, fit_s=fit_s, sample_s=sample_s, rows_in=frame.height, rows_out=n_out,
-        versions=_common.versions("opendp", "mbi", "jax", "polars", "numpy"), notes=notes)
+        args.result,
+        fit_s=fit_s,
+        sample_s=sample_s,
+        rows_in=frame.height,
+        rows_out=n_out,
+        versions=_common.versions("opendp", "mbi", "jax", "polars", "numpy"),
+        notes=notes,
+    )
     return 0
 
 

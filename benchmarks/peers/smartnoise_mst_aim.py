@@ -63,16 +63,29 @@ def main(argv=None) -> int:
     out.to_csv(args.output, index=False)
     sample_s = time.perf_counter() - t0
 
-    notes = {"algo": args.algo, "epsilon": args.epsilon, "delta": args.delta,
-             "seed_global_numpy": args.seed, "opendp_noise_unseeded": True}
+    notes = {
+        "algo": args.algo,
+        "epsilon": args.epsilon,
+        "delta": args.delta,
+        "seed_global_numpy": args.seed,
+        "opendp_noise_unseeded": True,
+    }
     if args.algo == "aim":
-        notes.update(max_model_size=getattr(synth, "max_model_size", None),
-                     rounds=getattr(synth, "rounds", None), degree=getattr(synth, "degree", None),
-                     max_cells=getattr(synth, "max_cells", None))
+        notes.update(
+            max_model_size=getattr(synth, "max_model_size", None),
+            rounds=getattr(synth, "rounds", None),
+            degree=getattr(synth, "degree", None),
+            max_cells=getattr(synth, "max_cells", None),
+        )
     _common.write_result(
-        args.result, fit_s=fit_s, sample_s=sample_s, rows_in=len(df), rows_out=n_out,
+        args.result,
+        fit_s=fit_s,
+        sample_s=sample_s,
+        rows_in=len(df),
+        rows_out=n_out,
         versions=_common.versions("smartnoise-synth", "mbi", "jax", "numpy", "pandas", "opendp"),
-        notes=notes)
+        notes=notes,
+    )
     return 0
 
 

@@ -127,12 +127,12 @@ def replicate_rngs(params: Mapping, reps, seed: int = 0) -> list[np.random.Gener
     ]
 
 
-
 def replicate_index(rng: np.random.Generator, position: int) -> int:
     """The replicate index :func:`run_grid` keyed ``rng`` with (the last entry of its
     SeedSequence spawn key), else ``position`` (for generators made elsewhere)."""
     key = getattr(getattr(rng.bit_generator, "seed_seq", None), "spawn_key", ())
     return int(key[-1]) if key else position
+
 
 # --------------------------------------------------------------------------------------------
 # Grid
@@ -455,8 +455,9 @@ def run_grid(
                     stack.enter_context(joblib.parallel_config(backend="dask"))
                     par_jobs = -1
                 elif backend == "loky":
-                    stack.enter_context(joblib.parallel_config(backend=backend,
-                                                               initializer=warm_up))
+                    stack.enter_context(
+                        joblib.parallel_config(backend=backend, initializer=warm_up)
+                    )
                     par_jobs = min(n_jobs, len(pending))
                 else:
                     stack.enter_context(joblib.parallel_config(backend=backend))

@@ -322,8 +322,11 @@ def association_matrix(data: pd.DataFrame, categorical=None) -> pd.DataFrame:
         bad = [c for c in data.columns if data[c].isna().any()]
         raise ValueError(f"data has missing values in column(s) {bad}; impute or drop them first")
     if categorical is None:
-        categorical = [c for c in data.columns if not pd.api.types.is_numeric_dtype(data[c])
-                       or pd.api.types.is_bool_dtype(data[c])]
+        categorical = [
+            c
+            for c in data.columns
+            if not pd.api.types.is_numeric_dtype(data[c]) or pd.api.types.is_bool_dtype(data[c])
+        ]
     unknown = [c for c in categorical if c not in data.columns]
     if unknown:
         raise ValueError(f"categorical column(s) {unknown} are not columns of data")
@@ -331,7 +334,7 @@ def association_matrix(data: pd.DataFrame, categorical=None) -> pd.DataFrame:
     cols = list(data.columns)
     out = pd.DataFrame(np.eye(len(cols)), index=cols, columns=cols)
     for i, a in enumerate(cols):
-        for b in cols[i + 1:]:
+        for b in cols[i + 1 :]:
             if a in cat and b in cat:
                 v = _cramers_v(data[a], data[b])
             elif a in cat:
@@ -340,7 +343,9 @@ def association_matrix(data: pd.DataFrame, categorical=None) -> pd.DataFrame:
                 v = _correlation_ratio(data[b], data[a])
             else:
                 with np.errstate(invalid="ignore", divide="ignore"):
-                    v = abs(float(np.corrcoef(data[a].to_numpy(float), data[b].to_numpy(float))[0, 1]))
+                    v = abs(
+                        float(np.corrcoef(data[a].to_numpy(float), data[b].to_numpy(float))[0, 1])
+                    )
             out.loc[a, b] = out.loc[b, a] = v
     # rounding can put a perfect association a few ulps above 1 (e.g. η of a column that is a
     # function of the category): the measures are bounded by 1
@@ -351,7 +356,9 @@ def _association_weight(s: list, t: list, association) -> np.ndarray:
     """√C(s_i, t_j) as a (len(s), len(t)) array, with C = 1 for a feature and itself; validates
     ``association`` (type, coverage of every feature, values in [0, 1])."""
     if not isinstance(association, (pd.DataFrame, Mapping)):
-        raise TypeError(f"association must be a DataFrame or a mapping, got {type(association).__name__}")
+        raise TypeError(
+            f"association must be a DataFrame or a mapping, got {type(association).__name__}"
+        )
     assoc = association if isinstance(association, pd.DataFrame) else pd.DataFrame(association)
     missing = [f for f in dict.fromkeys(s + t) if f not in assoc.index or f not in assoc.columns]
     if missing:
@@ -380,8 +387,9 @@ def _soft_overlaps(s: list, t: list, weight: np.ndarray, depth: int) -> np.ndarr
     return out
 
 
-def correlated_rank_similarity(s, t, association, p: float = 0.9, *, depth: int | None = None,
-                               ext: bool = False) -> float:
+def correlated_rank_similarity(
+    s, t, association, p: float = 0.9, *, depth: int | None = None, ext: bool = False
+) -> float:
     """RBO with a soft overlap: two different features count as the same in proportion to the
     square root of their association (QUIPP pipeline's ``correlated_rank_similarity``, used by
     Giles et al. 2022 for the "corr_rank" scores).
@@ -413,7 +421,12 @@ def correlated_rank_similarity(s, t, association, p: float = 0.9, *, depth: int 
     p = _check_p(p, allow_one=True)
     weight = _association_weight(s, t, association)
     k = min(len(s), len(t)) if depth is None else depth
-    if isinstance(k, bool) or not isinstance(k, numbers.Integral) or k < 1 or k > min(len(s), len(t)):
+    if (
+        isinstance(k, bool)
+        or not isinstance(k, numbers.Integral)
+        or k < 1
+        or k > min(len(s), len(t))
+    ):
         raise ValueError(f"depth must be an integer in [1, {min(len(s), len(t))}], got {k!r}")
     x = _soft_overlaps(s, t, weight, int(k))
     a_d = x / np.arange(1, k + 1)
@@ -441,8 +454,9 @@ def _nonempty_ranking(ranking, name: str) -> list:
     return items
 
 
-def random_permutation_rbo(ranking, p: float = 0.9, n_draws: int = 100, *, association=None,
-                           random_state=None) -> pd.DataFrame:
+def random_permutation_rbo(
+    ranking, p: float = 0.9, n_draws: int = 100, *, association=None, random_state=None
+) -> pd.DataFrame:
     """Similarity of uniformly random permutations of a ranking to the ranking itself: the
     "random feature permutation" baseline of Giles et al. (2022) [``giles2022``], App. A.
 
@@ -604,9 +618,16 @@ def _shap_importance(model, X, multiclass: str = "mean") -> np.ndarray:
     return values.mean(axis=0)
 
 
-def feature_importance(model, X: pd.DataFrame, y=None, method: str = "mdi", *,
-                       n_repeats: int = 10, multiclass: str = "mean",
-                       random_state=None) -> pd.Series:
+def feature_importance(
+    model,
+    X: pd.DataFrame,
+    y=None,
+    method: str = "mdi",
+    *,
+    n_repeats: int = 10,
+    multiclass: str = "mean",
+    random_state=None,
+) -> pd.Series:
     """Importance of each feature of a fitted model.
 
     Parameters
@@ -655,8 +676,10 @@ def feature_importance(model, X: pd.DataFrame, y=None, method: str = "mdi", *,
         raise TypeError(f"X must be a pandas DataFrame (named features), got {type(X).__name__}")
     if method == "mdi":
         if not hasattr(model, "feature_importances_"):
-            raise ValueError(f"method='mdi' needs a fitted tree model with feature_importances_, "
-                             f"got {type(model).__name__}")
+            raise ValueError(
+                f"method='mdi' needs a fitted tree model with feature_importances_, "
+                f"got {type(model).__name__}"
+            )
         scores = np.asarray(model.feature_importances_, dtype=float)
     elif method == "permutation":
         if y is None:
@@ -664,8 +687,9 @@ def feature_importance(model, X: pd.DataFrame, y=None, method: str = "mdi", *,
         from sklearn.inspection import permutation_importance
 
         seed = int(check_random_state(random_state).integers(2**31 - 1))
-        scores = permutation_importance(model, X, y, n_repeats=n_repeats,
-                                        random_state=seed).importances_mean
+        scores = permutation_importance(
+            model, X, y, n_repeats=n_repeats, random_state=seed
+        ).importances_mean
     else:
         scores = _shap_importance(model, X, multiclass)
     return pd.Series(scores, index=list(X.columns), name=method)
@@ -697,9 +721,11 @@ def compare_importances(a, b) -> dict[str, float]:
     """
     a, b = pd.Series(a, dtype=float), pd.Series(b, dtype=float)
     if set(a.index) != set(b.index):
-        raise ValueError(f"a and b must score the same features; only in a: "
-                         f"{sorted(set(a.index) - set(b.index))}, only in b: "
-                         f"{sorted(set(b.index) - set(a.index))}")
+        raise ValueError(
+            f"a and b must score the same features; only in a: "
+            f"{sorted(set(a.index) - set(b.index))}, only in b: "
+            f"{sorted(set(b.index) - set(a.index))}"
+        )
     b = b.loc[a.index]
     va, vb = a.to_numpy(), b.to_numpy()
     for name, v in (("a", va), ("b", vb)):

@@ -211,7 +211,9 @@ def _resolve_classes(y: pd.Series, positive, name: str, *, exact_two: bool) -> t
     if positive is None:
         positive = _default_positive(labels, name)
     elif exact_two and positive not in labels:
-        raise ValueError(f"positive={positive!r} is not one of the target labels {labels} of {name}")
+        raise ValueError(
+            f"positive={positive!r} is not one of the target labels {labels} of {name}"
+        )
     return _py(positive), labels
 
 
@@ -577,9 +579,7 @@ def dp_confusion_matrix(
     epsilon = check_epsilon(epsilon)
     _check_neighbouring(neighbouring)
     cm = confusion_matrix(y_true, y_pred, positive=positive)
-    return privatize_confusion_matrix(
-        cm, epsilon, random_state, ledger, neighbouring=neighbouring
-    )
+    return privatize_confusion_matrix(cm, epsilon, random_state, ledger, neighbouring=neighbouring)
 
 
 # --------------------------------------------------------------------------------------------
@@ -793,8 +793,10 @@ def _predict_forest(est: Mapping, Z: np.ndarray) -> np.ndarray:
         inner = left >= 0
         if np.any(feat[inner] >= Z.shape[1]) or np.any(feat[inner] < 0):
             raise ValueError(f"trees[{i}] uses a feature index outside 0..{Z.shape[1] - 1}")
-        if np.any(left[inner] >= n_nodes) or np.any(right[inner] >= n_nodes) or np.any(
-            right[inner] < 0
+        if (
+            np.any(left[inner] >= n_nodes)
+            or np.any(right[inner] >= n_nodes)
+            or np.any(right[inner] < 0)
         ):
             raise ValueError(f"trees[{i}] has a child index outside 0..{n_nodes - 1}")
         node = np.zeros(n, dtype=np.int64)
@@ -947,7 +949,9 @@ class Curator:
         _check_neighbouring(neighbouring)
         if ledger is not None and not isinstance(ledger, PrivacyLedger):
             raise TypeError(f"ledger must be a PrivacyLedger or None, got {type(ledger).__name__}")
-        self.positive, self.labels = _resolve_classes(test[target], positive, "test", exact_two=True)
+        self.positive, self.labels = _resolve_classes(
+            test[target], positive, "test", exact_two=True
+        )
         self.target = target
         self.neighbouring = neighbouring
         self.ledger = PrivacyLedger() if ledger is None else ledger
@@ -1218,7 +1222,9 @@ def protocol_b(
         if curator.target != target:
             raise ValueError(f"the curator's target is {curator.target!r}, not {target!r}")
         if positive is not None and positive != curator.positive:
-            raise ValueError(f"positive={positive!r} differs from the curator's {curator.positive!r}")
+            raise ValueError(
+                f"positive={positive!r} differs from the curator's {curator.positive!r}"
+            )
     else:
         curator = Curator(
             real_test, target, positive=positive, neighbouring=neighbouring, ledger=ledger
@@ -1290,8 +1296,13 @@ class ProtocolErrorResult:
     n_undefined: int = 0
 
     def to_dict(self) -> dict:
-        return {"me": self.me, "std": self.std, "rmse": self.rmse, "n": self.n,
-                "n_undefined": self.n_undefined}
+        return {
+            "me": self.me,
+            "std": self.std,
+            "rmse": self.rmse,
+            "n": self.n,
+            "n_undefined": self.n_undefined,
+        }
 
 
 def protocol_error(estimates, truths) -> ProtocolErrorResult:
@@ -1336,7 +1347,9 @@ def protocol_error(estimates, truths) -> ProtocolErrorResult:
     return ProtocolErrorResult(me=me, std=std, rmse=rmse, n=n, n_undefined=int(ok.size - n))
 
 
-def summarize_protocol_errors(df: pd.DataFrame, by=("protocol", "classifier", "metric")) -> pd.DataFrame:
+def summarize_protocol_errors(
+    df: pd.DataFrame, by=("protocol", "classifier", "metric")
+) -> pd.DataFrame:
     """:func:`protocol_error` for every group of a tidy frame, vectorized with ``groupby``.
 
     Parameters
@@ -1409,7 +1422,9 @@ def _check_classifiers(classifiers) -> list[str]:
 
 def _check_sample(sample, n: int, real: pd.DataFrame, target, labels, name: str) -> pd.DataFrame:
     if not isinstance(sample, pd.DataFrame):
-        raise TypeError(f"the synthesizer's sample({n}) must return a DataFrame, got {type(sample).__name__}")
+        raise TypeError(
+            f"the synthesizer's sample({n}) must return a DataFrame, got {type(sample).__name__}"
+        )
     if len(sample) != n:
         raise ValueError(f"the synthesizer's sample({n}) returned {len(sample)} rows")
     missing = [c for c in real.columns if c not in sample.columns]
@@ -1497,8 +1512,9 @@ def evaluate_repetition(
 
     synth = make_synthesizer(epsilon, synth_rng)
     synth.fit(train)
-    syn_a = _check_sample(synth.sample(n_train + n_test), n_train + n_test, real, target, labels,
-                          "Protocol A")
+    syn_a = _check_sample(
+        synth.sample(n_train + n_test), n_train + n_test, real, target, labels, "Protocol A"
+    )
     syn_b = _check_sample(synth.sample(n_train), n_train, real, target, labels, "Protocol B")
 
     curator = Curator(test, target, positive=positive, neighbouring=neighbouring, ledger=ledger)
@@ -1506,13 +1522,22 @@ def evaluate_repetition(
     rows = []
     for name in classifiers:
         a_rng, b_rng, ref_rng = streams[name].spawn(3)
-        res_a = protocol_a(syn_a, target, name, test_size, a_rng, positive=positive,
-                           categorical=categorical)
+        res_a = protocol_a(
+            syn_a, target, name, test_size, a_rng, positive=positive, categorical=categorical
+        )
         truth_a = evaluate_model(res_a.model, test, target, positive=positive)
         res_b = protocol_b(syn_b, curator, target, name, epsilon, b_rng, categorical=categorical)
         truth_b = evaluate_model(res_b.model, test, target, positive=positive)
-        ref = true_performance(train, test, target, name, ref_rng, positive=positive,
-                               categorical=categorical, protocol="reference")
+        ref = true_performance(
+            train,
+            test,
+            target,
+            name,
+            ref_rng,
+            positive=positive,
+            categorical=categorical,
+            protocol="reference",
+        )
         for prot, res, truth in (("A", res_a, truth_a), ("B", res_b, truth_b)):
             for metric in METRICS:
                 rows.append(

@@ -63,7 +63,9 @@ def _out(arr: np.ndarray, scalar: bool):
     return arr[()] if scalar else arr
 
 
-def _laplace_calibration(scale, sensitivity, epsilon, ledger) -> tuple[float, float | None, float | None]:
+def _laplace_calibration(
+    scale, sensitivity, epsilon, ledger
+) -> tuple[float, float | None, float | None]:
     """Return (scale, epsilon, sensitivity) from either ``scale`` or ``sensitivity`` + ``epsilon``."""
     if scale is not None:
         if epsilon is not None:
@@ -85,7 +87,9 @@ def _laplace_calibration(scale, sensitivity, epsilon, ledger) -> tuple[float, fl
         epsilon = _positive(epsilon, "epsilon")
         scale = sensitivity / epsilon
     if ledger is not None and epsilon is None:
-        raise ValueError("to record the step in a ledger, give sensitivity= (ε = sensitivity / scale)")
+        raise ValueError(
+            "to record the step in a ledger, give sensitivity= (ε = sensitivity / scale)"
+        )
     return scale, epsilon, sensitivity
 
 
@@ -209,7 +213,9 @@ def discrete_laplace(
     g2 = rng.geometric(p, size=arr.shape)
     out = arr.astype(np.int64) + (g1 - g2).astype(np.int64)
     if ledger is not None:
-        ledger.record(mechanism="discrete_laplace", epsilon=eps, sensitivity=sens, scale=t, note=note)
+        ledger.record(
+            mechanism="discrete_laplace", epsilon=eps, sensitivity=sens, scale=t, note=note
+        )
     return _out(out, arr.ndim == 0)
 
 
@@ -259,8 +265,10 @@ def gaussian(
     rec_eps = rec_delta = None
     if sigma is not None:
         if rho is not None or epsilon is not None or delta is not None:
-            raise ValueError("give sigma= alone (with sensitivity= for the ledger), or calibrate by "
-                             "sensitivity= with rho= or with epsilon= and delta=, not both")
+            raise ValueError(
+                "give sigma= alone (with sensitivity= for the ledger), or calibrate by "
+                "sensitivity= with rho= or with epsilon= and delta=, not both"
+            )
         sigma = _positive(sigma, "sigma")
         if sensitivity is not None:
             sensitivity = _positive(sensitivity, "sensitivity")
@@ -313,7 +321,9 @@ def _em_logits(scores, epsilon, sensitivity) -> np.ndarray:
     except (TypeError, ValueError) as exc:
         raise TypeError(f"scores must be a numeric array-like: {exc}") from None
     if s.ndim == 0 or s.shape[-1] == 0:
-        raise ValueError(f"scores must have at least one candidate along the last axis, got shape {s.shape}")
+        raise ValueError(
+            f"scores must have at least one candidate along the last axis, got shape {s.shape}"
+        )
     if np.any(np.isnan(s)) or np.any(s == np.inf):
         raise ValueError("scores must not contain NaN or +inf (use -inf to exclude a candidate)")
     if s.size and np.any(np.all(s == -np.inf, axis=-1)):
@@ -324,7 +334,9 @@ def _em_logits(scores, epsilon, sensitivity) -> np.ndarray:
     return logits
 
 
-def exponential_mechanism_probabilities(scores, epsilon: float, sensitivity: float = 1.0) -> np.ndarray:
+def exponential_mechanism_probabilities(
+    scores, epsilon: float, sensitivity: float = 1.0
+) -> np.ndarray:
     """Selection probabilities P(r) ∝ exp(ε·q_r/(2Δ)) along the last axis (stable softmax).
 
     ``-inf`` scores get probability 0. Returns a float array of the shape of ``scores``.
