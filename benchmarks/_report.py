@@ -4,8 +4,12 @@ from __future__ import annotations
 
 import os
 import platform
-import tempfile
 from pathlib import Path
+
+from synthtrust._atomic import write_text
+
+#: The repository root (benchmarks/ is one level below it).
+ROOT = Path(__file__).resolve().parents[1]
 
 
 class Report:
@@ -39,15 +43,18 @@ class Report:
             self(fmt(r))
 
     def save(self, path: Path) -> None:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as fh:
-                fh.write("\n".join(self.lines) + "\n")
-            os.replace(tmp, path)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
+        """Write the lines to ``path`` atomically."""
+        write_text(path, "\n".join(self.lines) + "\n")
+
+    def finish(self, output: Path | None, default: Path, full_run: bool) -> None:
+        """Save to ``output``, or to ``default`` when ``output`` is None and this was a full
+        run (a partial or quick run does not overwrite the published results); say where."""
+        out = output if output is not None else (default if full_run else None)
+        if out is None:
+            return
+        self.save(out)
+        shown = out.relative_to(ROOT) if out.resolve().is_relative_to(ROOT) else out
+        print(f"report written to {shown}")
 
 
 def machine() -> str:

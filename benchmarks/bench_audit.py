@@ -1133,12 +1133,11 @@ def main(argv=None) -> int:
             PARTS[part](say, args)
             say()
     say(f"benchmark total {secs(time.perf_counter() - t0)}; {load()}")
-    out = args.output
-    if out is None and not args.quick and parts == list(PARTS) and args.apps == (1, 2, 3):
-        out = ROOT / "benchmarks" / "results_audit.txt"
-    if out is not None:
-        say.save(out)
-        print(f"report written to {out.relative_to(ROOT) if out.is_relative_to(ROOT) else out}")
+    say.finish(
+        args.output,
+        ROOT / "benchmarks" / "results_audit.txt",
+        full_run=not args.quick and parts == list(PARTS) and args.apps == (1, 2, 3),
+    )
     return 0
 
 

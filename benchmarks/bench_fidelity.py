@@ -54,6 +54,7 @@ import sklearn
 from sklearn.neighbors import NearestNeighbors
 
 from synthtrust import fidelity as F
+from synthtrust._atomic import write_text
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "data" / "paper-fidelity-accuracy"
@@ -342,11 +343,7 @@ def main(argv=None) -> int:
     say(f"   reproduced to the printed precision: {ours_row == PAPER_ROW}")
 
     if output is not None:
-        output.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=f".{output.name}.", dir=output.parent)
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write("\n".join(lines) + "\n")
-        os.replace(tmp, output)
+        write_text(output, "\n".join(lines) + "\n")
         print(
             f"\nreport written to {output.relative_to(ROOT) if output.is_relative_to(ROOT) else output}"
         )

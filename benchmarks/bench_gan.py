@@ -577,12 +577,7 @@ def main(argv=None) -> int:
     learning_check(say, list(range(2 if args.quick else args.learn_seeds)))
     say()
     say(f"benchmark total {secs(time.perf_counter() - t0)}; {load()}")
-    out = args.output
-    if out is None and not args.quick:
-        out = ROOT / "benchmarks" / "results_gan.txt"
-    if out is not None:
-        say.save(out)
-        print(f"report written to {out.relative_to(ROOT) if out.is_relative_to(ROOT) else out}")
+    say.finish(args.output, ROOT / "benchmarks" / "results_gan.txt", full_run=not args.quick)
     return 0
 
 

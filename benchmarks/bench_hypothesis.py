@@ -800,12 +800,7 @@ def main(argv=None) -> int:
         part4(rep)
     rep()
     rep(f"benchmark total {secs(time.perf_counter() - t0)}; {load()}")
-    out = args.output
-    if out is None and not args.quick:
-        out = ROOT / "benchmarks" / "results_hypothesis.txt"
-    if out is not None:
-        rep.save(out)
-        print(f"(report written to {out})")
+    rep.finish(args.output, ROOT / "benchmarks" / "results_hypothesis.txt", full_run=not args.quick)
     return 0
 
 

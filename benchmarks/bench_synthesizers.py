@@ -722,12 +722,11 @@ def main(argv=None) -> int:
         "inflated and CPU is the figure to compare."
     )
     rep(f"benchmark finished; {load()}")
-    out = args.output
-    if out is None and not args.quick and not args.skip_peers and not args.only:
-        out = ROOT / "benchmarks" / "results_synthesizers.txt"
-    if out is not None:
-        rep.save(out)
-        print(f"(report written to {out})")
+    rep.finish(
+        args.output,
+        ROOT / "benchmarks" / "results_synthesizers.txt",
+        full_run=not args.quick and not args.skip_peers and not args.only,
+    )
     if args.keep is None:
         import shutil  # noqa: PLC0415
 

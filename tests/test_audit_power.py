@@ -109,10 +109,12 @@ def test_power_grid_cell_and_curve():
     assert curve[["leak", "k", "audits"]].values.tolist() == [[0.0, 3, 3], [0.05, 3, 1]]
     assert curve.rate.tolist() == pytest.approx([1 / 3, 1.0])
     assert curve.median_t.tolist() == [0.1, 9.0]
-    with pytest.raises(ValueError, match="every leak must be a share in \\[0, 1\\], got -0.1"):
+    with pytest.raises(ValueError, match="each leak must be in \\[0, 1\\], got -0.1"):
         au.power_grid(leaks=[-0.1], ks=[3])
-    with pytest.raises(ValueError, match="every K in ks must be an integer >= 2, got 1"):
+    with pytest.raises(ValueError, match="each K in ks must be >= 2, got 1"):
         au.power_grid(leaks=[0.1], ks=[1])
+    with pytest.raises(TypeError, match="each K in ks must be an integer, got float 3.5"):
+        au.power_grid(leaks=[0.1], ks=[3.5])
     with pytest.raises(ValueError, match="generator must be 'ipf' or 'pgm'"):
         au.power_grid(leaks=[0.1], ks=[3], generator="cart")
     with pytest.raises(ValueError, match="results must have the columns"):

@@ -329,3 +329,13 @@ def test_utility_findings_verdicts():
     assert f2.loc["tailored_3way", "holds"] is False
     res3 = res[res["generator"].isin(["real", "cart"])]
     assert U.utility_findings(res3, n_test=1000)["holds"].isna().all()
+
+
+def test_a_single_class_training_split_gives_a_constant_model_without_importance():
+    # a synthetic training split can hold one class only: the model predicts it everywhere,
+    # and no feature matters (permutation importance would be 0 up to nothing)
+    X = pd.DataFrame({"a": [0, 1, 2, 1], "b": [1, 1, 0, 0]})
+    y = pd.Series([3, 3, 3, 3])
+    model = U._fit(lambda: pytest.fail("no model is trained on one class"), X, y)
+    assert model.predict(pd.DataFrame({"a": [5, 0], "b": [0, 9]})).tolist() == [3, 3]
+    assert U._importance(model, X, y, n_repeats=3).tolist() == [0.0, 0.0]

@@ -72,6 +72,11 @@ def _check_int(value, name: str, low: int) -> int:
     return int(value)
 
 
+def check_int_at_least(value, name: str, low: int) -> int:
+    """Validate an integer ≥ ``low`` (booleans rejected); TypeError/ValueError naming ``name``."""
+    return _check_int(value, name, low)
+
+
 def check_positive_int(value, name: str) -> int:
     """Validate an integer ≥ 1 (booleans rejected)."""
     return _check_int(value, name, 1)

@@ -30,6 +30,7 @@ from functools import lru_cache
 import numpy as np
 import pandas as pd
 
+from synthtrust._validation import check_int_at_least, check_real_range
 from synthtrust.audit import GeneratorCard, candidate_bins, complement_basis
 from synthtrust.audit.basis import ComplementBasis
 from synthtrust.audit.two_step import audit
@@ -787,17 +788,17 @@ def power_grid(
     ------
     ValueError
         Unknown ``app`` or ``generator``; a leak outside [0, 1]; K < 2.
+    TypeError
+        A leak that is not a real number, a K that is not an integer.
     """
     a = application(app)
     if generator not in ("ipf", "pgm"):
         raise ValueError(f"generator must be 'ipf' or 'pgm', got {generator!r}")
     cells = []
     for leak in leaks:
-        if isinstance(leak, bool) or not isinstance(leak, numbers.Real) or not 0 <= leak <= 1:
-            raise ValueError(f"every leak must be a share in [0, 1], got {leak!r}")
+        check_real_range(leak, "each leak", 0, 1, low_open=False, high_open=False)
         for k in ks:
-            if isinstance(k, bool) or not isinstance(k, numbers.Integral) or k < 2:
-                raise ValueError(f"every K in ks must be an integer >= 2, got {k!r}")
+            check_int_at_least(k, "each K in ks", 2)
             cells.append(
                 {
                     "app": a.key,

@@ -565,16 +565,6 @@ def app1_metrics(synthetic: pd.DataFrame, real: pd.DataFrame) -> dict:
 # --------------------------------------------------------------------------------------------
 # Applications 2 and 3: models trained on synthetic data
 # --------------------------------------------------------------------------------------------
-class _Constant:
-    """A model predicting one class (a synthetic training split with a single class)."""
-
-    def __init__(self, value):
-        self.value = value
-
-    def predict(self, X):
-        return np.full(len(X), self.value)
-
-
 def _one_hot(columns, sizes):
     from sklearn.preprocessing import OneHotEncoder
 
@@ -618,8 +608,10 @@ def _synthetic_split(X: pd.DataFrame, y: pd.Series):
 
 
 def _fit(make, X, y):
-    if y.nunique() < 2:
-        return _Constant(y.iloc[0])
+    if y.nunique() < 2:  # a synthetic training split with a single class
+        from sklearn.dummy import DummyClassifier
+
+        return DummyClassifier(strategy="constant", constant=y.iloc[0]).fit(X, y)
     with warnings.catch_warnings():
         # lbfgs stops at 100 iterations on some synthetic sets, as in the reference notebooks
         from sklearn.exceptions import ConvergenceWarning
@@ -683,9 +675,10 @@ def app2_metrics(
 
 
 def _importance(model, X, y, n_repeats: int) -> np.ndarray:
+    from sklearn.dummy import DummyClassifier
     from sklearn.inspection import permutation_importance
 
-    if isinstance(model, _Constant):
+    if isinstance(model, DummyClassifier):  # predicts one class: no feature matters
         return np.zeros(X.shape[1])
     res = permutation_importance(model, X, y, n_repeats=n_repeats, random_state=0, n_jobs=1)
     return np.asarray(res.importances_mean, dtype=float)

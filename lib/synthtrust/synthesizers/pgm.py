@@ -47,6 +47,7 @@ import numpy as np
 from .._jax import configure_jax, import_mbi
 from .._validation import check_epsilon, check_positive_int
 from ..privacy.ledger import PrivacyLedger
+from ..privacy.mechanisms import laplace
 from .base import (
     BaseSynthesizer,
     as_count_matrix,
@@ -113,29 +114,27 @@ def _synthetic_counts(model, rows: int, seed: int, method: str, shape) -> np.nda
 # --------------------------------------------------------------------------------------------
 # measurement and estimation
 # --------------------------------------------------------------------------------------------
-def _measure(mat, shape, cliques, epsilon, rngs) -> tuple[list[np.ndarray], float]:
-    """Noisy marginals per clique, each (R, size); returns (list, Laplace scale b)."""
+def _measure(mat, shape, cliques, epsilon, rngs, ledger=None, names=None):
+    """Noisy marginals per clique, each (R, size), by the Laplace mechanism with ε/K each (K
+    cliques; scale b = 2K/ε). Replicate i draws the noise of every marginal in clique order
+    from ``rngs[i]``; ``ledger`` (optional) receives replicate 0's K entries. Returns (list, b).
+    """
     k = len(cliques)
     b = _SENSITIVITY / (epsilon / k)
+    names = names if names is not None else _names(len(shape))
     true = [_marginal_counts(mat, shape, cl) for cl in cliques]
-    sizes = [t.shape[1] for t in true]
-    noise = np.empty((mat.shape[0], sum(sizes)))
+    noisy = [np.empty(t.shape) for t in true]
     for i, rng in enumerate(rngs):
-        noise[i] = rng.laplace(0.0, b, size=noise.shape[1])
-    cuts = np.cumsum(sizes)[:-1]
-    return [t + z for t, z in zip(true, np.split(noise, cuts, axis=1), strict=True)], b
-
-
-def _record_pgm(ledger: PrivacyLedger, epsilon: float, cliques, names) -> None:
-    k = len(cliques)
-    for cl in cliques:
-        ledger.record(
-            mechanism="laplace",
-            epsilon=epsilon / k,
-            sensitivity=_SENSITIVITY,
-            scale=_SENSITIVITY * k / epsilon,
-            note=f"marginal ({', '.join(str(names[a]) for a in cl)}); split(eps) = eps/{k}",
-        )
+        for t, out, cl in zip(true, noisy, cliques, strict=True):
+            out[i] = laplace(
+                t[i],
+                sensitivity=_SENSITIVITY,
+                epsilon=epsilon / k,
+                random_state=rng,
+                ledger=ledger if i == 0 else None,
+                note=f"marginal ({', '.join(str(names[a]) for a in cl)}); split(eps) = eps/{k}",
+            )
+    return noisy, b
 
 
 def _measurements(noisy_row, cliques, stddev):
@@ -389,7 +388,7 @@ def private_pgm(
         n_synthetic = check_positive_int(n_synthetic, "n_synthetic")
     rngs = replicate_generators(random_state, mat.shape[0])
     domain = _domain(shape)
-    noisy, b = _measure(mat, shape, cliques, epsilon, rngs)
+    noisy, b = _measure(mat, shape, cliques, epsilon, rngs, ledger)
     stddev = math.sqrt(2.0) * b
     totals = _totals(mat, noisy, cliques, stddev, total)
     rows = mat.sum(axis=1) if n_synthetic is None else np.full(mat.shape[0], n_synthetic)
@@ -402,8 +401,6 @@ def private_pgm(
             for i in range(mat.shape[0])
         ]
         out = _sample_models(models, rows, rngs, synthetic_method, shape)
-    if ledger is not None:
-        _record_pgm(ledger, epsilon, cliques, _names(len(shape)))
     return out[0] if was_1d else out
 
 
@@ -461,7 +458,7 @@ class PrivatePGM(BaseSynthesizer):
         cliques = self._marginal_axes()
         eps = float(self.epsilon)
         mat = counts[None, :]
-        noisy, b = _measure(mat, self.shape_, cliques, eps, [self._rng])
+        noisy, b = _measure(mat, self.shape_, cliques, eps, [self._rng], self.ledger, self.columns_)
         stddev = math.sqrt(2.0) * b
         total = float(_totals(mat, noisy, cliques, stddev, self.total)[0])
         self.model_ = _fit_one(
@@ -469,7 +466,6 @@ class PrivatePGM(BaseSynthesizer):
         )
         self.measurements_ = _measurements([y[0] for y in noisy], cliques, stddev)
         self.cliques_ = [tuple(self.columns_[a] for a in cl) for cl in cliques]
-        _record_pgm(self.ledger, eps, cliques, self.columns_)
 
     def _sample_counts(self, n):
         seed = int(self._rng.integers(2**32))

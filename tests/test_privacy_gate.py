@@ -1,0 +1,164 @@
+"""Every noise draw that spends privacy goes through ``synthtrust.privacy.mechanisms``, and the
+ledger's entries are exactly those draws (count and scale).
+
+A spying ``numpy.random.Generator`` (a subclass: the synthesizers take it as ``random_state``)
+records every noise draw — Laplace, Gaussian, Gumbel, geometric (discrete Laplace),
+exponential — with the module that called it. After a fit, (1) no noise is drawn outside the
+mechanisms module, and (2) the ledger's entries match the mechanisms' draws one to one:
+a Laplace entry is one ``laplace`` draw at the entry's scale, a Gaussian entry one ``normal``
+draw at its σ, an exponential-mechanism entry one ``gumbel`` draw, a discrete-Laplace entry two
+``geometric`` draws.
+
+The synthesizers marked ``xfail(strict=True)`` still draw their noise themselves (issue 14's
+privacy gate is not finished for them): the mark makes the test fail once they are fixed
+without updating it.
+"""
+
+from __future__ import annotations
+
+import sys
+import warnings
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from synthtrust.synthesizers import (
+    AIM,
+    MST,
+    MWEM,
+    MWEMPGM,
+    PATECTGAN,
+    PerturbedHistogram,
+    PrivatePGM,
+    PrivBayes,
+    PrivMRF,
+    SmoothedHistogram,
+)
+
+GATE = "synthtrust.privacy.mechanisms"
+NOISE = (
+    "laplace",
+    "normal",
+    "standard_normal",
+    "gumbel",
+    "geometric",
+    "exponential",
+    "standard_exponential",
+    "multinomial",
+)
+DOMAIN = {"a": 3, "b": 4, "c": 2}
+
+
+class SpyGenerator(np.random.Generator):
+    """A Generator that records every noise draw: (method, calling module, scale)."""
+
+    def __init__(self, seed: int):
+        super().__init__(np.random.PCG64(seed))
+        self.draws: list[tuple[str, str, float | None]] = []
+
+
+def _spy(name):
+    def method(self, *args, **kwargs):
+        caller = sys._getframe(1).f_globals.get("__name__", "?")
+        scale = kwargs.get("scale", args[1] if len(args) > 1 else None)
+        if name == "normal":
+            scale = kwargs.get("scale", args[1] if len(args) > 1 else 1.0)
+        self.draws.append((name, caller, scale))
+        return getattr(np.random.Generator, name)(self, *args, **kwargs)
+
+    method.__name__ = name
+    return method
+
+
+for _name in NOISE:
+    setattr(SpyGenerator, _name, _spy(_name))
+
+#: ledger mechanism -> (the draw it makes, draws per entry)
+DRAW_OF = {
+    "laplace": ("laplace", 1),
+    "gaussian": ("normal", 1),
+    "exponential": ("gumbel", 1),
+    "discrete_laplace": ("geometric", 2),
+}
+
+
+def _table(n=300, seed=0) -> pd.DataFrame:
+    rng = np.random.default_rng(seed)
+    a = rng.integers(0, 3, n)
+    return pd.DataFrame({"a": a, "b": (a + rng.integers(0, 2, n)) % 4, "c": rng.integers(0, 2, n)})
+
+
+GATED = {
+    "PerturbedHistogram": lambda rng: PerturbedHistogram(1.0, domain=DOMAIN, random_state=rng),
+    "PrivatePGM": lambda rng: PrivatePGM(1.0, domain=DOMAIN, iters=50, random_state=rng),
+    "PrivBayes": lambda rng: PrivBayes(1.0, domain=DOMAIN, random_state=rng),
+    "MST": lambda rng: MST(1.0, 1e-9, domain=DOMAIN, iters=50, random_state=rng),
+    "AIM": lambda rng: AIM(1.0, 1e-9, domain=DOMAIN, max_iters=50, random_state=rng),
+    "MWEMPGM": lambda rng: MWEMPGM(1.0, 1e-9, domain=DOMAIN, iters=50, random_state=rng),
+    "PrivMRF": lambda rng: PrivMRF(1.0, 1e-9, domain=DOMAIN, random_state=rng),
+}
+NOT_YET = {
+    "SmoothedHistogram": lambda rng: SmoothedHistogram(
+        1.0, n_synthetic=50, domain=DOMAIN, random_state=rng
+    ),
+    "MWEM": lambda rng: MWEM(1.0, domain=DOMAIN, iterations=3, random_state=rng),
+    "PATECTGAN": lambda rng: PATECTGAN(
+        1.0,
+        domain=DOMAIN,
+        max_iterations=5,
+        batch_size=16,
+        embedding_dim=8,
+        generator_dim=(8,),
+        discriminator_dim=(8,),
+        random_state=rng,
+    ),
+}
+
+
+def _check_fit(make):
+    rng = SpyGenerator(7)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        synth = make(rng).fit(_table())
+    outside = [d for d in rng.draws if d[1] != GATE and d[0] != "multinomial"]
+    assert outside == [], f"noise drawn outside {GATE}: {outside[:5]}"
+    gate = [d for d in rng.draws if d[1] == GATE]
+    entries = list(synth.ledger)
+    assert entries, "the fit recorded nothing"
+    expected = []
+    for e in entries:
+        kind, times = DRAW_OF[e.mechanism]
+        expected += [kind] * times
+    assert [d[0] for d in gate] == expected, "ledger entries and the gate's draws differ"
+    for e, d in zip(
+        (e for e in entries if e.mechanism in ("laplace", "gaussian")),
+        (d for d in gate if d[0] in ("laplace", "normal")),
+        strict=True,
+    ):
+        assert d[2] == pytest.approx(e.scale, rel=1e-12), (e, d)
+
+
+@pytest.mark.parametrize("name", sorted(GATED))
+def test_the_ledger_is_the_noise_drawn(name):
+    _check_fit(GATED[name])
+
+
+@pytest.mark.parametrize("name", sorted(NOT_YET))
+@pytest.mark.xfail(
+    strict=True,
+    raises=AssertionError,
+    reason="draws its noise outside synthtrust.privacy (issue 14)",
+)
+def test_not_yet_through_the_gate(name):
+    _check_fit(NOT_YET[name])
+
+
+def test_the_spy_sees_a_bypass():
+    class Bypass(PerturbedHistogram):
+        def _fit_counts(self, counts, n):
+            super()._fit_counts(counts, n)
+            self._rng.laplace(0.0, 1.0, size=3)  # noise that no ledger entry accounts for
+
+    with pytest.raises(AssertionError, match="noise drawn outside"):
+        _check_fit(lambda rng: Bypass(1.0, domain=DOMAIN, random_state=rng))
