@@ -60,11 +60,12 @@ class SpyGenerator(np.random.Generator):
 
 def _spy(name):
     def method(self, *args, **kwargs):
-        caller = sys._getframe(1).f_globals.get("__name__", "?")
+        frame = sys._getframe(1)
+        caller = (frame.f_globals.get("__name__", "?"), frame.f_code.co_name)
         scale = kwargs.get("scale", args[1] if len(args) > 1 else None)
         if name == "normal":
             scale = kwargs.get("scale", args[1] if len(args) > 1 else 1.0)
-        self.draws.append((name, caller, scale))
+        self.draws.append((name, caller, None if scale is None else float(np.max(scale))))
         return getattr(np.random.Generator, name)(self, *args, **kwargs)
 
     method.__name__ = name
@@ -116,15 +117,28 @@ NOT_YET = {
 }
 
 
+#: Draws that spend no privacy: the DP Mann–Whitney U test simulates its null distribution by
+#: pushing simulated statistics through the same noisy pipeline (post-processing, public sizes).
+SIMULATION = {
+    ("synthtrust.hypothesis", "_simulate_release"),
+    ("synthtrust.hypothesis", "_sample_null_u_normal"),
+}
+
+
 def _check_fit(make):
     rng = SpyGenerator(7)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         synth = make(rng).fit(_table())
-    outside = [d for d in rng.draws if d[1] != GATE and d[0] != "multinomial"]
+    _check_draws(rng, list(synth.ledger))
+
+
+def _check_draws(rng, entries):
+    outside = [
+        d for d in rng.draws if d[1][0] != GATE and d[0] != "multinomial" and d[1] not in SIMULATION
+    ]
     assert outside == [], f"noise drawn outside {GATE}: {outside[:5]}"
-    gate = [d for d in rng.draws if d[1] == GATE]
-    entries = list(synth.ledger)
+    gate = [d for d in rng.draws if d[1][0] == GATE]
     assert entries, "the fit recorded nothing"
     expected = []
     for e in entries:
@@ -152,6 +166,22 @@ def test_the_ledger_is_the_noise_drawn(name):
 )
 def test_not_yet_through_the_gate(name):
     _check_fit(NOT_YET[name])
+
+
+def test_the_dp_mann_whitney_u_ledger_is_its_two_releases():
+    from synthtrust import hypothesis
+    from synthtrust.privacy import PrivacyLedger
+
+    r = np.random.default_rng(1)
+    x, y = r.normal(size=30), r.normal(size=45)
+    rng, ledger = SpyGenerator(3), PrivacyLedger()
+    res = hypothesis.dp_mannwhitneyu(x, y, 1.0, n_sim=50, random_state=rng, ledger=ledger)
+    _check_draws(rng, list(ledger))
+    size, u = list(ledger)
+    assert size.epsilon == pytest.approx(0.65) and size.scale == pytest.approx(1 / 0.65)
+    assert u.epsilon == pytest.approx(0.35) and u.delta == 1e-6
+    assert u.sensitivity == pytest.approx(75 - res.m_lower)
+    assert ledger.total_epsilon == pytest.approx(1.0) and ledger.total_delta == 1e-6
 
 
 def test_the_spy_sees_a_bypass():
