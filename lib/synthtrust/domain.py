@@ -663,15 +663,7 @@ class Domain:
     specs : mapping {column name (str): Categorical | Numeric | Ordinal}
         In column order.
 
-    Attributes
-    ----------
-    columns : list of str
-        Column order of encoded and decoded frames.
-    sizes : dict {column: k}
-        Number of codes per column, ordered like ``columns`` (the input the marginal
-        synthesizers take, as ``mbi.Domain`` / private-pgm's ``*-domain.json``).
-    cells : int
-        Number of cells of the full contingency table, ``prod(sizes)`` (a Python int).
+    The properties ``columns``, ``sizes`` and ``cells`` describe the coded table.
 
     Examples
     --------
@@ -714,7 +706,8 @@ class Domain:
 
     @property
     def sizes(self) -> dict[str, int]:
-        """``{column: number of codes}`` in column order (a new dict)."""
+        """``{column: number of codes}`` in column order (a new dict): the input the marginal
+        synthesizers take, as ``mbi.Domain`` / private-pgm's ``*-domain.json``."""
         return {name: spec.size for name, spec in self._specs.items()}
 
     @property

@@ -578,7 +578,7 @@ def chi2_contingency(table) -> Chi2Result:
     -------
     Chi2Result
         Pearson statistic with Yates' continuity correction when dof = (r−1)(c−1) = 1 (SciPy's
-        ``correction=True``; each cell moved by min(0.5, |E − O|) towards E), p = χ²_dof
+        ``correction=True``; each cell moved by min(0.5, ``|E − O|``) towards E), p = χ²_dof
         survival function, ``dof`` (int), ``expected_freq`` (..., r, c).  dof = 0 (r or c = 1):
         statistic 0, p = 1 as SciPy.  A replicate with a zero row/column sum (SciPy raises
         "expected frequencies has a zero element") gets ``nan``.
@@ -1039,11 +1039,11 @@ _DP_DOC = """
        = n − m <= n − m*.
     4. Ũ = U + Lap((n − m*)/ε_U)                              (released; (ε, δ)-DP in total)
     5. p-value, post-processing only: m̂ = clip(round(m̃), 1, ⌊n/2⌋); centre c = m̂(n − m̂)/2;
-       T = |Ũ − c|.  B = n_sim times: draw U_b exactly from the null distribution of U for
+       T = ``|Ũ − c|``.  B = n_sim times: draw U_b exactly from the null distribution of U for
        continuous data and sizes (m̂, n − m̂) (sum of ranks of a uniformly random m̂-subset of
        1..n, :func:`simulate_null_u`), push it through the same noisy pipeline with fresh
        noise (m̃_b = m̂ + Lap(1/ε_m), m*_b as in step 2, Ũ_b = U_b + Lap((n − m*_b)/ε_U)),
-       T_b = |Ũ_b − c|.  p = (1 + #{T_b >= T}) / (1 + B); reject if p <= alpha.
+       T_b = ``|Ũ_b − c|``.  p = (1 + #{T_b >= T}) / (1 + B); reject if p <= alpha.
 
     Choices of ours (not fixed by the papers): the two-sided form |Ũ − m̂(n − m̂)/2|; releasing U
     of the first sample (the port releases min(U_x, U_y); the two-sided test is the same);

@@ -4,7 +4,7 @@ Giles et al. (2022), "Faking feature importance: a cautionary tale on the use of
 private synthetic data", compare the feature importance of a random forest trained on the real
 data with that of one trained on DP synthetic data. This module gives the pieces:
 
-* :func:`feature_importance` — impurity (MDI), permutation and mean-|SHAP| importance of a fitted
+* :func:`feature_importance` — impurity (MDI), permutation and mean-``|SHAP|`` importance of a fitted
   model, as a pandas Series;
 * :func:`importance_ranking` — features by decreasing importance;
 * :func:`rank_biased_overlap` — the RBO family of Webber, Moffat & Zobel (2010): lower bound,
@@ -23,7 +23,7 @@ Sources: Giles et al. (2022) [``giles2022``]; Webber, Moffat & Zobel (2010) [``w
 SHAP values of trees: Lundberg et al. (2020) [``lundberg2020``].
 
 Notation (Webber et al. 2010, §4): S, T rankings without duplicates, S_{:d} the first d items,
-X_d = |S_{:d} ∩ T_{:d}| the overlap at depth d, A_d = X_d / d the agreement, 0 < p < 1 the
+X_d = ``|S_{:d} ∩ T_{:d}|`` the overlap at depth d, A_d = X_d / d the agreement, 0 < p < 1 the
 persistence: RBO = (1 − p) Σ_{d≥1} p^{d−1} A_d (Eq. 7). Rankings here are finite prefixes of
 possibly longer (conceptually infinite) rankings; the bounds say how large the full RBO can be.
 """
@@ -297,7 +297,7 @@ def _correlation_ratio(categories: pd.Series, values: pd.Series) -> float:
 def association_matrix(data: pd.DataFrame, categorical=None) -> pd.DataFrame:
     """Absolute association between every pair of columns, as the QUIPP pipeline computes it
     with ``dython.nominal.associations(...)["corr"].abs()`` (dython's defaults):
-    |Pearson r| for numeric–numeric, the correlation ratio η for categorical–numeric and
+    ``|Pearson r|`` for numeric–numeric, the correlation ratio η for categorical–numeric and
     bias-corrected Cramér's V for categorical–categorical pairs; 1 on the diagonal.
 
     Parameters
@@ -461,7 +461,7 @@ def random_permutation_rbo(
     "random feature permutation" baseline of Giles et al. (2022) [``giles2022``], App. A.
 
     For each draw, T is a uniformly random reordering of the n items of S = the real ranking; the
-    overlap at depth d is X_d = |S_{:d} ∩ T_{:d}| (computed for all draws at once: item S_i enters
+    overlap at depth d is X_d = ``|S_{:d} ∩ T_{:d}|`` (computed for all draws at once: item S_i enters
     both prefixes at depth max(i, position of S_i in T) + 1).
 
     Parameters
@@ -532,7 +532,7 @@ def expected_rbo_random_permutation(n_features: int, p: float) -> float:
 
     Derivation (own; notation of Webber et al. 2010 [``webber2010``], §4): for two rankings of
     the same n items, RBO_ext = (X_n/n)·pⁿ + ((1 − p)/p)·Σ_{d=1}^{n} (X_d/d)·p^d with X_n = n.
-    For a uniformly random T, X_d = |S_{:d} ∩ T_{:d}| is hypergeometric (d draws from n items of
+    For a uniformly random T, X_d = ``|S_{:d} ∩ T_{:d}|`` is hypergeometric (d draws from n items of
     which d are "successes"), E[X_d] = d²/n. RBO_ext is linear in the X_d, so
 
         E = pⁿ + ((1 − p)/(p·n))·Σ_{d=1}^{n} d·p^d,
@@ -605,8 +605,8 @@ def _permuted_cosine(ordered: np.ndarray, perms: np.ndarray) -> np.ndarray:
 # importance scores
 # --------------------------------------------------------------------------------------------
 def _shap_importance(model, X, multiclass: str = "mean") -> np.ndarray:
-    """Mean over rows of |φ| (rows, features); for per-class values (rows, features, classes)
-    |φ| is averaged over the classes ("mean") or taken for the last class ("last")."""
+    """Mean over rows of ``|φ|`` (rows, features); for per-class values (rows, features, classes)
+    ``|φ|`` is averaged over the classes ("mean") or taken for the last class ("last")."""
     shap = import_optional("shap", "SHAP importance")
 
     values = shap.TreeExplainer(model).shap_values(X)
@@ -641,7 +641,7 @@ def feature_importance(
     method : {"mdi", "permutation", "shap"}
         Mean decrease in impurity (Breiman 2001); mean drop in ``model.score`` when a column is
         permuted (``sklearn.inspection.permutation_importance``, ``n_repeats`` times); mean
-        |SHAP value| over the rows of ``X`` (``shap.TreeExplainer``, Lundberg et al. 2020
+        ``|SHAP value|`` over the rows of ``X`` (``shap.TreeExplainer``, Lundberg et al. 2020
         [``lundberg2020``]).
     n_repeats : int ≥ 1
         Permutations per feature for ``"permutation"`` (sklearn's default and Giles et al.
@@ -649,9 +649,9 @@ def feature_importance(
     multiclass : {"mean", "last"}, default "mean"
         ``"shap"`` on a model with one SHAP value per class (classifiers whose output is a
         probability, e.g. a random forest; shape (rows, features, classes)): "mean" averages
-        |φ| over the classes, as Giles et al. (2022) [``giles2022``] do for the 4-class Household
+        ``|φ|`` over the classes, as Giles et al. (2022) [``giles2022``] do for the 4-class Household
         target; "last" keeps the last class only (the behaviour before this option). For a
-        binary probability model |φ_0| = |φ_1| (the two outputs sum to 1), so both agree; models
+        binary probability model ``|φ_0|`` = ``|φ_1|`` (the two outputs sum to 1), so both agree; models
         with a single output are not affected. The paper *sums* over the test rows where this
         takes the mean: rankings, RBO and cosine are unchanged by that factor.
     random_state : int, Generator or None (permutation only)

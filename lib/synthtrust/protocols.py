@@ -65,7 +65,7 @@ Design decisions (where the paper is silent, the choice is ours and stated here)
   ``n_test = ceil(test_size · n)`` (scikit-learn's rule), the rest is training data.  The same
   rule splits the real data and, in Protocol A, the synthetic data.
 * **Synthetic samples** (§IV.C): one generator is fitted per repetition; Protocol A gets a
-  sample of |train| + |test| rows and Protocol B a separate, independent sample of |train| rows.
+  sample of ``|train|`` + ``|test|`` rows and Protocol B a separate, independent sample of ``|train|`` rows.
 * **Degenerate synthetic data**: a synthetic training set with a single class gives a constant
   classifier that predicts that class (scikit-learn's classifiers refuse one class);
   ``LinearSVC`` convergence warnings are silenced (``max_iter=1000`` as in its default).
@@ -468,6 +468,8 @@ def classification_metrics(cm) -> dict:
 class ConfusionRelease:
     """The DP release of a confusion matrix (Protocol B, step 8).
 
+    Attributes
+    ----------
     matrix : int64 array (2, 2)
         Post-processed noisy counts ``[[TN, FP], [FN, TP]]``: rounded, clipped at 0.
     noisy : float array (2, 2)
@@ -1041,6 +1043,8 @@ class Curator:
 class ProtocolResult:
     """Performance of one classifier as seen by one protocol.
 
+    Attributes
+    ----------
     protocol : {"A", "B", "truth", "reference"}
         A = Syn-Only estimate, B = Syn-Real (DP) estimate, truth = the same kind of model trained
         on synthetic data and tested on the real test set without DP, reference = trained on
@@ -1134,7 +1138,7 @@ def protocol_a(
     Parameters
     ----------
     synthetic : DataFrame, shape (n_train + n_test, n_features + 1)
-        The released synthetic data (the paper samples |train| + |test| rows).
+        The released synthetic data (the paper samples ``|train|`` + ``|test|`` rows).
     target : column label of the class
     classifier : {"random_forest", "linear_svm", "knn"}
     test_size : float in (0, 1)
@@ -1186,7 +1190,7 @@ def protocol_b(
     Parameters
     ----------
     synthetic : DataFrame, shape (n_train, n_features + 1)
-        The released synthetic data (the paper samples |train| rows).
+        The released synthetic data (the paper samples ``|train|`` rows).
     real_test : DataFrame or Curator
         The real test set (a :class:`Curator` is built around it) or an existing curator.
     target, classifier, positive, categorical
@@ -1281,6 +1285,8 @@ def true_performance(
 class ProtocolErrorResult:
     """Error of a protocol over repetitions (paper §III.B, eq. 2–3).
 
+    Attributes
+    ----------
     me : mean error μ = mean(p_i − y_i) (> 0: optimistic, < 0: pessimistic).
     std : σ, standard deviation of r_i with n − 1 in the denominator (NaN if n < 2).
     rmse : sqrt(μ² + σ²).
@@ -1453,7 +1459,7 @@ def evaluate_repetition(
 
     1. Split ``real`` at random into train (80 %) and test (20 %).
     2. ``synth = make_synthesizer(epsilon, generator)``; ``synth.fit(train)``.
-    3. Sample |train| + |test| rows for Protocol A and, independently, |train| rows for B.
+    3. Sample ``|train|`` + ``|test|`` rows for Protocol A and, independently, ``|train|`` rows for B.
     4. For each classifier: Protocol A estimate and its truth (the A-model on the real test
        set); Protocol B estimate (ε-DP release by a :class:`Curator` holding the real test set,
        the same ε as the generator) and its truth (the B-model on the real test set); the

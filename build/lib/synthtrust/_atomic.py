@@ -23,8 +23,9 @@ def atomic_path(path: str | os.PathLike) -> Iterator[Path]:
     """
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=f".tmp{path.suffix}",
-                                dir=path.parent)
+    fd, name = tempfile.mkstemp(
+        prefix=f".{path.name}.", suffix=f".tmp{path.suffix}", dir=path.parent
+    )
     os.close(fd)
     tmp = Path(name)
     try:

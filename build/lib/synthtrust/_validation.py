@@ -72,6 +72,11 @@ def _check_int(value, name: str, low: int) -> int:
     return int(value)
 
 
+def check_int_at_least(value, name: str, low: int) -> int:
+    """Validate an integer ≥ ``low`` (booleans rejected); TypeError/ValueError naming ``name``."""
+    return _check_int(value, name, low)
+
+
 def check_positive_int(value, name: str) -> int:
     """Validate an integer ≥ 1 (booleans rejected)."""
     return _check_int(value, name, 1)
@@ -89,7 +94,9 @@ def check_array(x, name: str, ndim_min: int = 1) -> np.ndarray:
     except (TypeError, ValueError) as exc:
         raise TypeError(f"{name} must be numeric array-like: {exc}") from None
     if arr.ndim < ndim_min:
-        raise ValueError(f"{name} must have at least {ndim_min} dimension(s), got shape {arr.shape}")
+        raise ValueError(
+            f"{name} must have at least {ndim_min} dimension(s), got shape {arr.shape}"
+        )
     if arr.size == 0 or arr.shape[-1] == 0:
         raise ValueError(f"{name} is empty (shape {arr.shape}); at least one observation is needed")
     if not np.all(np.isfinite(arr)):
@@ -97,8 +104,15 @@ def check_array(x, name: str, ndim_min: int = 1) -> np.ndarray:
     return arr
 
 
-def check_real_range(value, name: str, low: float, high: float | None = None, *,
-                     low_open: bool = True, high_open: bool = True) -> float:
+def check_real_range(
+    value,
+    name: str,
+    low: float,
+    high: float | None = None,
+    *,
+    low_open: bool = True,
+    high_open: bool = True,
+) -> float:
     """A finite real number in the interval from ``low`` to ``high`` (None: no upper end), each
     end open or closed; TypeError/ValueError naming ``name``, the value and the interval."""
     value = check_real(value, name)

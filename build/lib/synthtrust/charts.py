@@ -548,7 +548,9 @@ def error_rate_chart(
     # ticks closer than 12 % of the axis (e.g. 5 and 10 on 0.01..10) would print as "510"
     crowded = span > 0 and float(np.min(np.diff(logs))) < 0.12 * span
     x_axis = (
-        alt.Axis(format="~g", values=eps_values, labelAngle=-45 if crowded else 0, labelOverlap=False)
+        alt.Axis(
+            format="~g", values=eps_values, labelAngle=-45 if crowded else 0, labelOverlap=False
+        )
         if len(eps_values) <= 12
         else alt.Axis(format="~g")
     )

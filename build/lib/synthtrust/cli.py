@@ -478,14 +478,17 @@ class GeneratorFactory:
 
     def __init__(self, spec: str, params: dict):
         if not isinstance(spec, str) or spec.count(":") != 1 or not all(spec.split(":")):
-            raise ValueError(f"--generator must be module:Class (e.g. mygen:MyGenerator), "
-                             f"got {spec!r}")
+            raise ValueError(
+                f"--generator must be module:Class (e.g. mygen:MyGenerator), got {spec!r}"
+            )
         self.spec, self.params = spec, dict(params)
         cls = self._cls()
         missing = [m for m in ("fit", "sample") if not callable(getattr(cls, m, None))]
         if missing:
-            raise ValueError(f"--generator {spec}: the class lacks {' and '.join(missing)}; an "
-                             "audited generator needs fit(frame) and sample(n)")
+            raise ValueError(
+                f"--generator {spec}: the class lacks {' and '.join(missing)}; an "
+                "audited generator needs fit(frame) and sample(n)"
+            )
 
     def _cls(self):
         import importlib
@@ -497,11 +500,13 @@ class GeneratorFactory:
         try:
             obj = getattr(importlib.import_module(module), name)
         except ImportError as exc:
-            raise ValueError(f"--generator {self.spec}: cannot import module {module!r} "
-                             f"({exc})") from None
+            raise ValueError(
+                f"--generator {self.spec}: cannot import module {module!r} ({exc})"
+            ) from None
         except AttributeError:
-            raise ValueError(f"--generator {self.spec}: module {module!r} has no {name!r}"
-                             ) from None
+            raise ValueError(
+                f"--generator {self.spec}: module {module!r} has no {name!r}"
+            ) from None
         if not inspect.isclass(obj):
             raise ValueError(f"--generator {self.spec}: {name!r} is not a class")
         return obj
@@ -549,40 +554,102 @@ def _add_audit(sub) -> None:
         "outputs with Student's t. The generator class is trained on integer-coded tables "
         "(the card's columns, codes 0..size-1) and must return such tables from sample(n).",
     )
-    p.add_argument("--generator", required=True, metavar="MODULE:CLASS",
-                   help="the generator class (its module importable from the working directory)")
-    p.add_argument("--params", type=_json_object, default={}, metavar="JSON",
-                   help="constructor parameters as a JSON object (random_state is set per "
-                        "training if the class takes it)")
-    p.add_argument("--card", type=Path, required=True, metavar="CARD.yaml",
-                   help="the generator card: columns with domain sizes and declared marginals "
-                        "(YAML or JSON)")
-    p.add_argument("--data", type=Path, default=None, metavar="REAL.csv",
-                   help="audit around the real data: start from its cells and counts (codes of "
-                        "the card's columns); default: every cell (or --support random cells)")
-    p.add_argument("--candidates", type=_candidates, default="next", metavar="next|K",
-                   help="probed statistics: 'next' (one order above the card) or all K-way bins")
-    p.add_argument("--n-candidates", type=_positive_int, default=None, metavar="N",
-                   help="probe N of those bins drawn at random (seeded by --seed; default: all, "
-                        "up to 8192 bins with the declared ones)")
-    p.add_argument("--support", type=_positive_int, default=None, metavar="N",
-                   help="random support cells of the starting dataset (default: all cells)")
-    p.add_argument("--copies", type=_positive_int, default=1000, metavar="R",
-                   help="records per support cell of the starting dataset (default: %(default)s)")
-    p.add_argument("--k-select", type=_int_at_least(2), default=10, metavar="K1",
-                   help="trainings per side to select the direction (default: %(default)s)")
-    p.add_argument("--k-audit", type=_int_at_least(2), default=10, metavar="K2",
-                   help="fresh trainings per side for the test (default: %(default)s)")
+    p.add_argument(
+        "--generator",
+        required=True,
+        metavar="MODULE:CLASS",
+        help="the generator class (its module importable from the working directory)",
+    )
+    p.add_argument(
+        "--params",
+        type=_json_object,
+        default={},
+        metavar="JSON",
+        help="constructor parameters as a JSON object (random_state is set per "
+        "training if the class takes it)",
+    )
+    p.add_argument(
+        "--card",
+        type=Path,
+        required=True,
+        metavar="CARD.yaml",
+        help="the generator card: columns with domain sizes and declared marginals (YAML or JSON)",
+    )
+    p.add_argument(
+        "--data",
+        type=Path,
+        default=None,
+        metavar="REAL.csv",
+        help="audit around the real data: start from its cells and counts (codes of "
+        "the card's columns); default: every cell (or --support random cells)",
+    )
+    p.add_argument(
+        "--candidates",
+        type=_candidates,
+        default="next",
+        metavar="next|K",
+        help="probed statistics: 'next' (one order above the card) or all K-way bins",
+    )
+    p.add_argument(
+        "--n-candidates",
+        type=_positive_int,
+        default=None,
+        metavar="N",
+        help="probe N of those bins drawn at random (seeded by --seed; default: all, "
+        "up to 8192 bins with the declared ones)",
+    )
+    p.add_argument(
+        "--support",
+        type=_positive_int,
+        default=None,
+        metavar="N",
+        help="random support cells of the starting dataset (default: all cells)",
+    )
+    p.add_argument(
+        "--copies",
+        type=_positive_int,
+        default=1000,
+        metavar="R",
+        help="records per support cell of the starting dataset (default: %(default)s)",
+    )
+    p.add_argument(
+        "--k-select",
+        type=_int_at_least(2),
+        default=10,
+        metavar="K1",
+        help="trainings per side to select the direction (default: %(default)s)",
+    )
+    p.add_argument(
+        "--k-audit",
+        type=_int_at_least(2),
+        default=10,
+        metavar="K2",
+        help="fresh trainings per side for the test (default: %(default)s)",
+    )
     p.add_argument("--alpha", type=float, default=0.01, help="level (default: %(default)s)")
-    p.add_argument("--seed", type=_seed, default=None, metavar="N",
-                   help="root seed of the supports and trainings; default: fresh entropy")
+    p.add_argument(
+        "--seed",
+        type=_seed,
+        default=None,
+        metavar="N",
+        help="root seed of the supports and trainings; default: fresh entropy",
+    )
     _add_parallel_options(p, dask=True)
-    p.add_argument("--json", type=Path, default=None, metavar="OUT.json",
-                   help="write the result as JSON")
-    p.add_argument("--html", type=Path, default=None, metavar="OUT.html",
-                   help="write the report (verdict, box plot, leak) as an offline HTML page")
-    p.add_argument("--strict", action="store_true",
-                   help="exit with status 1 when the audit rejects the generator")
+    p.add_argument(
+        "--json", type=Path, default=None, metavar="OUT.json", help="write the result as JSON"
+    )
+    p.add_argument(
+        "--html",
+        type=Path,
+        default=None,
+        metavar="OUT.html",
+        help="write the report (verdict, box plot, leak) as an offline HTML page",
+    )
+    p.add_argument(
+        "--strict",
+        action="store_true",
+        help="exit with status 1 when the audit rejects the generator",
+    )
     p.set_defaults(handler=_cmd_audit)
 
 
@@ -602,10 +669,15 @@ def _real_cells(path: Path, card):
     codes = table[card.column_names]
     for col, size in card.columns.items():
         values = codes[col]
-        if values.isna().any() or not values.between(0, size - 1).all() or \
-                not (values == values.round()).all():
-            raise ValueError(f"--data {path}: column {col!r} must hold integer codes "
-                             f"0..{size - 1} (the card's domain size)")
+        if (
+            values.isna().any()
+            or not values.between(0, size - 1).all()
+            or not (values == values.round()).all()
+        ):
+            raise ValueError(
+                f"--data {path}: column {col!r} must hold integer codes "
+                f"0..{size - 1} (the card's domain size)"
+            )
     cells, counts = np.unique(codes.to_numpy(dtype=np.int64), axis=0, return_counts=True)
     return cells, counts
 
@@ -623,25 +695,39 @@ def _cmd_audit(args) -> int:
         support, copies = _real_cells(args.data, card)
     candidates = args.candidates
     if args.n_candidates is not None:
-        candidates = candidate_bins(card, candidates, n=args.n_candidates,
-                                    random_state=args.seed)
-    print(f"card: {args.card} ({len(card.column_names)} columns, {len(card.marginals)} "
-          f"declared marginals); generator: {args.generator}")
+        candidates = candidate_bins(card, candidates, n=args.n_candidates, random_state=args.seed)
+    print(
+        f"card: {args.card} ({len(card.column_names)} columns, {len(card.marginals)} "
+        f"declared marginals); generator: {args.generator}"
+    )
     try:
-        result = audit(factory, card, candidates=candidates, support=support,
-                       copies=copies, k_select=args.k_select, k_audit=args.k_audit,
-                       alpha=args.alpha, random_state=args.seed, n_jobs=args.n_jobs,
-                       dask=args.dask, name=args.generator)
+        result = audit(
+            factory,
+            card,
+            candidates=candidates,
+            support=support,
+            copies=copies,
+            k_select=args.k_select,
+            k_audit=args.k_audit,
+            alpha=args.alpha,
+            random_state=args.seed,
+            n_jobs=args.n_jobs,
+            dask=args.dask,
+            name=args.generator,
+        )
     except RuntimeError as exc:  # a training of the user's generator raised
         raise ValueError(str(exc)) from None
     print(result.summary())
-    for flag, out, text in (("json", args.json, result.to_json),
-                            ("html", args.html, result.to_html)):
+    for flag, out, text in (
+        ("json", args.json, result.to_json),
+        ("html", args.html, result.to_html),
+    ):
         if out is None:
             continue
         try:
-            _write_atomic(out, lambda tmp, text=text: Path(tmp).write_text(text(),
-                                                                         encoding="utf-8"))
+            _write_atomic(
+                out, lambda tmp, text=text: Path(tmp).write_text(text(), encoding="utf-8")
+            )
         except OSError as exc:
             raise ValueError(f"--{flag}: cannot write {out}: {exc}") from None
         print(f"{flag}: {out}")

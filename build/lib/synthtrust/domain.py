@@ -150,8 +150,11 @@ def _float_values(series: pd.Series, token, column, spec: str) -> np.ndarray:
         rest = series[~(is_token | series.isna().to_numpy())]
         kind = pd.api.types.infer_dtype(rest, skipna=True)
         if kind not in ("integer", "floating", "mixed-integer-float", "empty"):
-            bad = [v for v in pd.unique(rest.to_numpy(dtype=object))
-                   if isinstance(v, (bool, np.bool_)) or not isinstance(v, numbers.Real)]
+            bad = [
+                v
+                for v in pd.unique(rest.to_numpy(dtype=object))
+                if isinstance(v, (bool, np.bool_)) or not isinstance(v, numbers.Real)
+            ]
             what = f"non-numeric value(s) {_show(bad)}" if bad else "non-numeric values"
             raise TypeError(f"{_col(column)}: {spec} expects numbers, got {what} (dtype {dtype})")
         x = np.full(len(series), np.nan)
@@ -512,15 +515,15 @@ class Numeric:
         last = b == self.n_bins - 1
         if self.integer:
             lo_i, hi_i = self._integer_ranges()
-            values = rng.integers(lo_i[b].astype(np.int64), hi_i[b].astype(np.int64),
-                                  endpoint=True)
+            values = rng.integers(lo_i[b].astype(np.int64), hi_i[b].astype(np.int64), endpoint=True)
         else:
             e = np.asarray(self.edges)
             lo, hi = e[b], e[b + 1]
             values = lo + (hi - lo) * rng.random(len(b))
             # keep the draw inside [lo, hi) despite rounding (the last bin is closed)
-            values = np.where(last, np.minimum(values, hi),
-                              np.minimum(values, np.nextafter(hi, -np.inf)))
+            values = np.where(
+                last, np.minimum(values, hi), np.minimum(values, np.nextafter(hi, -np.inf))
+            )
         return pd.Series(_numbers_out(values, missing, self.integer), name=column)
 
     def to_dict(self) -> dict:
@@ -660,15 +663,7 @@ class Domain:
     specs : mapping {column name (str): Categorical | Numeric | Ordinal}
         In column order.
 
-    Attributes
-    ----------
-    columns : list of str
-        Column order of encoded and decoded frames.
-    sizes : dict {column: k}
-        Number of codes per column, ordered like ``columns`` (the input the marginal
-        synthesizers take, as ``mbi.Domain`` / private-pgm's ``*-domain.json``).
-    cells : int
-        Number of cells of the full contingency table, ``prod(sizes)`` (a Python int).
+    The properties ``columns``, ``sizes`` and ``cells`` describe the coded table.
 
     Examples
     --------
@@ -711,7 +706,8 @@ class Domain:
 
     @property
     def sizes(self) -> dict[str, int]:
-        """``{column: number of codes}`` in column order (a new dict)."""
+        """``{column: number of codes}`` in column order (a new dict): the input the marginal
+        synthesizers take, as ``mbi.Domain`` / private-pgm's ``*-domain.json``."""
         return {name: spec.size for name, spec in self._specs.items()}
 
     @property
@@ -728,7 +724,9 @@ class Domain:
         try:
             return self._specs[column]
         except KeyError:
-            raise KeyError(f"column {column!r} is not in the domain; columns: {self.columns}") from None
+            raise KeyError(
+                f"column {column!r} is not in the domain; columns: {self.columns}"
+            ) from None
 
     def __contains__(self, column) -> bool:
         return column in self._specs
@@ -890,7 +888,9 @@ class Domain:
             specs = {}
             for i, entry in enumerate(d["columns"]):
                 if not isinstance(entry, Mapping) or "name" not in entry:
-                    raise ValueError(f"Domain.from_dict: columns[{i}] needs a 'name', got {entry!r}")
+                    raise ValueError(
+                        f"Domain.from_dict: columns[{i}] needs a 'name', got {entry!r}"
+                    )
                 name = entry["name"]
                 if name in specs:
                     raise ValueError(f"Domain.from_dict: column {name!r} appears twice")
@@ -1022,66 +1022,70 @@ def _pima_diabetes() -> Domain:
     [0, 1) that decodes exactly to 0; BMI's first bin [0, 10) holds no possible adult BMI, only
     the 0 marker (decoded uniformly in [0, 10)).
     """
-    return Domain({
-        # number of times pregnant: 0..20 covers the dataset's documented maximum of 17
-        # (Kaggle data card) with room for the plausible range of recorded pregnancies
-        "Pregnancies": Ordinal(0, 20),
-        # 2-h OGTT plasma glucose (mg/dL). ADA cut-offs 140 (impaired) and 200 (diabetes);
-        # upper bound 400 mg/dL covers severe hyperglycaemia
-        "Glucose": Numeric([0, 1, 60, 80, 100, 120, 140, 160, 180, 200, 400], integer=True),
-        # diastolic blood pressure (mm Hg); AHA cut-offs 80 / 90 / 120 (crisis); bound 140
-        "BloodPressure": Numeric([0, 1, 40, 50, 60, 70, 80, 90, 100, 140], integer=True),
-        # triceps skinfold thickness (mm); 100 mm covers the file's implausible 99 (kept)
-        "SkinThickness": Numeric([0, 1, 10, 20, 30, 40, 50, 100], integer=True),
-        # 2-h serum insulin (mu U/mL); hyperinsulinaemia reaches several hundred; bound 900
-        "Insulin": Numeric([0, 1, 50, 100, 150, 200, 300, 400, 600, 900], integer=True),
-        # body mass index (kg/m^2), WHO classes 18.5/25/30/35/40; bound 70 (extreme obesity)
-        "BMI": Numeric([0, 10, 18.5, 25, 30, 35, 40, 50, 70]),
-        # diabetes pedigree function (Smith et al. 1988), a score >= 0; no published upper
-        # bound: 2.5 covers the range reported for the dataset (max 2.42)
-        "DiabetesPedigreeFunction": Numeric([0, 0.25, 0.5, 0.75, 1.0, 1.5, 2.5]),
-        # "all patients here are females at least 21 years old" (UCI); bound 100 years
-        "Age": Numeric([21, 25, 30, 35, 40, 50, 60, 70, 100], integer=True),
-        # class variable: 1 = tested positive for diabetes
-        "Outcome": Categorical([0, 1]),
-    })
+    return Domain(
+        {
+            # number of times pregnant: 0..20 covers the dataset's documented maximum of 17
+            # (Kaggle data card) with room for the plausible range of recorded pregnancies
+            "Pregnancies": Ordinal(0, 20),
+            # 2-h OGTT plasma glucose (mg/dL). ADA cut-offs 140 (impaired) and 200 (diabetes);
+            # upper bound 400 mg/dL covers severe hyperglycaemia
+            "Glucose": Numeric([0, 1, 60, 80, 100, 120, 140, 160, 180, 200, 400], integer=True),
+            # diastolic blood pressure (mm Hg); AHA cut-offs 80 / 90 / 120 (crisis); bound 140
+            "BloodPressure": Numeric([0, 1, 40, 50, 60, 70, 80, 90, 100, 140], integer=True),
+            # triceps skinfold thickness (mm); 100 mm covers the file's implausible 99 (kept)
+            "SkinThickness": Numeric([0, 1, 10, 20, 30, 40, 50, 100], integer=True),
+            # 2-h serum insulin (mu U/mL); hyperinsulinaemia reaches several hundred; bound 900
+            "Insulin": Numeric([0, 1, 50, 100, 150, 200, 300, 400, 600, 900], integer=True),
+            # body mass index (kg/m^2), WHO classes 18.5/25/30/35/40; bound 70 (extreme obesity)
+            "BMI": Numeric([0, 10, 18.5, 25, 30, 35, 40, 50, 70]),
+            # diabetes pedigree function (Smith et al. 1988), a score >= 0; no published upper
+            # bound: 2.5 covers the range reported for the dataset (max 2.42)
+            "DiabetesPedigreeFunction": Numeric([0, 0.25, 0.5, 0.75, 1.0, 1.5, 2.5]),
+            # "all patients here are females at least 21 years old" (UCI); bound 100 years
+            "Age": Numeric([21, 25, 30, 35, 40, 50, 60, 70, 100], integer=True),
+            # class variable: 1 = tested positive for diabetes
+            "Outcome": Categorical([0, 1]),
+        }
+    )
 
 
 def _ilpd() -> Domain:
     """UCI Indian Liver Patient Dataset (Kaggle column names). Clinical reference ranges from
     standard laboratory references (normal ranges in the comments); upper bounds are
     plausible extremes, chosen to cover the recorded values where those are extreme."""
-    return Domain({
-        # UCI: "Any patient whose age exceeded 89 is listed as being of age 90"
-        "Age": Numeric([0, 20, 30, 40, 50, 60, 70, 90], integer=True),
-        "Gender": Categorical(["Female", "Male"]),
-        # total bilirubin (mg/dL), normal 0.1-1.2; severe jaundice up to ~80 (file max 75)
-        "Total_Bilirubin": Numeric([0, 0.6, 0.9, 1.2, 2, 3, 5, 10, 20, 80]),
-        # direct bilirubin (mg/dL), normal < 0.3; bound 30 (file max 19.7)
-        "Direct_Bilirubin": Numeric([0, 0.2, 0.3, 0.5, 1, 2, 5, 10, 30]),
-        # alkaline phosphatase (IU/L), normal ~44-147; bound 2500 (file max 2110)
-        "Alkaline_Phosphotase": Numeric(
-            [0, 120, 150, 200, 250, 300, 400, 600, 1000, 2500], integer=True
-        ),
-        # ALT/SGPT (IU/L), normal ~7-56; acute hepatitis reaches thousands; bound 5000
-        "Alamine_Aminotransferase": Numeric(
-            [0, 20, 30, 40, 60, 100, 200, 500, 1000, 5000], integer=True
-        ),
-        # AST/SGOT (IU/L), normal ~10-40; bound 5000 covers the file's 4929 (acute necrosis)
-        "Aspartate_Aminotransferase": Numeric(
-            [0, 20, 30, 40, 60, 100, 200, 500, 1000, 5000], integer=True
-        ),
-        # total proteins (g/dL), normal 6.0-8.3
-        "Total_Protiens": Numeric([2, 5, 6, 6.5, 7, 7.5, 8, 8.5, 10]),
-        # albumin (g/dL), normal 3.5-5.5
-        "Albumin": Numeric([0.5, 2, 2.5, 3, 3.5, 4, 4.5, 6]),
-        # albumin/globulin ratio, normal ~1.1-2.5; 4 rows empty in the file
-        "Albumin_and_Globulin_Ratio": Numeric(
-            [0, 0.5, 0.7, 0.9, 1.1, 1.3, 1.5, 2, 3], missing="NA"
-        ),
-        # class ("Selector"): 1 = liver patient, 2 = not
-        "Dataset": Categorical([1, 2]),
-    })
+    return Domain(
+        {
+            # UCI: "Any patient whose age exceeded 89 is listed as being of age 90"
+            "Age": Numeric([0, 20, 30, 40, 50, 60, 70, 90], integer=True),
+            "Gender": Categorical(["Female", "Male"]),
+            # total bilirubin (mg/dL), normal 0.1-1.2; severe jaundice up to ~80 (file max 75)
+            "Total_Bilirubin": Numeric([0, 0.6, 0.9, 1.2, 2, 3, 5, 10, 20, 80]),
+            # direct bilirubin (mg/dL), normal < 0.3; bound 30 (file max 19.7)
+            "Direct_Bilirubin": Numeric([0, 0.2, 0.3, 0.5, 1, 2, 5, 10, 30]),
+            # alkaline phosphatase (IU/L), normal ~44-147; bound 2500 (file max 2110)
+            "Alkaline_Phosphotase": Numeric(
+                [0, 120, 150, 200, 250, 300, 400, 600, 1000, 2500], integer=True
+            ),
+            # ALT/SGPT (IU/L), normal ~7-56; acute hepatitis reaches thousands; bound 5000
+            "Alamine_Aminotransferase": Numeric(
+                [0, 20, 30, 40, 60, 100, 200, 500, 1000, 5000], integer=True
+            ),
+            # AST/SGOT (IU/L), normal ~10-40; bound 5000 covers the file's 4929 (acute necrosis)
+            "Aspartate_Aminotransferase": Numeric(
+                [0, 20, 30, 40, 60, 100, 200, 500, 1000, 5000], integer=True
+            ),
+            # total proteins (g/dL), normal 6.0-8.3
+            "Total_Protiens": Numeric([2, 5, 6, 6.5, 7, 7.5, 8, 8.5, 10]),
+            # albumin (g/dL), normal 3.5-5.5
+            "Albumin": Numeric([0.5, 2, 2.5, 3, 3.5, 4, 4.5, 6]),
+            # albumin/globulin ratio, normal ~1.1-2.5; 4 rows empty in the file
+            "Albumin_and_Globulin_Ratio": Numeric(
+                [0, 0.5, 0.7, 0.9, 1.1, 1.3, 1.5, 2, 3], missing="NA"
+            ),
+            # class ("Selector"): 1 = liver patient, 2 = not
+            "Dataset": Categorical([1, 2]),
+        }
+    )
 
 
 def _hypothyroid_allhypo() -> Domain:
@@ -1092,15 +1096,25 @@ def _hypothyroid_allhypo() -> Domain:
     features, i.e. without the six *_measured flags and TBG; use ``Domain.select`` for that.
     """
     flags = [
-        "on_thyroxine", "query_on_thyroxine", "on_antithyroid_medication", "sick", "pregnant",
-        "thyroid_surgery", "I131_treatment", "query_hypothyroid", "query_hyperthyroid",
-        "lithium", "goitre", "tumor", "hypopituitary", "psych",
+        "on_thyroxine",
+        "query_on_thyroxine",
+        "on_antithyroid_medication",
+        "sick",
+        "pregnant",
+        "thyroid_surgery",
+        "I131_treatment",
+        "query_hypothyroid",
+        "query_hyperthyroid",
+        "lithium",
+        "goitre",
+        "tumor",
+        "hypopituitary",
+        "psych",
     ]
     specs = {
         # years; one record has age 455 (a data-entry error in the UCI file): rather than
         # stretching the top bin to 455, clip=True puts it in the top bin [80, 100]
-        "age": Numeric([0, 20, 30, 40, 50, 60, 70, 80, 100], integer=True, clip=True,
-                       missing="NA"),
+        "age": Numeric([0, 20, 30, 40, 50, 60, 70, 80, 100], integer=True, clip=True, missing="NA"),
         "sex": Categorical(["F", "M"], missing="NA"),
     }
     specs.update({f: Categorical(_FT) for f in flags})
@@ -1152,26 +1166,31 @@ def _cardio() -> Domain:
     pressures and body measures are clipped to physiologically possible ranges, because the
     file holds data-entry errors (negative pressures, ap_hi = 16 020) that a public domain must
     not be stretched to."""
-    return Domain({
-        # age in days; 30..65 years in the file's documentation (bins of 5 years, 29..66 y)
-        "age": Numeric([29 * 365, 40 * 365, 45 * 365, 50 * 365, 55 * 365, 60 * 365, 66 * 365],
-                       integer=True, clip=True),
-        "gender": Categorical([1, 2]),
-        # height (cm); adult range 120..220 clipped
-        "height": Numeric([120, 150, 160, 170, 180, 220], integer=True, clip=True),
-        # weight (kg); 30..200 clipped; WHO-like steps
-        "weight": Numeric([30, 60, 70, 80, 90, 100, 200], clip=True),
-        # systolic pressure (mm Hg), AHA categories 120/130/140/180; clipped to 60..250
-        "ap_hi": Numeric([60, 120, 130, 140, 160, 180, 250], integer=True, clip=True),
-        # diastolic pressure (mm Hg), AHA categories 80/90/120; clipped to 30..180
-        "ap_lo": Numeric([30, 70, 80, 90, 100, 120, 180], integer=True, clip=True),
-        "cholesterol": Categorical([1, 2, 3]),  # normal / above normal / well above normal
-        "gluc": Categorical([1, 2, 3]),
-        "smoke": Categorical([0, 1]),
-        "alco": Categorical([0, 1]),
-        "active": Categorical([0, 1]),
-        "cardio": Categorical([0, 1]),  # class: cardiovascular disease present
-    })
+    return Domain(
+        {
+            # age in days; 30..65 years in the file's documentation (bins of 5 years, 29..66 y)
+            "age": Numeric(
+                [29 * 365, 40 * 365, 45 * 365, 50 * 365, 55 * 365, 60 * 365, 66 * 365],
+                integer=True,
+                clip=True,
+            ),
+            "gender": Categorical([1, 2]),
+            # height (cm); adult range 120..220 clipped
+            "height": Numeric([120, 150, 160, 170, 180, 220], integer=True, clip=True),
+            # weight (kg); 30..200 clipped; WHO-like steps
+            "weight": Numeric([30, 60, 70, 80, 90, 100, 200], clip=True),
+            # systolic pressure (mm Hg), AHA categories 120/130/140/180; clipped to 60..250
+            "ap_hi": Numeric([60, 120, 130, 140, 160, 180, 250], integer=True, clip=True),
+            # diastolic pressure (mm Hg), AHA categories 80/90/120; clipped to 30..180
+            "ap_lo": Numeric([30, 70, 80, 90, 100, 120, 180], integer=True, clip=True),
+            "cholesterol": Categorical([1, 2, 3]),  # normal / above normal / well above normal
+            "gluc": Categorical([1, 2, 3]),
+            "smoke": Categorical([0, 1]),
+            "alco": Categorical([0, 1]),
+            "active": Categorical([0, 1]),
+            "cardio": Categorical([0, 1]),  # class: cardiovascular disease present
+        }
+    )
 
 
 def _census2011() -> Domain:
@@ -1186,40 +1205,42 @@ def _census2011() -> Domain:
     the sizes are those of Houssiau et al. (2022) [``houssiau2022``].
     """
     nine = [-9]
-    return Domain({
-        # E12000001..E12000009: NE, NW, Yorkshire and the Humber, East Midlands, West
-        # Midlands, East of England, London, South East, South West; W92000004: Wales
-        "Region": Categorical([f"E1200000{i}" for i in range(1, 10)] + ["W92000004"]),
-        # C: communal establishment, H: household
-        "Residence Type": Categorical(["C", "H"]),
-        # 1 not in a family, 2 married/civil-partnership couple, 3 cohabiting couple,
-        # 4 lone parent (male head), 5 lone parent (female head), 6 other related family
-        "Family Composition": Categorical(nine + list(range(1, 7))),
-        # 1 usual resident, 2 student living away from home in term time, 3 short-term resident
-        "Population Base": Categorical([1, 2, 3]),
-        "Sex": Categorical([1, 2]),  # 1 male, 2 female
-        # 1 0-15, 2 16-24, 3 25-34, 4 35-44, 5 45-54, 6 55-64, 7 65-74, 8 75 and over
-        "Age": Categorical(list(range(1, 9))),
-        # 1 single, 2 married/civil partnership, 3 separated, 4 divorced, 5 widowed
-        "Marital Status": Categorical([1, 2, 3, 4, 5]),
-        "Student": Categorical([1, 2]),  # schoolchild or student in full-time education: yes/no
-        "Country of Birth": Categorical(nine + [1, 2]),  # 1 UK, 2 outside the UK
-        "Health": Categorical(nine + [1, 2, 3, 4, 5]),  # 1 very good .. 5 very bad
-        # 1 White, 2 Mixed, 3 Asian, 4 Black, 5 Chinese or other
-        "Ethnic Group": Categorical(nine + [1, 2, 3, 4, 5]),
-        # 1 none, 2 Christian, 3 Buddhist, 4 Hindu, 5 Jewish, 6 Muslim, 7 Sikh, 8 other,
-        # 9 not stated
-        "Religion": Categorical(nine + list(range(1, 10))),
-        # 1 employee, 2 self-employed, 3 unemployed, 4 full-time student (active), 5 retired,
-        # 6 student (inactive), 7 looking after home, 8 long-term sick, 9 other inactive
-        "Economic Activity": Categorical(nine + list(range(1, 10))),
-        "Occupation": Categorical(nine + list(range(1, 10))),  # SOC 2010 major groups 1..9
-        "Industry": Categorical(nine + list(range(1, 13))),  # 12 grouped SIC 2007 sections
-        # 1 part-time <= 15 h, 2 part-time 16-30 h, 3 full-time 31-48 h, 4 full-time >= 49 h
-        "Hours worked per week": Categorical(nine + [1, 2, 3, 4]),
-        # 1 AB, 2 C1, 3 C2, 4 DE
-        "Approximated Social Grade": Categorical(nine + [1, 2, 3, 4]),
-    })
+    return Domain(
+        {
+            # E12000001..E12000009: NE, NW, Yorkshire and the Humber, East Midlands, West
+            # Midlands, East of England, London, South East, South West; W92000004: Wales
+            "Region": Categorical([f"E1200000{i}" for i in range(1, 10)] + ["W92000004"]),
+            # C: communal establishment, H: household
+            "Residence Type": Categorical(["C", "H"]),
+            # 1 not in a family, 2 married/civil-partnership couple, 3 cohabiting couple,
+            # 4 lone parent (male head), 5 lone parent (female head), 6 other related family
+            "Family Composition": Categorical(nine + list(range(1, 7))),
+            # 1 usual resident, 2 student living away from home in term time, 3 short-term resident
+            "Population Base": Categorical([1, 2, 3]),
+            "Sex": Categorical([1, 2]),  # 1 male, 2 female
+            # 1 0-15, 2 16-24, 3 25-34, 4 35-44, 5 45-54, 6 55-64, 7 65-74, 8 75 and over
+            "Age": Categorical(list(range(1, 9))),
+            # 1 single, 2 married/civil partnership, 3 separated, 4 divorced, 5 widowed
+            "Marital Status": Categorical([1, 2, 3, 4, 5]),
+            "Student": Categorical([1, 2]),  # schoolchild or student in full-time education: yes/no
+            "Country of Birth": Categorical(nine + [1, 2]),  # 1 UK, 2 outside the UK
+            "Health": Categorical(nine + [1, 2, 3, 4, 5]),  # 1 very good .. 5 very bad
+            # 1 White, 2 Mixed, 3 Asian, 4 Black, 5 Chinese or other
+            "Ethnic Group": Categorical(nine + [1, 2, 3, 4, 5]),
+            # 1 none, 2 Christian, 3 Buddhist, 4 Hindu, 5 Jewish, 6 Muslim, 7 Sikh, 8 other,
+            # 9 not stated
+            "Religion": Categorical(nine + list(range(1, 10))),
+            # 1 employee, 2 self-employed, 3 unemployed, 4 full-time student (active), 5 retired,
+            # 6 student (inactive), 7 looking after home, 8 long-term sick, 9 other inactive
+            "Economic Activity": Categorical(nine + list(range(1, 10))),
+            "Occupation": Categorical(nine + list(range(1, 10))),  # SOC 2010 major groups 1..9
+            "Industry": Categorical(nine + list(range(1, 13))),  # 12 grouped SIC 2007 sections
+            # 1 part-time <= 15 h, 2 part-time 16-30 h, 3 full-time 31-48 h, 4 full-time >= 49 h
+            "Hours worked per week": Categorical(nine + [1, 2, 3, 4]),
+            # 1 AB, 2 C1, 3 C2, 4 DE
+            "Approximated Social Grade": Categorical(nine + [1, 2, 3, 4]),
+        }
+    )
 
 
 _BUILDERS = {

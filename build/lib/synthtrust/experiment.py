@@ -24,6 +24,7 @@ Caching and resumption
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 import inspect
@@ -46,6 +47,28 @@ import synthtrust
 __all__ = ["cell_key", "replicate_index", "replicate_rngs", "run_grid"]
 
 _BACKENDS = ("loky", "threading", "sequential", "dask")
+
+#: Environment of the loky worker processes, set before their interpreter starts (loky's
+#: children inherit this process's environment). A fixed string-hash seed: mbi builds
+#: junction-tree cliques from Python sets of attribute names, so with Python's per-process hash
+#: randomisation the order of a clique's variables, the einsum order and the last bits of
+#: Private-PGM's estimate (and, through rounding, its synthetic counts) changed from run to run.
+_WORKER_ENV = {"PYTHONHASHSEED": "0"}
+
+
+@contextlib.contextmanager
+def _worker_environ():
+    """Set :data:`_WORKER_ENV` in this process while workers may be spawned; restore it after."""
+    saved = {k: os.environ.get(k) for k in _WORKER_ENV}
+    os.environ.update(_WORKER_ENV)
+    try:
+        yield
+    finally:
+        for key, value in saved.items():
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value
 
 
 # --------------------------------------------------------------------------------------------
@@ -127,12 +150,12 @@ def replicate_rngs(params: Mapping, reps, seed: int = 0) -> list[np.random.Gener
     ]
 
 
-
 def replicate_index(rng: np.random.Generator, position: int) -> int:
     """The replicate index :func:`run_grid` keyed ``rng`` with (the last entry of its
     SeedSequence spawn key), else ``position`` (for generators made elsewhere)."""
     key = getattr(getattr(rng.bit_generator, "seed_seq", None), "spawn_key", ())
     return int(key[-1]) if key else position
+
 
 # --------------------------------------------------------------------------------------------
 # Grid
@@ -455,8 +478,10 @@ def run_grid(
                     stack.enter_context(joblib.parallel_config(backend="dask"))
                     par_jobs = -1
                 elif backend == "loky":
-                    stack.enter_context(joblib.parallel_config(backend=backend,
-                                                               initializer=warm_up))
+                    stack.enter_context(_worker_environ())
+                    stack.enter_context(
+                        joblib.parallel_config(backend=backend, initializer=warm_up)
+                    )
                     par_jobs = min(n_jobs, len(pending))
                 else:
                     stack.enter_context(joblib.parallel_config(backend=backend))

@@ -12,7 +12,7 @@ way: H is what an independent sample of the same population scores, the target.
 Fidelity ``F^k(T, S)`` (Sec. 2.1, Figure 7)
     Every column is discretized with statistics of T alone (:func:`discretize`), with at most
     c = 100 / 10 / 5 categories for k = 1 / 2 / 3; for each of the C(d, k) combinations of k
-    columns the total variation distance ½ Σ |p − q| between the k-way relative frequencies of T
+    columns the total variation distance ½ Σ ``|p − q|`` between the k-way relative frequencies of T
     and S is computed (:func:`tvd`), and ``F^k`` is the mean over the combinations.
 
 Privacy: distance to closest record (Sec. 2.2, Figure 8)
@@ -522,7 +522,7 @@ def tvd(train: pd.DataFrame, other: pd.DataFrame, k: int, bins: int | None = Non
     Both tables are discretized with :func:`discretize` (statistics of ``train``, at most
     ``bins`` = c categories per column, plus ``OTHER`` and ``MISSING``). For every combination
     of k distinct columns, p and q are the relative frequencies of the k-way cells in ``train``
-    and ``other``, and TVD = ½ Σ_cells |p − q| ∈ [0, 1]. The paper's ``F^k(T, S)`` is the mean of
+    and ``other``, and TVD = ½ Σ_cells ``|p − q|`` ∈ [0, 1]. The paper's ``F^k(T, S)`` is the mean of
     the returned Series (Figure 7 uses c = 100 / 10 / 5 for k = 1 / 2 / 3, :data:`TVD_BINS`).
 
     Cells are identified by the tuple of their per-column categories, never by concatenated

@@ -72,6 +72,8 @@ from synthtrust._validation import (
     check_random_state,
     check_unit_interval,
 )
+from synthtrust.privacy.ledger import PrivacyLedger
+from synthtrust.privacy.mechanisms import laplace
 
 __all__ = [
     "Chi2Result",
@@ -576,7 +578,7 @@ def chi2_contingency(table) -> Chi2Result:
     -------
     Chi2Result
         Pearson statistic with Yates' continuity correction when dof = (r−1)(c−1) = 1 (SciPy's
-        ``correction=True``; each cell moved by min(0.5, |E − O|) towards E), p = χ²_dof
+        ``correction=True``; each cell moved by min(0.5, ``|E − O|``) towards E), p = χ²_dof
         survival function, ``dof`` (int), ``expected_freq`` (..., r, c).  dof = 0 (r or c = 1):
         statistic 0, p = 1 as SciPy.  A replicate with a zero row/column sum (SciPy raises
         "expected frequencies has a zero element") gets ``nan``.
@@ -938,7 +940,17 @@ def _sample_null(n, m, rng, null):
     return out
 
 
-def _dp_mwu_core(u1, n1, n2, epsilon, delta, alpha, n_sim, size_fraction, random_state, null):
+def _simulate_release(u, n, m, eps_m, eps_u, shift, rng):
+    """The DP pipeline of steps 1–4 applied to simulated null statistics ``u`` (public sizes
+    n, m): post-processing for the p-value, no privacy spent, so not through the gate."""
+    m_noisy = m + rng.laplace(0.0, 1.0 / eps_m, size=m.shape)
+    m_lower = np.clip(m_noisy - shift, 0.0, n // 2)
+    return u + rng.laplace(0.0, 1.0, size=m.shape) * ((n - m_lower) / eps_u)
+
+
+def _dp_mwu_core(
+    u1, n1, n2, epsilon, delta, alpha, n_sim, size_fraction, random_state, null, ledger=None
+):
     if null not in _NULL_METHODS:
         raise ValueError(f"null must be one of {_NULL_METHODS}, got {null!r}")
     epsilon = check_epsilon(epsilon)
@@ -959,10 +971,26 @@ def _dp_mwu_core(u1, n1, n2, epsilon, delta, alpha, n_sim, size_fraction, random
     eps_u = epsilon - eps_m
     shift = math.log(1.0 / (2.0 * delta)) / eps_m
 
-    # --- release (the only steps touching private data) ---
-    m_noisy = m + rng.laplace(0.0, 1.0 / eps_m, size=m.shape)
+    # --- release (the only steps touching private data), through the privacy gate; a
+    # vectorized call records one test's two entries ---
+    m_noisy = laplace(
+        m,
+        sensitivity=1.0,
+        epsilon=eps_m,
+        random_state=rng,
+        ledger=ledger,
+        note="step 1: the smaller group size m",
+    )
     m_lower = np.clip(m_noisy - shift, 0.0, half)
-    u_noisy = u1 + rng.laplace(0.0, 1.0, size=u1.shape) * ((n - m_lower) / eps_u)
+    u_noisy = laplace(
+        u1,
+        sensitivity=n - m_lower,
+        epsilon=eps_u,
+        delta=delta,
+        random_state=rng,
+        ledger=ledger,
+        note="step 4: U, sensitivity n - m* (a bound except with probability delta)",
+    )
 
     # --- p-value: post-processing of (m_noisy, u_noisy) and public n ---
     m_hat = np.clip(np.rint(m_noisy), 1, half).astype(np.int64)
@@ -976,9 +1004,7 @@ def _dp_mwu_core(u1, n1, n2, epsilon, delta, alpha, n_sim, size_fraction, random
         nn = np.repeat(n[a:b], n_sim)
         mm = np.repeat(m_hat[a:b], n_sim)
         u_b = _sample_null(nn, mm, rng, null)
-        mb_noisy = mm + rng.laplace(0.0, 1.0 / eps_m, size=mm.shape)
-        mb_lower = np.clip(mb_noisy - shift, 0.0, nn // 2)
-        ub_noisy = u_b + rng.laplace(0.0, 1.0, size=mm.shape) * ((nn - mb_lower) / eps_u)
+        ub_noisy = _simulate_release(u_b, nn, mm, eps_m, eps_u, shift, rng)
         t_b = np.abs(ub_noisy - np.repeat(center[a:b], n_sim)).reshape(b - a, n_sim)
         count[a:b] = np.count_nonzero(t_b >= t_obs[a:b, None], axis=1)
     pvalue = (1.0 + count) / (1.0 + n_sim)
@@ -1013,11 +1039,11 @@ _DP_DOC = """
        = n − m <= n − m*.
     4. Ũ = U + Lap((n − m*)/ε_U)                              (released; (ε, δ)-DP in total)
     5. p-value, post-processing only: m̂ = clip(round(m̃), 1, ⌊n/2⌋); centre c = m̂(n − m̂)/2;
-       T = |Ũ − c|.  B = n_sim times: draw U_b exactly from the null distribution of U for
+       T = ``|Ũ − c|``.  B = n_sim times: draw U_b exactly from the null distribution of U for
        continuous data and sizes (m̂, n − m̂) (sum of ranks of a uniformly random m̂-subset of
        1..n, :func:`simulate_null_u`), push it through the same noisy pipeline with fresh
        noise (m̃_b = m̂ + Lap(1/ε_m), m*_b as in step 2, Ũ_b = U_b + Lap((n − m*_b)/ε_U)),
-       T_b = |Ũ_b − c|.  p = (1 + #{T_b >= T}) / (1 + B); reject if p <= alpha.
+       T_b = ``|Ũ_b − c|``.  p = (1 + #{T_b >= T}) / (1 + B); reject if p <= alpha.
 
     Choices of ours (not fixed by the papers): the two-sided form |Ũ − m̂(n − m̂)/2|; releasing U
     of the first sample (the port releases min(U_x, U_y); the two-sided test is the same);
@@ -1058,6 +1084,7 @@ def dp_mannwhitneyu(
     size_fraction=0.65,
     random_state=None,
     null="auto",
+    ledger: PrivacyLedger | None = None,
 ) -> DPMannWhitneyUResult:
     """Differentially private two-sided Mann–Whitney U test on raw samples.
 
@@ -1074,6 +1101,9 @@ def dp_mannwhitneyu(
     null : {"auto", "exact", "normal"} — how null U draws are simulated: exactly, from the
         rounded normal approximation, or ("auto") exactly for n <= NULL_EXACT_MAX_N and by the
         normal approximation above it (see below).
+    ledger : PrivacyLedger, optional — receives the test's two entries, written by the noise
+        draws of :func:`synthtrust.privacy.laplace`: the group size (ε_m) and U (ε_U, δ; its
+        sensitivity n − m* is a bound except with probability δ). With replicates, one test's.
 
     Returns
     -------
@@ -1084,7 +1114,17 @@ def dp_mannwhitneyu(
     order, ranks, _, _ = _mid_ranks(xy)
     u1 = np.sum(np.where(order < n1, ranks, 0.0), axis=-1) - n1 * (n1 + 1) / 2
     return _dp_mwu_core(
-        u1.reshape(lead), n1, n2, epsilon, delta, alpha, n_sim, size_fraction, random_state, null
+        u1.reshape(lead),
+        n1,
+        n2,
+        epsilon,
+        delta,
+        alpha,
+        n_sim,
+        size_fraction,
+        random_state,
+        null,
+        ledger,
     )
 
 
@@ -1098,13 +1138,15 @@ def dp_mannwhitneyu_counts(
     size_fraction=0.65,
     random_state=None,
     null="auto",
+    ledger: PrivacyLedger | None = None,
 ) -> DPMannWhitneyUResult:
     """Differentially private two-sided Mann–Whitney U test from per-bin counts.
 
     Parameters
     ----------
     cx, cy : array_like of nonnegative ints, shape (..., n_bins), bins in increasing order.
-    epsilon, delta, alpha, n_sim, size_fraction, random_state, null : as :func:`dp_mannwhitneyu`.
+    epsilon, delta, alpha, n_sim, size_fraction, random_state, null, ledger : as
+        :func:`dp_mannwhitneyu`.
 
     Returns
     -------
@@ -1120,7 +1162,9 @@ def dp_mannwhitneyu_counts(
         )
     t = cx + cy
     u1 = np.sum(cx * (2 * np.cumsum(t, axis=-1) - t + 1), axis=-1) / 2.0 - n1 * (n1 + 1) / 2.0
-    return _dp_mwu_core(u1, n1, n2, epsilon, delta, alpha, n_sim, size_fraction, random_state, null)
+    return _dp_mwu_core(
+        u1, n1, n2, epsilon, delta, alpha, n_sim, size_fraction, random_state, null, ledger
+    )
 
 
 dp_mannwhitneyu.__doc__ += _DP_DOC

@@ -4,7 +4,7 @@ Giles et al. (2022), "Faking feature importance: a cautionary tale on the use of
 private synthetic data", compare the feature importance of a random forest trained on the real
 data with that of one trained on DP synthetic data. This module gives the pieces:
 
-* :func:`feature_importance` — impurity (MDI), permutation and mean-|SHAP| importance of a fitted
+* :func:`feature_importance` — impurity (MDI), permutation and mean-``|SHAP|`` importance of a fitted
   model, as a pandas Series;
 * :func:`importance_ranking` — features by decreasing importance;
 * :func:`rank_biased_overlap` — the RBO family of Webber, Moffat & Zobel (2010): lower bound,
@@ -23,7 +23,7 @@ Sources: Giles et al. (2022) [``giles2022``]; Webber, Moffat & Zobel (2010) [``w
 SHAP values of trees: Lundberg et al. (2020) [``lundberg2020``].
 
 Notation (Webber et al. 2010, §4): S, T rankings without duplicates, S_{:d} the first d items,
-X_d = |S_{:d} ∩ T_{:d}| the overlap at depth d, A_d = X_d / d the agreement, 0 < p < 1 the
+X_d = ``|S_{:d} ∩ T_{:d}|`` the overlap at depth d, A_d = X_d / d the agreement, 0 < p < 1 the
 persistence: RBO = (1 − p) Σ_{d≥1} p^{d−1} A_d (Eq. 7). Rankings here are finite prefixes of
 possibly longer (conceptually infinite) rankings; the bounds say how large the full RBO can be.
 """
@@ -297,7 +297,7 @@ def _correlation_ratio(categories: pd.Series, values: pd.Series) -> float:
 def association_matrix(data: pd.DataFrame, categorical=None) -> pd.DataFrame:
     """Absolute association between every pair of columns, as the QUIPP pipeline computes it
     with ``dython.nominal.associations(...)["corr"].abs()`` (dython's defaults):
-    |Pearson r| for numeric–numeric, the correlation ratio η for categorical–numeric and
+    ``|Pearson r|`` for numeric–numeric, the correlation ratio η for categorical–numeric and
     bias-corrected Cramér's V for categorical–categorical pairs; 1 on the diagonal.
 
     Parameters
@@ -322,8 +322,11 @@ def association_matrix(data: pd.DataFrame, categorical=None) -> pd.DataFrame:
         bad = [c for c in data.columns if data[c].isna().any()]
         raise ValueError(f"data has missing values in column(s) {bad}; impute or drop them first")
     if categorical is None:
-        categorical = [c for c in data.columns if not pd.api.types.is_numeric_dtype(data[c])
-                       or pd.api.types.is_bool_dtype(data[c])]
+        categorical = [
+            c
+            for c in data.columns
+            if not pd.api.types.is_numeric_dtype(data[c]) or pd.api.types.is_bool_dtype(data[c])
+        ]
     unknown = [c for c in categorical if c not in data.columns]
     if unknown:
         raise ValueError(f"categorical column(s) {unknown} are not columns of data")
@@ -331,7 +334,7 @@ def association_matrix(data: pd.DataFrame, categorical=None) -> pd.DataFrame:
     cols = list(data.columns)
     out = pd.DataFrame(np.eye(len(cols)), index=cols, columns=cols)
     for i, a in enumerate(cols):
-        for b in cols[i + 1:]:
+        for b in cols[i + 1 :]:
             if a in cat and b in cat:
                 v = _cramers_v(data[a], data[b])
             elif a in cat:
@@ -340,7 +343,9 @@ def association_matrix(data: pd.DataFrame, categorical=None) -> pd.DataFrame:
                 v = _correlation_ratio(data[b], data[a])
             else:
                 with np.errstate(invalid="ignore", divide="ignore"):
-                    v = abs(float(np.corrcoef(data[a].to_numpy(float), data[b].to_numpy(float))[0, 1]))
+                    v = abs(
+                        float(np.corrcoef(data[a].to_numpy(float), data[b].to_numpy(float))[0, 1])
+                    )
             out.loc[a, b] = out.loc[b, a] = v
     # rounding can put a perfect association a few ulps above 1 (e.g. η of a column that is a
     # function of the category): the measures are bounded by 1
@@ -351,7 +356,9 @@ def _association_weight(s: list, t: list, association) -> np.ndarray:
     """√C(s_i, t_j) as a (len(s), len(t)) array, with C = 1 for a feature and itself; validates
     ``association`` (type, coverage of every feature, values in [0, 1])."""
     if not isinstance(association, (pd.DataFrame, Mapping)):
-        raise TypeError(f"association must be a DataFrame or a mapping, got {type(association).__name__}")
+        raise TypeError(
+            f"association must be a DataFrame or a mapping, got {type(association).__name__}"
+        )
     assoc = association if isinstance(association, pd.DataFrame) else pd.DataFrame(association)
     missing = [f for f in dict.fromkeys(s + t) if f not in assoc.index or f not in assoc.columns]
     if missing:
@@ -380,8 +387,9 @@ def _soft_overlaps(s: list, t: list, weight: np.ndarray, depth: int) -> np.ndarr
     return out
 
 
-def correlated_rank_similarity(s, t, association, p: float = 0.9, *, depth: int | None = None,
-                               ext: bool = False) -> float:
+def correlated_rank_similarity(
+    s, t, association, p: float = 0.9, *, depth: int | None = None, ext: bool = False
+) -> float:
     """RBO with a soft overlap: two different features count as the same in proportion to the
     square root of their association (QUIPP pipeline's ``correlated_rank_similarity``, used by
     Giles et al. 2022 for the "corr_rank" scores).
@@ -413,7 +421,12 @@ def correlated_rank_similarity(s, t, association, p: float = 0.9, *, depth: int 
     p = _check_p(p, allow_one=True)
     weight = _association_weight(s, t, association)
     k = min(len(s), len(t)) if depth is None else depth
-    if isinstance(k, bool) or not isinstance(k, numbers.Integral) or k < 1 or k > min(len(s), len(t)):
+    if (
+        isinstance(k, bool)
+        or not isinstance(k, numbers.Integral)
+        or k < 1
+        or k > min(len(s), len(t))
+    ):
         raise ValueError(f"depth must be an integer in [1, {min(len(s), len(t))}], got {k!r}")
     x = _soft_overlaps(s, t, weight, int(k))
     a_d = x / np.arange(1, k + 1)
@@ -441,13 +454,14 @@ def _nonempty_ranking(ranking, name: str) -> list:
     return items
 
 
-def random_permutation_rbo(ranking, p: float = 0.9, n_draws: int = 100, *, association=None,
-                           random_state=None) -> pd.DataFrame:
+def random_permutation_rbo(
+    ranking, p: float = 0.9, n_draws: int = 100, *, association=None, random_state=None
+) -> pd.DataFrame:
     """Similarity of uniformly random permutations of a ranking to the ranking itself: the
     "random feature permutation" baseline of Giles et al. (2022) [``giles2022``], App. A.
 
     For each draw, T is a uniformly random reordering of the n items of S = the real ranking; the
-    overlap at depth d is X_d = |S_{:d} ∩ T_{:d}| (computed for all draws at once: item S_i enters
+    overlap at depth d is X_d = ``|S_{:d} ∩ T_{:d}|`` (computed for all draws at once: item S_i enters
     both prefixes at depth max(i, position of S_i in T) + 1).
 
     Parameters
@@ -518,7 +532,7 @@ def expected_rbo_random_permutation(n_features: int, p: float) -> float:
 
     Derivation (own; notation of Webber et al. 2010 [``webber2010``], §4): for two rankings of
     the same n items, RBO_ext = (X_n/n)·pⁿ + ((1 − p)/p)·Σ_{d=1}^{n} (X_d/d)·p^d with X_n = n.
-    For a uniformly random T, X_d = |S_{:d} ∩ T_{:d}| is hypergeometric (d draws from n items of
+    For a uniformly random T, X_d = ``|S_{:d} ∩ T_{:d}|`` is hypergeometric (d draws from n items of
     which d are "successes"), E[X_d] = d²/n. RBO_ext is linear in the X_d, so
 
         E = pⁿ + ((1 − p)/(p·n))·Σ_{d=1}^{n} d·p^d,
@@ -591,8 +605,8 @@ def _permuted_cosine(ordered: np.ndarray, perms: np.ndarray) -> np.ndarray:
 # importance scores
 # --------------------------------------------------------------------------------------------
 def _shap_importance(model, X, multiclass: str = "mean") -> np.ndarray:
-    """Mean over rows of |φ| (rows, features); for per-class values (rows, features, classes)
-    |φ| is averaged over the classes ("mean") or taken for the last class ("last")."""
+    """Mean over rows of ``|φ|`` (rows, features); for per-class values (rows, features, classes)
+    ``|φ|`` is averaged over the classes ("mean") or taken for the last class ("last")."""
     shap = import_optional("shap", "SHAP importance")
 
     values = shap.TreeExplainer(model).shap_values(X)
@@ -604,9 +618,16 @@ def _shap_importance(model, X, multiclass: str = "mean") -> np.ndarray:
     return values.mean(axis=0)
 
 
-def feature_importance(model, X: pd.DataFrame, y=None, method: str = "mdi", *,
-                       n_repeats: int = 10, multiclass: str = "mean",
-                       random_state=None) -> pd.Series:
+def feature_importance(
+    model,
+    X: pd.DataFrame,
+    y=None,
+    method: str = "mdi",
+    *,
+    n_repeats: int = 10,
+    multiclass: str = "mean",
+    random_state=None,
+) -> pd.Series:
     """Importance of each feature of a fitted model.
 
     Parameters
@@ -620,7 +641,7 @@ def feature_importance(model, X: pd.DataFrame, y=None, method: str = "mdi", *,
     method : {"mdi", "permutation", "shap"}
         Mean decrease in impurity (Breiman 2001); mean drop in ``model.score`` when a column is
         permuted (``sklearn.inspection.permutation_importance``, ``n_repeats`` times); mean
-        |SHAP value| over the rows of ``X`` (``shap.TreeExplainer``, Lundberg et al. 2020
+        ``|SHAP value|`` over the rows of ``X`` (``shap.TreeExplainer``, Lundberg et al. 2020
         [``lundberg2020``]).
     n_repeats : int ≥ 1
         Permutations per feature for ``"permutation"`` (sklearn's default and Giles et al.
@@ -628,9 +649,9 @@ def feature_importance(model, X: pd.DataFrame, y=None, method: str = "mdi", *,
     multiclass : {"mean", "last"}, default "mean"
         ``"shap"`` on a model with one SHAP value per class (classifiers whose output is a
         probability, e.g. a random forest; shape (rows, features, classes)): "mean" averages
-        |φ| over the classes, as Giles et al. (2022) [``giles2022``] do for the 4-class Household
+        ``|φ|`` over the classes, as Giles et al. (2022) [``giles2022``] do for the 4-class Household
         target; "last" keeps the last class only (the behaviour before this option). For a
-        binary probability model |φ_0| = |φ_1| (the two outputs sum to 1), so both agree; models
+        binary probability model ``|φ_0|`` = ``|φ_1|`` (the two outputs sum to 1), so both agree; models
         with a single output are not affected. The paper *sums* over the test rows where this
         takes the mean: rankings, RBO and cosine are unchanged by that factor.
     random_state : int, Generator or None (permutation only)
@@ -655,8 +676,10 @@ def feature_importance(model, X: pd.DataFrame, y=None, method: str = "mdi", *,
         raise TypeError(f"X must be a pandas DataFrame (named features), got {type(X).__name__}")
     if method == "mdi":
         if not hasattr(model, "feature_importances_"):
-            raise ValueError(f"method='mdi' needs a fitted tree model with feature_importances_, "
-                             f"got {type(model).__name__}")
+            raise ValueError(
+                f"method='mdi' needs a fitted tree model with feature_importances_, "
+                f"got {type(model).__name__}"
+            )
         scores = np.asarray(model.feature_importances_, dtype=float)
     elif method == "permutation":
         if y is None:
@@ -664,8 +687,9 @@ def feature_importance(model, X: pd.DataFrame, y=None, method: str = "mdi", *,
         from sklearn.inspection import permutation_importance
 
         seed = int(check_random_state(random_state).integers(2**31 - 1))
-        scores = permutation_importance(model, X, y, n_repeats=n_repeats,
-                                        random_state=seed).importances_mean
+        scores = permutation_importance(
+            model, X, y, n_repeats=n_repeats, random_state=seed
+        ).importances_mean
     else:
         scores = _shap_importance(model, X, multiclass)
     return pd.Series(scores, index=list(X.columns), name=method)
@@ -697,9 +721,11 @@ def compare_importances(a, b) -> dict[str, float]:
     """
     a, b = pd.Series(a, dtype=float), pd.Series(b, dtype=float)
     if set(a.index) != set(b.index):
-        raise ValueError(f"a and b must score the same features; only in a: "
-                         f"{sorted(set(a.index) - set(b.index))}, only in b: "
-                         f"{sorted(set(b.index) - set(a.index))}")
+        raise ValueError(
+            f"a and b must score the same features; only in a: "
+            f"{sorted(set(a.index) - set(b.index))}, only in b: "
+            f"{sorted(set(b.index) - set(a.index))}"
+        )
     b = b.loc[a.index]
     va, vb = a.to_numpy(), b.to_numpy()
     for name, v in (("a", va), ("b", vb)):

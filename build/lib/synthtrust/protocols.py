@@ -65,7 +65,7 @@ Design decisions (where the paper is silent, the choice is ours and stated here)
   ``n_test = ceil(test_size · n)`` (scikit-learn's rule), the rest is training data.  The same
   rule splits the real data and, in Protocol A, the synthetic data.
 * **Synthetic samples** (§IV.C): one generator is fitted per repetition; Protocol A gets a
-  sample of |train| + |test| rows and Protocol B a separate, independent sample of |train| rows.
+  sample of ``|train|`` + ``|test|`` rows and Protocol B a separate, independent sample of ``|train|`` rows.
 * **Degenerate synthetic data**: a synthetic training set with a single class gives a constant
   classifier that predicts that class (scikit-learn's classifiers refuse one class);
   ``LinearSVC`` convergence warnings are silenced (``max_iter=1000`` as in its default).
@@ -211,7 +211,9 @@ def _resolve_classes(y: pd.Series, positive, name: str, *, exact_two: bool) -> t
     if positive is None:
         positive = _default_positive(labels, name)
     elif exact_two and positive not in labels:
-        raise ValueError(f"positive={positive!r} is not one of the target labels {labels} of {name}")
+        raise ValueError(
+            f"positive={positive!r} is not one of the target labels {labels} of {name}"
+        )
     return _py(positive), labels
 
 
@@ -466,6 +468,8 @@ def classification_metrics(cm) -> dict:
 class ConfusionRelease:
     """The DP release of a confusion matrix (Protocol B, step 8).
 
+    Attributes
+    ----------
     matrix : int64 array (2, 2)
         Post-processed noisy counts ``[[TN, FP], [FN, TP]]``: rounded, clipped at 0.
     noisy : float array (2, 2)
@@ -577,9 +581,7 @@ def dp_confusion_matrix(
     epsilon = check_epsilon(epsilon)
     _check_neighbouring(neighbouring)
     cm = confusion_matrix(y_true, y_pred, positive=positive)
-    return privatize_confusion_matrix(
-        cm, epsilon, random_state, ledger, neighbouring=neighbouring
-    )
+    return privatize_confusion_matrix(cm, epsilon, random_state, ledger, neighbouring=neighbouring)
 
 
 # --------------------------------------------------------------------------------------------
@@ -793,8 +795,10 @@ def _predict_forest(est: Mapping, Z: np.ndarray) -> np.ndarray:
         inner = left >= 0
         if np.any(feat[inner] >= Z.shape[1]) or np.any(feat[inner] < 0):
             raise ValueError(f"trees[{i}] uses a feature index outside 0..{Z.shape[1] - 1}")
-        if np.any(left[inner] >= n_nodes) or np.any(right[inner] >= n_nodes) or np.any(
-            right[inner] < 0
+        if (
+            np.any(left[inner] >= n_nodes)
+            or np.any(right[inner] >= n_nodes)
+            or np.any(right[inner] < 0)
         ):
             raise ValueError(f"trees[{i}] has a child index outside 0..{n_nodes - 1}")
         node = np.zeros(n, dtype=np.int64)
@@ -947,7 +951,9 @@ class Curator:
         _check_neighbouring(neighbouring)
         if ledger is not None and not isinstance(ledger, PrivacyLedger):
             raise TypeError(f"ledger must be a PrivacyLedger or None, got {type(ledger).__name__}")
-        self.positive, self.labels = _resolve_classes(test[target], positive, "test", exact_two=True)
+        self.positive, self.labels = _resolve_classes(
+            test[target], positive, "test", exact_two=True
+        )
         self.target = target
         self.neighbouring = neighbouring
         self.ledger = PrivacyLedger() if ledger is None else ledger
@@ -1037,6 +1043,8 @@ class Curator:
 class ProtocolResult:
     """Performance of one classifier as seen by one protocol.
 
+    Attributes
+    ----------
     protocol : {"A", "B", "truth", "reference"}
         A = Syn-Only estimate, B = Syn-Real (DP) estimate, truth = the same kind of model trained
         on synthetic data and tested on the real test set without DP, reference = trained on
@@ -1130,7 +1138,7 @@ def protocol_a(
     Parameters
     ----------
     synthetic : DataFrame, shape (n_train + n_test, n_features + 1)
-        The released synthetic data (the paper samples |train| + |test| rows).
+        The released synthetic data (the paper samples ``|train|`` + ``|test|`` rows).
     target : column label of the class
     classifier : {"random_forest", "linear_svm", "knn"}
     test_size : float in (0, 1)
@@ -1182,7 +1190,7 @@ def protocol_b(
     Parameters
     ----------
     synthetic : DataFrame, shape (n_train, n_features + 1)
-        The released synthetic data (the paper samples |train| rows).
+        The released synthetic data (the paper samples ``|train|`` rows).
     real_test : DataFrame or Curator
         The real test set (a :class:`Curator` is built around it) or an existing curator.
     target, classifier, positive, categorical
@@ -1218,7 +1226,9 @@ def protocol_b(
         if curator.target != target:
             raise ValueError(f"the curator's target is {curator.target!r}, not {target!r}")
         if positive is not None and positive != curator.positive:
-            raise ValueError(f"positive={positive!r} differs from the curator's {curator.positive!r}")
+            raise ValueError(
+                f"positive={positive!r} differs from the curator's {curator.positive!r}"
+            )
     else:
         curator = Curator(
             real_test, target, positive=positive, neighbouring=neighbouring, ledger=ledger
@@ -1275,6 +1285,8 @@ def true_performance(
 class ProtocolErrorResult:
     """Error of a protocol over repetitions (paper §III.B, eq. 2–3).
 
+    Attributes
+    ----------
     me : mean error μ = mean(p_i − y_i) (> 0: optimistic, < 0: pessimistic).
     std : σ, standard deviation of r_i with n − 1 in the denominator (NaN if n < 2).
     rmse : sqrt(μ² + σ²).
@@ -1290,8 +1302,13 @@ class ProtocolErrorResult:
     n_undefined: int = 0
 
     def to_dict(self) -> dict:
-        return {"me": self.me, "std": self.std, "rmse": self.rmse, "n": self.n,
-                "n_undefined": self.n_undefined}
+        return {
+            "me": self.me,
+            "std": self.std,
+            "rmse": self.rmse,
+            "n": self.n,
+            "n_undefined": self.n_undefined,
+        }
 
 
 def protocol_error(estimates, truths) -> ProtocolErrorResult:
@@ -1336,7 +1353,9 @@ def protocol_error(estimates, truths) -> ProtocolErrorResult:
     return ProtocolErrorResult(me=me, std=std, rmse=rmse, n=n, n_undefined=int(ok.size - n))
 
 
-def summarize_protocol_errors(df: pd.DataFrame, by=("protocol", "classifier", "metric")) -> pd.DataFrame:
+def summarize_protocol_errors(
+    df: pd.DataFrame, by=("protocol", "classifier", "metric")
+) -> pd.DataFrame:
     """:func:`protocol_error` for every group of a tidy frame, vectorized with ``groupby``.
 
     Parameters
@@ -1409,7 +1428,9 @@ def _check_classifiers(classifiers) -> list[str]:
 
 def _check_sample(sample, n: int, real: pd.DataFrame, target, labels, name: str) -> pd.DataFrame:
     if not isinstance(sample, pd.DataFrame):
-        raise TypeError(f"the synthesizer's sample({n}) must return a DataFrame, got {type(sample).__name__}")
+        raise TypeError(
+            f"the synthesizer's sample({n}) must return a DataFrame, got {type(sample).__name__}"
+        )
     if len(sample) != n:
         raise ValueError(f"the synthesizer's sample({n}) returned {len(sample)} rows")
     missing = [c for c in real.columns if c not in sample.columns]
@@ -1438,7 +1459,7 @@ def evaluate_repetition(
 
     1. Split ``real`` at random into train (80 %) and test (20 %).
     2. ``synth = make_synthesizer(epsilon, generator)``; ``synth.fit(train)``.
-    3. Sample |train| + |test| rows for Protocol A and, independently, |train| rows for B.
+    3. Sample ``|train|`` + ``|test|`` rows for Protocol A and, independently, ``|train|`` rows for B.
     4. For each classifier: Protocol A estimate and its truth (the A-model on the real test
        set); Protocol B estimate (ε-DP release by a :class:`Curator` holding the real test set,
        the same ε as the generator) and its truth (the B-model on the real test set); the
@@ -1497,8 +1518,9 @@ def evaluate_repetition(
 
     synth = make_synthesizer(epsilon, synth_rng)
     synth.fit(train)
-    syn_a = _check_sample(synth.sample(n_train + n_test), n_train + n_test, real, target, labels,
-                          "Protocol A")
+    syn_a = _check_sample(
+        synth.sample(n_train + n_test), n_train + n_test, real, target, labels, "Protocol A"
+    )
     syn_b = _check_sample(synth.sample(n_train), n_train, real, target, labels, "Protocol B")
 
     curator = Curator(test, target, positive=positive, neighbouring=neighbouring, ledger=ledger)
@@ -1506,13 +1528,22 @@ def evaluate_repetition(
     rows = []
     for name in classifiers:
         a_rng, b_rng, ref_rng = streams[name].spawn(3)
-        res_a = protocol_a(syn_a, target, name, test_size, a_rng, positive=positive,
-                           categorical=categorical)
+        res_a = protocol_a(
+            syn_a, target, name, test_size, a_rng, positive=positive, categorical=categorical
+        )
         truth_a = evaluate_model(res_a.model, test, target, positive=positive)
         res_b = protocol_b(syn_b, curator, target, name, epsilon, b_rng, categorical=categorical)
         truth_b = evaluate_model(res_b.model, test, target, positive=positive)
-        ref = true_performance(train, test, target, name, ref_rng, positive=positive,
-                               categorical=categorical, protocol="reference")
+        ref = true_performance(
+            train,
+            test,
+            target,
+            name,
+            ref_rng,
+            positive=positive,
+            categorical=categorical,
+            protocol="reference",
+        )
         for prot, res, truth in (("A", res_a, truth_a), ("B", res_b, truth_b)):
             for metric in METRICS:
                 rows.append(

@@ -31,8 +31,14 @@ import pandas as pd
 from synthtrust import charts
 from synthtrust._atomic import write_text
 
-__all__ = ["audit_box_chart", "dcr_histogram_chart", "render_audit_html", "render_holdout_html",
-           "tvd_bar_chart", "write_holdout_html"]
+__all__ = [
+    "audit_box_chart",
+    "dcr_histogram_chart",
+    "render_audit_html",
+    "render_holdout_html",
+    "tvd_bar_chart",
+    "write_holdout_html",
+]
 
 SYNTHETIC_COLOR = "#0072B2"
 HOLDOUT_COLOR = "#D55E00"
@@ -325,18 +331,31 @@ def audit_box_chart(result) -> alt.LayerChart:
     """The paper's Figure 1 for one audit: the selected statistic β* on the K₂ synthetic
     samples trained on D⁻ and on D⁺ (box plots with the points), and its value on the training
     sets themselves (ticks). A decomposable generator gives two overlapping boxes."""
-    rows = [{"training set": side, "g*": float(v)}
-            for side, values in (("D−", result.y_minus), ("D+", result.y_plus)) for v in values]
+    rows = [
+        {"training set": side, "g*": float(v)}
+        for side, values in (("D−", result.y_minus), ("D+", result.y_plus))
+        for v in values
+    ]
     data = pd.DataFrame(rows)
     ref = pd.DataFrame({"training set": ["D−", "D+"], "g*": [result.g_minus, result.g_plus]})
-    x = alt.X("training set:N", sort=["D−", "D+"], title="generator trained on",
-              axis=alt.Axis(labelAngle=0))
+    x = alt.X(
+        "training set:N",
+        sort=["D−", "D+"],
+        title="generator trained on",
+        axis=alt.Axis(labelAngle=0),
+    )
     y = alt.Y("g*:Q", title="β*(synthetic sample)", scale=alt.Scale(zero=False))
     box = alt.Chart(data).mark_boxplot(extent="min-max", size=40).encode(x=x, y=y)
-    points = alt.Chart(data).mark_circle(size=30, opacity=0.6, color="#333").encode(
-        x=x, y=y, tooltip=["training set", alt.Tooltip("g*:Q", format=".4g")])
-    ticks = alt.Chart(ref).mark_tick(color="#E15759", thickness=2, size=50).encode(
-        x=x, y="g*:Q", tooltip=["training set", alt.Tooltip("g*:Q", format=".4g")])
+    points = (
+        alt.Chart(data)
+        .mark_circle(size=30, opacity=0.6, color="#333")
+        .encode(x=x, y=y, tooltip=["training set", alt.Tooltip("g*:Q", format=".4g")])
+    )
+    ticks = (
+        alt.Chart(ref)
+        .mark_tick(color="#E15759", thickness=2, size=50)
+        .encode(x=x, y="g*:Q", tooltip=["training set", alt.Tooltip("g*:Q", format=".4g")])
+    )
     return alt.layer(box, points, ticks).properties(width=260, height=240)
 
 
@@ -345,19 +364,32 @@ def render_audit_html(result, *, title: str | None = None) -> str:
     the verdict, the test, Figure 1's box plot, where the leak is, the card."""
     title = title or f"Audit of {result.generator or 'a generator'} against its card"
     c = result.card
-    meta = (f"{len(c.column_names)} columns, |X| = {c.cells:,} · {len(c.marginals)} declared "
-            f"marginals (dim Φ = {result.phi_rank}) · {result.dim} probed directions · "
-            f"{2 * (result.k_select + result.k_audit)} trainings · seed {result.seed}")
-    p = (f"{result.pvalue:.3g}" if result.pvalue > 0
-         else f"below 1e-300 (log10 p = {result.log10_pvalue:.1f})")
-    test = _table(["quantity", "value"], [
-        ["Student t", f"{result.statistic:.4g}"], ["degrees of freedom", result.df],
-        ["p-value (two-sided)", p], ["log10 p", f"{result.log10_pvalue:.2f}"],
-        ["α", f"{result.alpha:g}"],
-        ["β* on D−, D*, D+", f"{result.g_minus:.4g}, {result.g_star:.4g}, {result.g_plus:.4g}"],
-        ["rows of D−, D+", f"{result.n_rows[0]:,}, {result.n_rows[1]:,}"]])
-    leak = _table(["undeclared interaction", "share of ‖β*‖²"],
-                  [[", ".join(k), f"{v:.1%}"] for k, v in result.leak.head(15).items()])
+    meta = (
+        f"{len(c.column_names)} columns, |X| = {c.cells:,} · {len(c.marginals)} declared "
+        f"marginals (dim Φ = {result.phi_rank}) · {result.dim} probed directions · "
+        f"{2 * (result.k_select + result.k_audit)} trainings · seed {result.seed}"
+    )
+    p = (
+        f"{result.pvalue:.3g}"
+        if result.pvalue > 0
+        else f"below 1e-300 (log10 p = {result.log10_pvalue:.1f})"
+    )
+    test = _table(
+        ["quantity", "value"],
+        [
+            ["Student t", f"{result.statistic:.4g}"],
+            ["degrees of freedom", result.df],
+            ["p-value (two-sided)", p],
+            ["log10 p", f"{result.log10_pvalue:.2f}"],
+            ["α", f"{result.alpha:g}"],
+            ["β* on D−, D*, D+", f"{result.g_minus:.4g}, {result.g_star:.4g}, {result.g_plus:.4g}"],
+            ["rows of D−, D+", f"{result.n_rows[0]:,}, {result.n_rows[1]:,}"],
+        ],
+    )
+    leak = _table(
+        ["undeclared interaction", "share of ‖β*‖²"],
+        [[", ".join(k), f"{v:.1%}"] for k, v in result.leak.head(15).items()],
+    )
     card = _table(["declared marginal"], [[", ".join(m)] for m in c.marginals], numeric_from=1)
     body = [
         "<h2>Verdict</h2>",
@@ -368,8 +400,10 @@ def render_audit_html(result, *, title: str | None = None) -> str:
         '<p class="note">Both training sets have the same declared marginals and size. A '
         "generator that uses only the card's statistics gives synthetic data whose β* does not "
         "depend on which of the two it was trained on.</p>",
-        "<h2>Where the leak is</h2>", leak,
-        "<h2>The card</h2>", card,
+        "<h2>Where the leak is</h2>",
+        leak,
+        "<h2>The card</h2>",
+        card,
         '<p class="note">Method: Houssiau et al. (2022), "A framework for auditable synthetic '
         'data generation", Eqs. 4–7, computed by synthtrust.audit. Not rejecting is not a '
         "proof (their Remark 1).</p>",

@@ -211,7 +211,8 @@ def _kernel_environment(progress: bool):
 
     A temporary kernelspec placed first on ``JUPYTER_PATH`` makes ``python3`` this interpreter
     (whatever user-level kernelspecs say); IPC sockets in the same temporary folder replace
-    unencrypted TCP ports (and ipykernel's warning about them). tqdm is disabled in the kernel
+    unencrypted TCP ports (and ipykernel's warning about them). The kernel starts with
+    ``PYTHONHASHSEED=0``, as run_grid's workers do. tqdm is disabled in the kernel
     (``TQDM_DISABLE=1``) when ``progress`` is False. Yields the traitlets ``Config`` for nbclient.
     """
     from traitlets.config import Config
@@ -225,6 +226,9 @@ def _kernel_environment(progress: bool):
             "display_name": "Python 3 (ipykernel)",
             "language": "python",
             "metadata": {"debugger": False},
+            # the string-hash seed of run_grid's workers (experiment._WORKER_ENV), so that a
+            # chapter's sequential tasks compute as its parallel ones
+            "env": {"PYTHONHASHSEED": "0"},
         }
         (spec_dir / "kernel.json").write_text(json.dumps(spec), encoding="utf-8")
         os.environ["JUPYTER_PATH"] = os.pathsep.join(

@@ -2,7 +2,7 @@
 
 Houssiau et al. (2022) [``houssiau2022``], §3.3, audit a generator along directions of Φ⊥, the
 functions of a record that the generator card does *not* declare. Functions f: 𝒳 → ℝ on the
-record space 𝒳 = Π_j {0, …, n_j − 1} (M = |𝒳| cells) carry the uniform inner product
+record space 𝒳 = Π_j {0, …, n_j − 1} (M = ``|𝒳|`` cells) carry the uniform inner product
 
     ⟨f, h⟩_U = (1/M) Σ_{x∈𝒳} f(x) h(x),
 
@@ -54,7 +54,7 @@ __all__ = [
 
 _DENSE_MAX_CELLS = 200_000  # largest domain for which dense M-vectors are formed
 #: Default largest number of bins (declared + candidate) of :func:`complement_basis`: its Gram
-#: and eigen steps hold about four |𝒞| × |𝒞| float64 matrices (8 192 bins: about 2 GiB and a
+#: and eigen steps hold about four ``|𝒞|`` × ``|𝒞|`` float64 matrices (8 192 bins: about 2 GiB and a
 #: minute of ``eigh`` on 2 cores).
 MAX_GRAM_BINS = 8192
 
@@ -580,12 +580,12 @@ class ComplementBasis:
     ----------
     card : GeneratorCard
     bins : Bins
-        The candidate bins 𝒞 (|𝒞| of them).
+        The candidate bins 𝒞 (``|𝒞|`` of them).
     phi_bins : Bins
-        The declared bins followed by the constant (|Φ| + 1 of them).
+        The declared bins followed by the constant (``|Φ|`` + 1 of them).
     all_bins : Bins
         ``bins`` then ``phi_bins``; the columns of ``coef``.
-    coef : ndarray, shape (k, |𝒞| + |Φ| + 1)
+    coef : ndarray, shape (k, ``|𝒞|`` + ``|Φ|`` + 1)
     eigenvalues : ndarray, shape (k,)
         The kept eigenvalues λ of the residual Gram matrix R, decreasing.
     phi_rank : int
@@ -777,7 +777,7 @@ def complement_basis(
 
     Notes
     -----
-    Memory grows with (|Φ| + |𝒞|)² and time with (|Φ| + |𝒞|)³: App. 3 of the paper (1365
+    Memory grows with (``|Φ|`` + ``|𝒞|``)² and time with (``|Φ|`` + ``|𝒞|``)³: App. 3 of the paper (1365
     declared bins, 1000 random candidates) needs a few seconds; all its 17 799 3-way bins would
     need about 10 GiB, hence the paper's (and the guard's) random subset.
     """

@@ -182,7 +182,7 @@ class GeneratorCard:
 
     @property
     def cells(self) -> int:
-        """M = |𝒳| = Π_j n_j (a Python int, exact for any size)."""
+        """M = ``|𝒳|`` = Π_j n_j (a Python int, exact for any size)."""
         return math.prod(self._columns.values())
 
     @property

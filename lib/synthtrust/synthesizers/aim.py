@@ -77,7 +77,9 @@ class AIM(PGMSamplingMixin, TabularSynthesizer):
         Workload cliques with more cells are dropped (default 10 000).
     random_state : int, Generator or None
 
-    Fitted attributes: ``cliques_`` (the cliques measured after the 1-way initialisation, by
+    Fitted attributes
+    -----------------
+    ``cliques_`` (the cliques measured after the 1-way initialisation, by
     column names, in order), ``measurements_``, ``model_``, ``rounds_`` (rounds run after the
     initialisation), ``ledger`` (d + rounds Gaussian and ``rounds_`` exponential-mechanism entries).
 

@@ -419,7 +419,9 @@ class BaseSynthesizer(ParamsMixin, FittedMixin):
     in ``self.ledger``) and ``_sample_counts(n)`` (post-processing: a synthetic joint histogram with
     ``n`` records). Parameters are validated at construction and again in :meth:`fit`.
 
-    Fitted attributes: ``columns_``, ``domain_``, ``shape_``, ``n_records_`` (the number of records,
+    Fitted attributes
+    -----------------
+    ``columns_``, ``domain_``, ``shape_``, ``n_records_`` (the number of records,
     public under replace-one DP), ``ledger`` (:class:`~synthtrust.privacy.PrivacyLedger`).
     """
 

@@ -70,7 +70,9 @@ Interface (sklearn style)::
 
     GaussianCopula({"age": "normal", "bmi": "beta"}, random_state=0).fit(df).sample(1000)
 
-Fitted attributes: ``columns_``, ``families_`` ({column: family}), ``marginals_`` ({column:
+Fitted attributes
+-----------------
+``columns_``, ``families_`` ({column: family}), ``marginals_`` ({column:
 frozen ``scipy.stats`` distribution}; for discrete columns over the codes 0..k − 1),
 ``levels_`` ({column: the observed levels, a ``pandas.Index``} for discrete columns),
 ``correlation_`` (``pandas.DataFrame``), ``n_records_``. :meth:`GaussianCopula.describe` lists

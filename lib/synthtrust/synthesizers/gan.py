@@ -499,21 +499,21 @@ class GSWGAN(TabularSynthesizer):
         RDP → (ε, δ) conversion (:mod:`synthtrust.privacy.rdp`; "classic" is autodp's).
     random_state : int, numpy.random.Generator, SeedSequence or None
 
-    Fitted attributes
-    -----------------
+    Attributes
+    ----------
     n_records_ : int
     n_discriminators_ : int
         K.
     iterations_ : int
         Private iterations run.
     epsilon_spent_ : float
-        ε(iterations_) (≤ epsilon; ∞ in the non-private mode; 0 if no iteration was affordable).
+        ε(``iterations_``) (≤ epsilon; ∞ in the non-private mode; 0 if no iteration was affordable).
     checkpoints_ : dict {ε checkpoint: (iterations, ε spent)}
-    wasserstein_ : ndarray, shape (iterations_,)
+    wasserstein_ : ndarray, shape (``iterations_``,)
         The critic's estimate mean D(real) − mean D(fake) at the last critic step of each
         iteration (a training diagnostic computed on non-released quantities; not DP).
     ledger : PrivacyLedger
-        One ``"subsampled_gaussian"`` entry with ε = epsilon_spent_, δ = delta, sensitivity 2C/B,
+        One ``"subsampled_gaussian"`` entry with ε = ``epsilon_spent_``, δ = delta, sensitivity 2C/B,
         scale 2σC/B (ρ not defined: the accounting is RDP, not zCDP).
 
     Raises

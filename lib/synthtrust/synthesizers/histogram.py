@@ -142,7 +142,9 @@ class PerturbedHistogram(BaseSynthesizer):
         How the noisy histogram becomes records (see :func:`perturbed_histogram`).
     random_state : int, Generator or None
 
-    Fitted attributes: ``noisy_counts_`` (the DP release: clipped noisy joint histogram, shape
+    Fitted attributes
+    -----------------
+    ``noisy_counts_`` (the DP release: clipped noisy joint histogram, shape
     ``shape_``), ``ledger`` (one entry, ε), plus those of :class:`BaseSynthesizer`.
 
     Examples
@@ -281,7 +283,9 @@ class SmoothedHistogram(BaseSynthesizer):
     domain : dict, optional
     random_state : int, Generator or None
 
-    Fitted attributes: ``synthetic_counts_`` (histogram of the m released records, shape
+    Fitted attributes
+    -----------------
+    ``synthetic_counts_`` (histogram of the m released records, shape
     ``shape_``), ``ledger`` (one entry, ε).
     """
 

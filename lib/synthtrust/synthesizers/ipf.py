@@ -94,7 +94,9 @@ class DeclaredMarginals(CodeTableGenerator):
     random_state : None, int, SeedSequence or numpy Generator
         Seeds the generator created at :meth:`fit`; successive ``sample`` calls continue it.
 
-    Fitted attributes: ``columns_``, ``domain_`` ({column: levels}), ``n_records_``,
+    Fitted attributes
+    -----------------
+    ``columns_``, ``domain_`` ({column: levels}), ``n_records_``,
     ``cliques_`` (the declared cliques, as tuples of names ordered like the columns),
     ``marginals_`` (dict clique → exact counts of the training data, shape of the clique's
     levels).

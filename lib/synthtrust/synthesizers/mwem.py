@@ -314,7 +314,9 @@ class MWEM(BaseSynthesizer):
         Query class; default every cell of every 1-way and 2-way marginal.
     random_state : int, Generator or None
 
-    Fitted attributes: ``histogram_`` (A_T, floats summing to n, shape ``shape_``),
+    Fitted attributes
+    -----------------
+    ``histogram_`` (A_T, floats summing to n, shape ``shape_``),
     ``queries_`` (descriptions of the T measured queries), ``measurements_`` (their noisy
     answers), ``ledger`` (2T entries of ε/(2T)). :meth:`sample` draws i.i.d. from A_T.
     """

@@ -60,7 +60,9 @@ class MWEMPGM(PGMSamplingMixin, TabularSynthesizer):
         Mirror-descent steps per refit (default 1000).
     random_state : int, Generator or None
 
-    Fitted attributes: ``cliques_`` (selected cliques by column names, in order),
+    Fitted attributes
+    -----------------
+    ``cliques_`` (selected cliques by column names, in order),
     ``measurements_``, ``model_``, ``ledger`` (T exponential-mechanism and T Gaussian entries).
 
     Raises

@@ -392,8 +392,8 @@ class PATECTGAN(TabularSynthesizer):
         Cap on the generator iterations (the reference runs until ε is reached).
     random_state : int, numpy.random.Generator, SeedSequence or None
 
-    Fitted attributes
-    -----------------
+    Attributes
+    ----------
     n_records_, n_teachers_ : int
     partitions_ : list of int64 arrays (record indices of each teacher's shard)
     delta_ : float

@@ -425,7 +425,9 @@ class PrivatePGM(BaseSynthesizer):
     synthetic_method : {"round", "sample"}
     random_state : int, Generator or None
 
-    Fitted attributes: ``model_`` (mbi ``MarkovRandomField``), ``measurements_`` (the noisy
+    Fitted attributes
+    -----------------
+    ``model_`` (mbi ``MarkovRandomField``), ``measurements_`` (the noisy
     marginals: list of mbi ``LinearMeasurement``), ``ledger`` (K entries of ε/K).
     """
 

@@ -396,8 +396,8 @@ class PrivBayes(TabularSynthesizer):
         ``max_cells=2**24`` (no θ-usefulness cap: DataSynthesizer has none).
     random_state : int, numpy.random.Generator, SeedSequence or None
 
-    Fitted attributes
-    -----------------
+    Attributes
+    ----------
     differentially_private_ : bool
         True iff the release is ε-DP at the nominal ``epsilon`` (``noise="dp"``).
     epsilon_actual_ : float

@@ -77,7 +77,9 @@ class TabularSynthesizer(ParamsMixin, FittedMixin):
       (post-processing: no budget);
     * optionally ``_default_n()`` (the default number of rows; e.g. a noisy total).
 
-    Fitted attributes: ``columns_``, ``domain_`` (``{column: levels}``), ``ledger``
+    Fitted attributes
+    -----------------
+    ``columns_``, ``domain_`` (``{column: levels}``), ``ledger``
     (:class:`~synthtrust.privacy.PrivacyLedger`).
     """
 

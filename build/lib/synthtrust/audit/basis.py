@@ -2,7 +2,7 @@
 
 Houssiau et al. (2022) [``houssiau2022``], §3.3, audit a generator along directions of Φ⊥, the
 functions of a record that the generator card does *not* declare. Functions f: 𝒳 → ℝ on the
-record space 𝒳 = Π_j {0, …, n_j − 1} (M = |𝒳| cells) carry the uniform inner product
+record space 𝒳 = Π_j {0, …, n_j − 1} (M = ``|𝒳|`` cells) carry the uniform inner product
 
     ⟨f, h⟩_U = (1/M) Σ_{x∈𝒳} f(x) h(x),
 
@@ -54,7 +54,7 @@ __all__ = [
 
 _DENSE_MAX_CELLS = 200_000  # largest domain for which dense M-vectors are formed
 #: Default largest number of bins (declared + candidate) of :func:`complement_basis`: its Gram
-#: and eigen steps hold about four |𝒞| × |𝒞| float64 matrices (8 192 bins: about 2 GiB and a
+#: and eigen steps hold about four ``|𝒞|`` × ``|𝒞|`` float64 matrices (8 192 bins: about 2 GiB and a
 #: minute of ``eigh`` on 2 cores).
 MAX_GRAM_BINS = 8192
 
@@ -79,8 +79,9 @@ def _check_sizes(sizes, name: str = "sizes") -> tuple[int, ...]:
     return tuple(out)
 
 
-def _check_codes(codes, sizes: tuple[int, ...], columns: tuple[str, ...] | None,
-                 name: str = "codes") -> np.ndarray:
+def _check_codes(
+    codes, sizes: tuple[int, ...], columns: tuple[str, ...] | None, name: str = "codes"
+) -> np.ndarray:
     """Integer codes (n, d): a DataFrame (columns selected by name) or a 2-D array."""
     if isinstance(codes, CellCounts):
         codes = codes.codes
@@ -176,8 +177,9 @@ def all_cells(sizes) -> np.ndarray:
     sizes = _check_sizes(sizes)
     m = math.prod(sizes)
     if m > _DENSE_MAX_CELLS:
-        raise ValueError(f"the domain has M = {m} cells; all_cells allows at most "
-                         f"{_DENSE_MAX_CELLS}")
+        raise ValueError(
+            f"the domain has M = {m} cells; all_cells allows at most {_DENSE_MAX_CELLS}"
+        )
     return np.stack(np.unravel_index(np.arange(m), sizes), axis=1).astype(np.int64)
 
 
@@ -238,7 +240,9 @@ class Bins:
         for clique in cliques:
             s = tuple(sorted(int(a) for a in clique))
             if len(set(s)) != len(s) or any(a < 0 or a >= d for a in s):
-                raise ValueError(f"clique {tuple(clique)!r} must hold distinct indices in 0..{d - 1}")
+                raise ValueError(
+                    f"clique {tuple(clique)!r} must hold distinct indices in 0..{d - 1}"
+                )
             dims = tuple(sizes[a] for a in s)
             block = np.full((math.prod(dims), d), -1, dtype=np.int64)
             if s:
@@ -277,8 +281,9 @@ class Bins:
         """These bins followed by ``other``'s (same sizes)."""
         if other.sizes != self.sizes:
             raise ValueError(f"cannot concatenate bins over sizes {self.sizes} and {other.sizes}")
-        return Bins(np.concatenate([self.values, other.values]), self.sizes,
-                    self.columns or other.columns)
+        return Bins(
+            np.concatenate([self.values, other.values]), self.sizes, self.columns or other.columns
+        )
 
     def __len__(self) -> int:
         return self.values.shape[0]
@@ -346,8 +351,9 @@ class Bins:
         single = coef.ndim == 1
         c2 = coef[None, :] if single else coef
         if c2.ndim != 2 or c2.shape[1] != len(self):
-            raise ValueError(f"coef must have shape ({len(self)},) or (k, {len(self)}), "
-                             f"got {coef.shape}")
+            raise ValueError(
+                f"coef must have shape ({len(self)},) or (k, {len(self)}), got {coef.shape}"
+            )
         x = _check_codes(codes, self.sizes, self.columns)
         out = np.zeros((x.shape[0], c2.shape[0]))
         for clique, dims, rows, flat in self._groups():
@@ -508,7 +514,9 @@ def candidate_bins(card, kind="next", *, n: int | None = None, random_state=None
     d = len(columns)
     if isinstance(kind, str):
         if kind != "next":
-            raise ValueError(f"kind must be 'next', an int order or a list of cliques, got {kind!r}")
+            raise ValueError(
+                f"kind must be 'next', an int order or a list of cliques, got {kind!r}"
+            )
         order = max((len(c) for c in cliques), default=0) + 1
         if order > d:
             raise ValueError(
@@ -524,16 +532,20 @@ def candidate_bins(card, kind="next", *, n: int | None = None, random_state=None
         subsets = []
         for clique in kind:
             if isinstance(clique, str) or not isinstance(clique, Sequence):
-                raise TypeError(f"each candidate clique must be a sequence of column names, "
-                                f"got {clique!r}")
+                raise TypeError(
+                    f"each candidate clique must be a sequence of column names, got {clique!r}"
+                )
             unknown = [c for c in clique if c not in columns]
             if unknown:
-                raise ValueError(f"candidate clique {tuple(clique)!r} names unknown column(s) "
-                                 f"{unknown}; the card's columns are {list(columns)}")
+                raise ValueError(
+                    f"candidate clique {tuple(clique)!r} names unknown column(s) "
+                    f"{unknown}; the card's columns are {list(columns)}"
+                )
             subsets.append(tuple(sorted(columns.index(c) for c in clique)))
     else:
-        raise TypeError(f"kind must be 'next', an int or a list of cliques, got "
-                        f"{type(kind).__name__}")
+        raise TypeError(
+            f"kind must be 'next', an int or a list of cliques, got {type(kind).__name__}"
+        )
     if n is None:
         return Bins.from_cliques(subsets, sizes, columns)
     n = check_positive_int(n, "n")
@@ -551,7 +563,8 @@ def candidate_bins(card, kind="next", *, n: int | None = None, random_state=None
         s = subsets[c]
         local = picked[rows] - offsets[c]
         vals[np.ix_(rows, list(s))] = np.stack(
-            np.unravel_index(local, tuple(sizes[a] for a in s)), axis=1)
+            np.unravel_index(local, tuple(sizes[a] for a in s)), axis=1
+        )
     return Bins(vals, sizes, columns)
 
 
@@ -567,12 +580,12 @@ class ComplementBasis:
     ----------
     card : GeneratorCard
     bins : Bins
-        The candidate bins 𝒞 (|𝒞| of them).
+        The candidate bins 𝒞 (``|𝒞|`` of them).
     phi_bins : Bins
-        The declared bins followed by the constant (|Φ| + 1 of them).
+        The declared bins followed by the constant (``|Φ|`` + 1 of them).
     all_bins : Bins
         ``bins`` then ``phi_bins``; the columns of ``coef``.
-    coef : ndarray, shape (k, |𝒞| + |Φ| + 1)
+    coef : ndarray, shape (k, ``|𝒞|`` + ``|Φ|`` + 1)
     eigenvalues : ndarray, shape (k,)
         The kept eigenvalues λ of the residual Gram matrix R, decreasing.
     phi_rank : int
@@ -594,15 +607,18 @@ class ComplementBasis:
         return self.coef.shape[0]
 
     def __repr__(self) -> str:
-        return (f"ComplementBasis(dim={self.dim}, candidates={len(self.bins)}, "
-                f"phi_bins={len(self.phi_bins) - 1}, phi_rank={self.phi_rank}, "
-                f"cells={self.card.cells})")
+        return (
+            f"ComplementBasis(dim={self.dim}, candidates={len(self.bins)}, "
+            f"phi_bins={len(self.phi_bins) - 1}, phi_rank={self.phi_rank}, "
+            f"cells={self.card.cells})"
+        )
 
     def _weights(self, weights) -> np.ndarray:
         w = np.asarray(weights, dtype=float)
         if w.shape != (self.dim,):
-            raise ValueError(f"weights must have shape ({self.dim},) (one per basis function), "
-                             f"got {w.shape}")
+            raise ValueError(
+                f"weights must have shape ({self.dim},) (one per basis function), got {w.shape}"
+            )
         if not np.all(np.isfinite(w)):
             raise ValueError("weights must be finite")
         return w
@@ -621,8 +637,9 @@ class ComplementBasis:
         """
         f = np.asarray(frequencies, dtype=float)
         if f.shape[-1:] != (len(self.all_bins),):
-            raise ValueError(f"frequencies must have last axis {len(self.all_bins)}, "
-                             f"got shape {f.shape}")
+            raise ValueError(
+                f"frequencies must have last axis {len(self.all_bins)}, got shape {f.shape}"
+            )
         return f @ self.coef.T
 
     def statistic(self, codes, counts=None) -> np.ndarray:
@@ -706,15 +723,20 @@ class ComplementBasis:
             rest[:, list(u)] = False
             scale = np.prod(np.where(rest, 1.0 / sizes[None, :], 1.0), axis=1)
             table = np.zeros(math.prod(dims))
-            np.add.at(table, np.ravel_multi_index(tuple(vals[rows][:, list(u)].T), dims),
-                      a[rows] * scale)
+            np.add.at(
+                table, np.ravel_multi_index(tuple(vals[rows][:, list(u)].T), dims), a[rows] * scale
+            )
             t = table.reshape(dims)
             for ax in range(len(u)):
                 t = t - t.mean(axis=ax, keepdims=True)
             energies.append(float(np.mean(t**2)))
         names = [self.all_bins.clique_names(u) for u in sets]
-        out = pd.Series(energies, index=pd.Index(names, tupleize_cols=False), dtype=float,
-                        name="share" if normalize else "energy")
+        out = pd.Series(
+            energies,
+            index=pd.Index(names, tupleize_cols=False),
+            dtype=float,
+            name="share" if normalize else "energy",
+        )
         if normalize:
             total = out.sum()
             if total <= 0:
@@ -723,8 +745,9 @@ class ComplementBasis:
         return out.sort_values(ascending=False, kind="stable")
 
 
-def complement_basis(card, candidates="next", *, rtol: float = 1e-10,
-                     max_bins: int = MAX_GRAM_BINS) -> ComplementBasis:
+def complement_basis(
+    card, candidates="next", *, rtol: float = 1e-10, max_bins: int = MAX_GRAM_BINS
+) -> ComplementBasis:
     """Orthonormal basis of span(Φ ∪ 𝒞) ⊖ span(Φ) from bin Gram matrices
     (``houssiau2022``, §3.3; no vector of length M is formed).
 
@@ -754,7 +777,7 @@ def complement_basis(card, candidates="next", *, rtol: float = 1e-10,
 
     Notes
     -----
-    Memory grows with (|Φ| + |𝒞|)² and time with (|Φ| + |𝒞|)³: App. 3 of the paper (1365
+    Memory grows with (``|Φ|`` + ``|𝒞|``)² and time with (``|Φ|`` + ``|𝒞|``)³: App. 3 of the paper (1365
     declared bins, 1000 random candidates) needs a few seconds; all its 17 799 3-way bins would
     need about 10 GiB, hence the paper's (and the guard's) random subset.
     """
@@ -774,7 +797,8 @@ def complement_basis(card, candidates="next", *, rtol: float = 1e-10,
             f"{len(phi):,} declared and {len(cand):,} candidate bins exceed max_bins={max_bins:,}: "
             f"the Gram step would need about {4 * 8 * len(cand) ** 2 / 2**30:.1f} GiB; probe a "
             f"random subset, candidate_bins(card, kind, n=1000) (CLI: --n-candidates 1000), or "
-            f"raise max_bins")
+            f"raise max_bins"
+        )
     g_pp, g_pc, g_cc = gram(phi), gram(phi, cand), gram(cand)
     w, u = np.linalg.eigh(g_pp)
     keep = w > rtol * w.max()
@@ -789,8 +813,16 @@ def complement_basis(card, candidates="next", *, rtol: float = 1e-10,
     c_coef = v / np.sqrt(lam)  # |𝒞| × k
     p_coef = -q @ (t @ c_coef)  # |Φ| × k
     coef = np.concatenate([c_coef, p_coef], axis=0).T
-    return ComplementBasis(card=card, bins=cand, phi_bins=phi, all_bins=cand.concat(phi),
-                           coef=coef, eigenvalues=lam, phi_rank=int(keep.sum()), rtol=rtol)
+    return ComplementBasis(
+        card=card,
+        bins=cand,
+        phi_bins=phi,
+        all_bins=cand.concat(phi),
+        coef=coef,
+        eigenvalues=lam,
+        phi_rank=int(keep.sum()),
+        rtol=rtol,
+    )
 
 
 def complement_basis_dense(phi, candidates=None, *, rtol: float = 1e-10) -> np.ndarray:

@@ -27,8 +27,9 @@ _KEYS = ("name", "description", "columns", "marginals")
 
 def _check_columns(columns) -> dict[str, int]:
     if not isinstance(columns, Mapping):
-        raise TypeError(f"columns must be a mapping column -> domain size, got "
-                        f"{type(columns).__name__}")
+        raise TypeError(
+            f"columns must be a mapping column -> domain size, got {type(columns).__name__}"
+        )
     if not columns:
         raise ValueError("columns is empty; a card needs at least one column")
     out: dict[str, int] = {}
@@ -36,8 +37,9 @@ def _check_columns(columns) -> dict[str, int]:
         if not isinstance(col, str) or not col:
             raise TypeError(f"column names must be non-empty strings, got {col!r}")
         if isinstance(n, bool) or not isinstance(n, numbers.Integral):
-            raise TypeError(f"columns[{col!r}] (domain size) must be an integer, "
-                            f"got {type(n).__name__} {n!r}")
+            raise TypeError(
+                f"columns[{col!r}] (domain size) must be an integer, got {type(n).__name__} {n!r}"
+            )
         if n < 2:
             raise ValueError(f"columns[{col!r}] (domain size) must be >= 2, got {n!r}")
         out[col] = int(n)
@@ -46,28 +48,37 @@ def _check_columns(columns) -> dict[str, int]:
 
 def _check_marginals(marginals, columns: dict[str, int]) -> tuple[tuple[str, ...], ...]:
     if isinstance(marginals, (str, bytes)) or not isinstance(marginals, Sequence):
-        raise TypeError(f"marginals must be a list of cliques (tuples of column names), "
-                        f"got {type(marginals).__name__}")
+        raise TypeError(
+            f"marginals must be a list of cliques (tuples of column names), "
+            f"got {type(marginals).__name__}"
+        )
     out: list[tuple[str, ...]] = []
     seen: dict[frozenset, int] = {}
     for i, clique in enumerate(marginals):
         if isinstance(clique, (str, bytes)) or not isinstance(clique, Sequence):
-            raise TypeError(f"marginals[{i}] must be a sequence of column names, got "
-                            f"{clique!r} (write a one-column clique as ({clique!r},))")
+            raise TypeError(
+                f"marginals[{i}] must be a sequence of column names, got "
+                f"{clique!r} (write a one-column clique as ({clique!r},))"
+            )
         clique = tuple(clique)
         if not clique:
-            raise ValueError(f"marginals[{i}] is empty; the constant is always in Φ, "
-                             "declare cliques of at least one column")
+            raise ValueError(
+                f"marginals[{i}] is empty; the constant is always in Φ, "
+                "declare cliques of at least one column"
+            )
         unknown = [c for c in clique if c not in columns]
         if unknown:
-            raise ValueError(f"marginals[{i}] = {clique!r} names unknown column(s) {unknown}; "
-                             f"allowed: {list(columns)}")
+            raise ValueError(
+                f"marginals[{i}] = {clique!r} names unknown column(s) {unknown}; "
+                f"allowed: {list(columns)}"
+            )
         if len(set(clique)) != len(clique):
             raise ValueError(f"marginals[{i}] = {clique!r} repeats a column")
         key = frozenset(clique)
         if key in seen:
-            raise ValueError(f"marginals[{i}] = {clique!r} repeats marginals[{seen[key]}] "
-                             f"= {out[seen[key]]!r}")
+            raise ValueError(
+                f"marginals[{i}] = {clique!r} repeats marginals[{seen[key]}] = {out[seen[key]]!r}"
+            )
         seen[key] = i
         out.append(clique)
     return tuple(out)
@@ -125,8 +136,9 @@ class GeneratorCard:
         """A card declaring every k-subset of the columns (in column order)."""
         cols = _check_columns(columns)
         if isinstance(k, bool) or not isinstance(k, numbers.Integral) or not 1 <= k <= len(cols):
-            raise ValueError(f"k must be an integer in 1..{len(cols)} (the number of columns), "
-                             f"got {k!r}")
+            raise ValueError(
+                f"k must be an integer in 1..{len(cols)} (the number of columns), got {k!r}"
+            )
         return cls(cols, list(itertools.combinations(cols, int(k))), name, description)
 
     @classmethod
@@ -170,7 +182,7 @@ class GeneratorCard:
 
     @property
     def cells(self) -> int:
-        """M = |𝒳| = Π_j n_j (a Python int, exact for any size)."""
+        """M = ``|𝒳|`` = Π_j n_j (a Python int, exact for any size)."""
         return math.prod(self._columns.values())
 
     @property
@@ -196,8 +208,7 @@ class GeneratorCard:
         return self.to_dict() == other.to_dict()
 
     def __hash__(self) -> int:
-        return hash((tuple(self._columns.items()), self._marginals, self._name,
-                     self._description))
+        return hash((tuple(self._columns.items()), self._marginals, self._name, self._description))
 
     def __repr__(self) -> str:
         cols = ", ".join(f"{c}: {n}" for c, n in self._columns.items())
@@ -235,8 +246,7 @@ class GeneratorCard:
         marginals = d["marginals"]
         if marginals is None:
             marginals = []
-        return cls(d["columns"], marginals, d.get("name", "") or "",
-                   d.get("description", "") or "")
+        return cls(d["columns"], marginals, d.get("name", "") or "", d.get("description", "") or "")
 
     def to_json(self, indent: int | None = 2) -> str:
         return json.dumps(self.to_dict(), indent=indent, ensure_ascii=False)

@@ -72,9 +72,11 @@ class ExtremalPair:
         return self.star.codes
 
     def __repr__(self) -> str:
-        return (f"ExtremalPair(method={self.method!r}, cells={len(self.g_values)}, "
-                f"N-={self.minus.n}, N*={self.star.n}, N+={self.plus.n}, "
-                f"g-={self.g_minus:.4g}, g*={self.g_star:.4g}, g+={self.g_plus:.4g})")
+        return (
+            f"ExtremalPair(method={self.method!r}, cells={len(self.g_values)}, "
+            f"N-={self.minus.n}, N*={self.star.n}, N+={self.plus.n}, "
+            f"g-={self.g_minus:.4g}, g*={self.g_star:.4g}, g+={self.g_plus:.4g})"
+        )
 
 
 def sample_cells(sizes, size: int, random_state=None) -> np.ndarray:
@@ -124,8 +126,10 @@ def _copies(copies, m: int) -> np.ndarray:
         return np.full(m, check_positive_int(copies, "copies"), dtype=np.int64)
     arr = np.asarray(copies)
     if arr.shape != (m,) or arr.dtype.kind not in "iu" or np.any(arr < 1):
-        raise ValueError(f"copies must be an int >= 1 or an int array of shape ({m},) with "
-                         f"entries >= 1 (the starting counts), got {arr.dtype} {arr.shape}")
+        raise ValueError(
+            f"copies must be an int >= 1 or an int array of shape ({m},) with "
+            f"entries >= 1 (the starting counts), got {arr.dtype} {arr.shape}"
+        )
     return arr.astype(np.int64)
 
 
@@ -150,15 +154,27 @@ def _solve_lp(objective: np.ndarray, z, target: np.ndarray) -> np.ndarray:
     c = res.x
     if np.all(np.abs(c - np.round(c)) < 1e-7):
         return np.round(c).astype(np.int64)
-    res = milp(-objective, constraints=LinearConstraint(a_eq, target, target),
-               integrality=np.ones(len(objective)), bounds=Bounds(0, np.inf))
+    res = milp(
+        -objective,
+        constraints=LinearConstraint(a_eq, target, target),
+        integrality=np.ones(len(objective)),
+        bounds=Bounds(0, np.inf),
+    )
     if res.status != 0 or res.x is None:
         raise RuntimeError(f"the integer programme failed: {res.message}")
     return np.round(res.x).astype(np.int64)
 
 
-def extremal_pair(card, basis: ComplementBasis, beta, *, support=None, copies=1000,
-                  method: str = "residual", random_state=None) -> ExtremalPair:
+def extremal_pair(
+    card,
+    basis: ComplementBasis,
+    beta,
+    *,
+    support=None,
+    copies=1000,
+    method: str = "residual",
+    random_state=None,
+) -> ExtremalPair:
     """Extremal datasets D⁻, D⁺ for the direction g = Σ_i β_i b_i (``houssiau2022``, §3.3,
     Eq. 4).
 
@@ -203,8 +219,10 @@ def extremal_pair(card, basis: ComplementBasis, beta, *, support=None, copies=10
         raise ValueError(f"method must be one of {_METHODS}, got {method!r}")
     beta = np.asarray(beta, dtype=float)
     if beta.shape != (basis.dim,):
-        raise ValueError(f"beta must have shape ({basis.dim},) (one coefficient per basis "
-                         f"function), got {beta.shape}")
+        raise ValueError(
+            f"beta must have shape ({basis.dim},) (one coefficient per basis "
+            f"function), got {beta.shape}"
+        )
     if not np.all(np.isfinite(beta)) or not np.any(beta != 0):
         raise ValueError("beta must be finite and not all 0")
     cells = _support(card, support, random_state)
@@ -239,8 +257,16 @@ def extremal_pair(card, basis: ComplementBasis, beta, *, support=None, copies=10
         return float(c @ g / c.sum())
 
     return ExtremalPair(
-        star=CellCounts(cells, start, columns), minus=CellCounts(cells, minus, columns),
-        plus=CellCounts(cells, plus, columns), g_star=stat(start), g_minus=stat(minus),
-        g_plus=stat(plus), alpha_minus=alpha_minus, alpha_plus=alpha_plus, beta=beta,
-        g_values=g, g_perp=r, method=method,
+        star=CellCounts(cells, start, columns),
+        minus=CellCounts(cells, minus, columns),
+        plus=CellCounts(cells, plus, columns),
+        g_star=stat(start),
+        g_minus=stat(minus),
+        g_plus=stat(plus),
+        alpha_minus=alpha_minus,
+        alpha_plus=alpha_plus,
+        beta=beta,
+        g_values=g,
+        g_perp=r,
+        method=method,
     )

@@ -26,10 +26,15 @@ __all__ = ["LeakMixture", "rejection_rate"]
 
 
 def _check_generator_param(gen, name: str) -> None:
-    if not (hasattr(gen, "get_params") and callable(getattr(gen, "fit", None))
-            and callable(getattr(gen, "sample", None))):
-        raise TypeError(f"{name} must be an unfitted estimator with get_params, fit and sample "
-                        f"(e.g. synthtrust.synthesizers.IPF), got {type(gen).__name__}")
+    if not (
+        hasattr(gen, "get_params")
+        and callable(getattr(gen, "fit", None))
+        and callable(getattr(gen, "sample", None))
+    ):
+        raise TypeError(
+            f"{name} must be an unfitted estimator with get_params, fit and sample "
+            f"(e.g. synthtrust.synthesizers.IPF), got {type(gen).__name__}"
+        )
 
 
 class LeakMixture(ParamsMixin, FittedMixin):
@@ -89,7 +94,8 @@ class LeakMixture(ParamsMixin, FittedMixin):
         rng = check_random_state(self.random_state)
         self.honest_, self.dishonest_ = (
             instantiate(component, int(rng.integers(2**31 - 1))).fit(X)
-            for component in (self.honest, self.dishonest))
+            for component in (self.honest, self.dishonest)
+        )
         self.columns_ = list(X.columns)
         self._rng = rng
         self._fitted = True
@@ -108,8 +114,11 @@ class LeakMixture(ParamsMixin, FittedMixin):
         self._check_fitted()
         n = check_positive_int(n, "n")
         m = int(self._rng.binomial(n, float(self.leak)))
-        parts = [gen.sample(k)[self.columns_]
-                 for gen, k in ((self.honest_, n - m), (self.dishonest_, m)) if k > 0]
+        parts = [
+            gen.sample(k)[self.columns_]
+            for gen, k in ((self.honest_, n - m), (self.dishonest_, m))
+            if k > 0
+        ]
         frame = pd.concat(parts, ignore_index=True)
         return frame.iloc[self._rng.permutation(len(frame))].reset_index(drop=True)
 

@@ -81,18 +81,29 @@ def instantiate(generator, random_state):
     elif callable(generator) and not hasattr(generator, "fit"):
         gen = generator(random_state)
     else:
-        raise TypeError("generator must be an unfitted estimator with get_params (e.g. a "
-                        "synthtrust synthesizer) or a factory callable(random_state) -> generator, "
-                        f"got {type(generator).__name__}")
+        raise TypeError(
+            "generator must be an unfitted estimator with get_params (e.g. a "
+            "synthtrust synthesizer) or a factory callable(random_state) -> generator, "
+            f"got {type(generator).__name__}"
+        )
     missing = [m for m in ("fit", "sample") if not callable(getattr(gen, m, None))]
     if missing:
-        raise TypeError(f"the generator ({type(gen).__name__}) lacks {' and '.join(missing)}; an "
-                        "audited generator needs fit(frame) and sample(n)")
+        raise TypeError(
+            f"the generator ({type(gen).__name__}) lacks {' and '.join(missing)}; an "
+            "audited generator needs fit(frame) and sample(n)"
+        )
     return gen
 
 
-def _train(params: dict, rngs, *, generator, data: CellCounts, basis: ComplementBasis,
-           weights: np.ndarray | None) -> pd.DataFrame:
+def _train(
+    params: dict,
+    rngs,
+    *,
+    generator,
+    data: CellCounts,
+    basis: ComplementBasis,
+    weights: np.ndarray | None,
+) -> pd.DataFrame:
     """Train ``generator`` on ``data`` once per rng, sample N records, and return the basis
     statistics of each sample (columns b0..b{k-1}) or, with ``weights``, the statistic
     Σ w_i b_i (column ``y``)."""
@@ -103,8 +114,10 @@ def _train(params: dict, rngs, *, generator, data: CellCounts, basis: Complement
         try:
             sample = gen.fit(frame).sample(len(frame))
         except Exception as exc:  # name the training: the user's generator, any error
-            raise RuntimeError(f"training {params['side']}#{i} of step {params['step']} failed: "
-                               f"{type(exc).__name__}: {exc}") from exc
+            raise RuntimeError(
+                f"training {params['side']}#{i} of step {params['step']} failed: "
+                f"{type(exc).__name__}: {exc}"
+            ) from exc
         sample = _check_sample(sample, data.columns)
         b = basis.statistic(sample.to_numpy(dtype=np.int64))
         rows.append(b if weights is None else np.array([float(weights @ b)]))
@@ -121,13 +134,33 @@ def _check_sample(sample, columns: tuple[str, ...]) -> pd.DataFrame:
     return sample[list(columns)]
 
 
-def _run_side(step: int, side: str, reps: int, seed: int, pair: ExtremalPair, *, generator,
-              basis, weights, n_jobs, dask, cache_dir) -> pd.DataFrame:
+def _run_side(
+    step: int,
+    side: str,
+    reps: int,
+    seed: int,
+    pair: ExtremalPair,
+    *,
+    generator,
+    basis,
+    weights,
+    n_jobs,
+    dask,
+    cache_dir,
+) -> pd.DataFrame:
     data = pair.plus if side == "plus" else pair.minus
-    func = functools.partial(_train, generator=generator, data=data, basis=basis,
-                             weights=weights)
-    out = run_grid(func, [{"step": step, "side": side}], reps, seed, chunk_size=1,
-                   n_jobs=n_jobs, dask=dask, cache_dir=cache_dir, progress=False)
+    func = functools.partial(_train, generator=generator, data=data, basis=basis, weights=weights)
+    out = run_grid(
+        func,
+        [{"step": step, "side": side}],
+        reps,
+        seed,
+        chunk_size=1,
+        n_jobs=n_jobs,
+        dask=dask,
+        cache_dir=cache_dir,
+        progress=False,
+    )
     return out.sort_values("rep").reset_index(drop=True)
 
 
@@ -194,10 +227,14 @@ class AuditResult:
     def verdict(self) -> str:
         """One line: rejected or not, at α, with Remark 1's caveat."""
         if self.rejected:
-            return (f"REJECTED at α = {self.alpha:g}: the generator's output depends on statistics "
-                    "outside its card")
-        return (f"NOT REJECTED at α = {self.alpha:g}: no evidence of statistics outside the card "
-                "(not a proof)")
+            return (
+                f"REJECTED at α = {self.alpha:g}: the generator's output depends on statistics "
+                "outside its card"
+            )
+        return (
+            f"NOT REJECTED at α = {self.alpha:g}: no evidence of statistics outside the card "
+            "(not a proof)"
+        )
 
     def summary(self) -> str:
         """A short plain-text report (the CLI prints it)."""
@@ -225,14 +262,27 @@ class AuditResult:
     def to_dict(self) -> dict:
         """Everything as JSON-serialisable Python values."""
         return {
-            "statistic": self.statistic, "pvalue": self.pvalue, "df": self.df,
-            "log10_pvalue": self.log10_pvalue, "alpha": self.alpha, "rejected": self.rejected,
-            "verdict": self.verdict, "generator": self.generator,
-            "card": self.card.to_dict(), "phi_rank": self.phi_rank, "dim": self.dim,
-            "n_rows": list(self.n_rows), "k_select": self.k_select, "k_audit": self.k_audit,
-            "seed": self.seed, "g_minus": self.g_minus, "g_star": self.g_star,
-            "g_plus": self.g_plus, "y_minus": self.y_minus.tolist(),
-            "y_plus": self.y_plus.tolist(), "direction": self.direction.tolist(),
+            "statistic": self.statistic,
+            "pvalue": self.pvalue,
+            "df": self.df,
+            "log10_pvalue": self.log10_pvalue,
+            "alpha": self.alpha,
+            "rejected": self.rejected,
+            "verdict": self.verdict,
+            "generator": self.generator,
+            "card": self.card.to_dict(),
+            "phi_rank": self.phi_rank,
+            "dim": self.dim,
+            "n_rows": list(self.n_rows),
+            "k_select": self.k_select,
+            "k_audit": self.k_audit,
+            "seed": self.seed,
+            "g_minus": self.g_minus,
+            "g_star": self.g_star,
+            "g_plus": self.g_plus,
+            "y_minus": self.y_minus.tolist(),
+            "y_plus": self.y_plus.tolist(),
+            "direction": self.direction.tolist(),
             "leak": [{"interaction": list(k), "share": float(v)} for k, v in self.leak.items()],
         }
 
@@ -262,15 +312,34 @@ def _log10_p(t: float, df: int) -> float:
     log_p = math.log(2.0) + float(stats.t.logsf(abs(t), df))
     if not math.isfinite(log_p):
         a, b, x = df / 2.0, 0.5, df / (df + t * t)
-        log_p = (a * math.log(x) + b * math.log1p(-x) - math.log(a) - special.betaln(a, b)
-                 + math.log(special.hyp2f1(a + b, 1.0, a + 1.0, x)))
+        log_p = (
+            a * math.log(x)
+            + b * math.log1p(-x)
+            - math.log(a)
+            - special.betaln(a, b)
+            + math.log(special.hyp2f1(a + b, 1.0, a + 1.0, x))
+        )
     return float(log_p / math.log(10.0))
 
 
-def audit(generator, card: GeneratorCard, *, candidates="next", support=None, copies=1000,
-          k_select: int = 10, k_audit: int = 10, alpha: float = 0.01, method: str = "residual",
-          basis: ComplementBasis | None = None, random_state=None, n_jobs=None, dask=None,
-          cache_dir=None, name: str = "") -> AuditResult:
+def audit(
+    generator,
+    card: GeneratorCard,
+    *,
+    candidates="next",
+    support=None,
+    copies=1000,
+    k_select: int = 10,
+    k_audit: int = 10,
+    alpha: float = 0.01,
+    method: str = "residual",
+    basis: ComplementBasis | None = None,
+    random_state=None,
+    n_jobs=None,
+    dask=None,
+    cache_dir=None,
+    name: str = "",
+) -> AuditResult:
     """Audit a black-box generator against its card (``houssiau2022`` §3.3, Eqs. 4–7).
 
     Parameters
@@ -321,32 +390,66 @@ def audit(generator, card: GeneratorCard, *, candidates="next", support=None, co
     seed = int(rng.integers(2**31 - 1))
     basis = complement_basis(card, candidates) if basis is None else basis
     if basis.dim == 0:
-        raise ValueError("the candidates add no direction outside the card's span (dim 0): "
-                         "nothing to audit; probe higher-order candidates")
-    common = {"generator": generator, "basis": basis, "n_jobs": n_jobs, "dask": dask,
-              "cache_dir": cache_dir}
-    pair1 = extremal_pair(card, basis, np.ones(basis.dim), support=support, copies=copies,
-                          method=method, random_state=seed)
-    b = {side: _run_side(1, side, k_select, seed, pair1, weights=None, **common)
-         for side in ("minus", "plus")}
+        raise ValueError(
+            "the candidates add no direction outside the card's span (dim 0): "
+            "nothing to audit; probe higher-order candidates"
+        )
+    common = {
+        "generator": generator,
+        "basis": basis,
+        "n_jobs": n_jobs,
+        "dask": dask,
+        "cache_dir": cache_dir,
+    }
+    pair1 = extremal_pair(
+        card,
+        basis,
+        np.ones(basis.dim),
+        support=support,
+        copies=copies,
+        method=method,
+        random_state=seed,
+    )
+    b = {
+        side: _run_side(1, side, k_select, seed, pair1, weights=None, **common)
+        for side in ("minus", "plus")
+    }
     cols = [f"b{j}" for j in range(basis.dim)]
     delta = (b["plus"][cols].to_numpy() - b["minus"][cols].to_numpy()).mean(axis=0)
     norm = float(np.linalg.norm(delta))
     direction = delta / norm if norm > 0 else np.ones(basis.dim) / math.sqrt(basis.dim)
-    pair2 = extremal_pair(card, basis, direction, support=support, copies=copies, method=method,
-                          random_state=seed + 1)
-    y = {side: _run_side(2, side, k_audit, seed, pair2, weights=direction, **common).y.to_numpy()
-         for side in ("minus", "plus")}
+    pair2 = extremal_pair(
+        card, basis, direction, support=support, copies=copies, method=method, random_state=seed + 1
+    )
+    y = {
+        side: _run_side(2, side, k_audit, seed, pair2, weights=direction, **common).y.to_numpy()
+        for side in ("minus", "plus")
+    }
     test = stats.ttest_ind(y["plus"], y["minus"], equal_var=True)
     t, df = float(test.statistic), 2 * k_audit - 2
     if not np.isfinite(t):  # identical constant samples on both sides: no difference at all
         t = 0.0
     p = float(2 * stats.t.sf(abs(t), df))
     return AuditResult(
-        statistic=t, pvalue=p, df=df, log10_pvalue=_log10_p(t, df), alpha=alpha,
-        rejected=bool(p < alpha), direction=direction,
+        statistic=t,
+        pvalue=p,
+        df=df,
+        log10_pvalue=_log10_p(t, df),
+        alpha=alpha,
+        rejected=bool(p < alpha),
+        direction=direction,
         leak=basis.energy_by_clique(direction).sort_values(ascending=False),
-        y_minus=y["minus"], y_plus=y["plus"], g_minus=pair2.g_minus, g_star=pair2.g_star,
-        g_plus=pair2.g_plus, card=card, phi_rank=basis.phi_rank, dim=basis.dim,
-        n_rows=(pair2.minus.n, pair2.plus.n), k_select=k_select, k_audit=k_audit, seed=seed,
-        generator=name or type(probe).__name__)
+        y_minus=y["minus"],
+        y_plus=y["plus"],
+        g_minus=pair2.g_minus,
+        g_star=pair2.g_star,
+        g_plus=pair2.g_plus,
+        card=card,
+        phi_rank=basis.phi_rank,
+        dim=basis.dim,
+        n_rows=(pair2.minus.n, pair2.plus.n),
+        k_select=k_select,
+        k_audit=k_audit,
+        seed=seed,
+        generator=name or type(probe).__name__,
+    )

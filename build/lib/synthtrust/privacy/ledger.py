@@ -51,7 +51,9 @@ def _opt_nonneg(value, name: str) -> float | None:
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        raise TypeError(f"{name} must be a real number or None, got {type(value).__name__} {value!r}")
+        raise TypeError(
+            f"{name} must be a real number or None, got {type(value).__name__} {value!r}"
+        )
     value = float(value)
     if math.isnan(value) or value < 0:
         raise ValueError(f"{name} must be >= 0 (or None), got {value!r}")

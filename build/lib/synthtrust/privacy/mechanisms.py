@@ -63,8 +63,22 @@ def _out(arr: np.ndarray, scalar: bool):
     return arr[()] if scalar else arr
 
 
-def _laplace_calibration(scale, sensitivity, epsilon, ledger) -> tuple[float, float | None, float | None]:
-    """Return (scale, epsilon, sensitivity) from either ``scale`` or ``sensitivity`` + ``epsilon``."""
+def _positive_array(value, name: str) -> np.ndarray:
+    arr = _as_values(value, name)
+    if not np.all(arr > 0):
+        raise ValueError(f"{name} must be > 0 everywhere, got min {float(arr.min())!r}")
+    return arr
+
+
+def _laplace_calibration(scale, sensitivity, epsilon, ledger):
+    """Return (scale, epsilon, sensitivity) from either ``scale`` or ``sensitivity`` + ``epsilon``;
+    an array ``sensitivity`` (with ``epsilon``) gives an array of scales."""
+    if scale is None and np.ndim(sensitivity) > 0:
+        if epsilon is None:
+            raise ValueError("an array sensitivity= needs epsilon= (scale = sensitivity / epsilon)")
+        epsilon = _positive(epsilon, "epsilon")
+        sensitivity = _positive_array(sensitivity, "sensitivity")
+        return sensitivity / epsilon, epsilon, sensitivity
     if scale is not None:
         if epsilon is not None:
             raise ValueError(
@@ -85,7 +99,9 @@ def _laplace_calibration(scale, sensitivity, epsilon, ledger) -> tuple[float, fl
         epsilon = _positive(epsilon, "epsilon")
         scale = sensitivity / epsilon
     if ledger is not None and epsilon is None:
-        raise ValueError("to record the step in a ledger, give sensitivity= (ε = sensitivity / scale)")
+        raise ValueError(
+            "to record the step in a ledger, give sensitivity= (ε = sensitivity / scale)"
+        )
     return scale, epsilon, sensitivity
 
 
@@ -96,8 +112,9 @@ def laplace(
     value,
     scale: float | None = None,
     *,
-    sensitivity: float | None = None,
+    sensitivity=None,
     epsilon: float | None = None,
+    delta: float = 0.0,
     random_state=None,
     ledger: PrivacyLedger | None = None,
     note: str = "",
@@ -110,13 +127,20 @@ def laplace(
         The true answer(s).
     scale : float, optional
         Laplace scale b > 0. Alternatively give ``sensitivity`` and ``epsilon`` (b = Δ₁/ε).
-    sensitivity : float, optional
-        L1 sensitivity Δ₁ of the whole array ``value``.
+    sensitivity : float or array-like, optional
+        L1 sensitivity Δ₁ of the whole array ``value``; or, with ``epsilon``, one per element
+        of ``value`` (independent releases with their own bounds, e.g. one per replicate), then
+        each element gets scale Δ₁ᵢ/ε.
     epsilon : float, optional
         Privacy parameter ε > 0.
+    delta : float
+        For the ledger: the probability that the given sensitivity is not a bound (a
+        data-dependent bound that holds with probability 1 − δ, as in the DP Mann–Whitney U
+        test); 0 for a worst-case sensitivity.
     random_state : int, numpy.random.Generator or None
     ledger : PrivacyLedger, optional
-        Receives one entry (ε = Δ₁/b, δ = 0, ρ = ε²/2).
+        Receives one entry (ε = Δ₁/b, δ, and ρ = ε²/2 when δ = 0); for an array
+        ``sensitivity`` the entry holds the largest sensitivity and scale.
     note : str
         Text stored with the ledger entry.
 
@@ -139,7 +163,14 @@ def laplace(
     rng = check_random_state(random_state)
     out = arr + rng.laplace(0.0, b, size=arr.shape)
     if ledger is not None:
-        ledger.record(mechanism="laplace", epsilon=eps, sensitivity=sens, scale=b, note=note)
+        ledger.record(
+            mechanism="laplace",
+            epsilon=eps,
+            delta=delta,
+            sensitivity=float(np.max(sens)),
+            scale=float(np.max(b)),
+            note=note,
+        )
     return _out(out, arr.ndim == 0)
 
 
@@ -209,7 +240,9 @@ def discrete_laplace(
     g2 = rng.geometric(p, size=arr.shape)
     out = arr.astype(np.int64) + (g1 - g2).astype(np.int64)
     if ledger is not None:
-        ledger.record(mechanism="discrete_laplace", epsilon=eps, sensitivity=sens, scale=t, note=note)
+        ledger.record(
+            mechanism="discrete_laplace", epsilon=eps, sensitivity=sens, scale=t, note=note
+        )
     return _out(out, arr.ndim == 0)
 
 
@@ -259,8 +292,10 @@ def gaussian(
     rec_eps = rec_delta = None
     if sigma is not None:
         if rho is not None or epsilon is not None or delta is not None:
-            raise ValueError("give sigma= alone (with sensitivity= for the ledger), or calibrate by "
-                             "sensitivity= with rho= or with epsilon= and delta=, not both")
+            raise ValueError(
+                "give sigma= alone (with sensitivity= for the ledger), or calibrate by "
+                "sensitivity= with rho= or with epsilon= and delta=, not both"
+            )
         sigma = _positive(sigma, "sigma")
         if sensitivity is not None:
             sensitivity = _positive(sensitivity, "sensitivity")
@@ -313,7 +348,9 @@ def _em_logits(scores, epsilon, sensitivity) -> np.ndarray:
     except (TypeError, ValueError) as exc:
         raise TypeError(f"scores must be a numeric array-like: {exc}") from None
     if s.ndim == 0 or s.shape[-1] == 0:
-        raise ValueError(f"scores must have at least one candidate along the last axis, got shape {s.shape}")
+        raise ValueError(
+            f"scores must have at least one candidate along the last axis, got shape {s.shape}"
+        )
     if np.any(np.isnan(s)) or np.any(s == np.inf):
         raise ValueError("scores must not contain NaN or +inf (use -inf to exclude a candidate)")
     if s.size and np.any(np.all(s == -np.inf, axis=-1)):
@@ -324,7 +361,9 @@ def _em_logits(scores, epsilon, sensitivity) -> np.ndarray:
     return logits
 
 
-def exponential_mechanism_probabilities(scores, epsilon: float, sensitivity: float = 1.0) -> np.ndarray:
+def exponential_mechanism_probabilities(
+    scores, epsilon: float, sensitivity: float = 1.0
+) -> np.ndarray:
     """Selection probabilities P(r) ∝ exp(ε·q_r/(2Δ)) along the last axis (stable softmax).
 
     ``-inf`` scores get probability 0. Returns a float array of the shape of ``scores``.

@@ -153,7 +153,9 @@ def rdp_to_epsilon(rdp, delta: float, conversion: str = "classic", orders=DEFAUL
     if rdp.shape != orders.shape or orders.ndim != 1:
         raise ValueError(f"rdp must have the shape of orders {orders.shape}, got {rdp.shape}")
     if np.any(np.isnan(rdp)) or np.any(rdp < 0):
-        raise ValueError("rdp must hold non-negative values (inf allowed), got NaN or negative entries")
+        raise ValueError(
+            "rdp must hold non-negative values (inf allowed), got NaN or negative entries"
+        )
     if np.any(orders <= 1):
         raise ValueError("orders must all be > 1")
     if conversion == "classic":
@@ -163,7 +165,9 @@ def rdp_to_epsilon(rdp, delta: float, conversion: str = "classic", orders=DEFAUL
     return float(compute_epsilon(orders, rdp, delta)[0])
 
 
-def _unit_curve(n_discriminators, batch_size, noise_multiplier, composition) -> tuple[np.ndarray, int]:
+def _unit_curve(
+    n_discriminators, batch_size, noise_multiplier, composition
+) -> tuple[np.ndarray, int]:
     """(RDP of one composition unit, units per iteration)."""
     if composition == "per_sample":
         return sampled_gaussian_rdp(n_discriminators, 1, noise_multiplier), batch_size

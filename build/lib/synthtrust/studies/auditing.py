@@ -30,6 +30,7 @@ from functools import lru_cache
 import numpy as np
 import pandas as pd
 
+from synthtrust._validation import check_int_at_least, check_real_range
 from synthtrust.audit import GeneratorCard, candidate_bins, complement_basis
 from synthtrust.audit.basis import ComplementBasis
 from synthtrust.audit.two_step import audit
@@ -103,8 +104,15 @@ class Application:
 
 _APP1 = ("Economic Activity", "Occupation", "Sex")
 _APP2 = ("Ethnic Group", "Country of Birth", "Family Composition", "Approximated Social Grade")
-_APP3 = ("Marital Status", "Occupation", "Industry", "Region", "Hours worked per week", "Age",
-         "Health")
+_APP3 = (
+    "Marital Status",
+    "Occupation",
+    "Industry",
+    "Region",
+    "Hours worked per week",
+    "Age",
+    "Health",
+)
 
 
 def _pairs(cols):
@@ -116,13 +124,42 @@ def _pairs(cols):
 #: (the 3-way marginal of the features and each feature with the target); 3 = a random forest of
 #: health status on six attributes (all 21 pairs of seven attributes).
 APPLICATIONS: dict[int, Application] = {
-    1: Application(1, "Gender gap in occupations (3-way table)", _APP1, _pairs(_APP1), _APP1,
-                   "next", None, None, 1000, 1000),
-    2: Application(2, "Logistic regression of social grade", _APP2,
-                   (_APP2[:3], (_APP2[0], _APP2[3]), (_APP2[1], _APP2[3]), (_APP2[2], _APP2[3])),
-                   _APP2, "next", None, None, 1000, 1000),
-    3: Application(3, "Random forest of health status", _APP3, _pairs(_APP3),
-                   (_APP3[0], _APP3[1], _APP3[4]), 3, 1000, 10_000, 10, 200),
+    1: Application(
+        1,
+        "Gender gap in occupations (3-way table)",
+        _APP1,
+        _pairs(_APP1),
+        _APP1,
+        "next",
+        None,
+        None,
+        1000,
+        1000,
+    ),
+    2: Application(
+        2,
+        "Logistic regression of social grade",
+        _APP2,
+        (_APP2[:3], (_APP2[0], _APP2[3]), (_APP2[1], _APP2[3]), (_APP2[2], _APP2[3])),
+        _APP2,
+        "next",
+        None,
+        None,
+        1000,
+        1000,
+    ),
+    3: Application(
+        3,
+        "Random forest of health status",
+        _APP3,
+        _pairs(_APP3),
+        (_APP3[0], _APP3[1], _APP3[4]),
+        3,
+        1000,
+        10_000,
+        10,
+        200,
+    ),
 }
 
 
@@ -134,10 +171,14 @@ def application(app) -> Application:
     ValueError
         ``app`` is not one of 1, 2, 3.
     """
-    if isinstance(app, (bool, np.bool_)) or not isinstance(app, numbers.Integral) \
-            or int(app) not in APPLICATIONS:
-        raise ValueError(f"app must be one of {list(APPLICATIONS)} (the paper's applications), "
-                         f"got {app!r}")
+    if (
+        isinstance(app, (bool, np.bool_))
+        or not isinstance(app, numbers.Integral)
+        or int(app) not in APPLICATIONS
+    ):
+        raise ValueError(
+            f"app must be one of {list(APPLICATIONS)} (the paper's applications), got {app!r}"
+        )
     return APPLICATIONS[int(app)]
 
 
@@ -166,8 +207,9 @@ def card(app) -> GeneratorCard:
 @lru_cache(maxsize=8)
 def _card(key: int) -> GeneratorCard:
     a = APPLICATIONS[key]
-    return GeneratorCard(_sizes(a), [list(m) for m in a.marginals], name=f"application {a.key}",
-                         description=a.title)
+    return GeneratorCard(
+        _sizes(a), [list(m) for m in a.marginals], name=f"application {a.key}", description=a.title
+    )
 
 
 @lru_cache(maxsize=16)
@@ -176,8 +218,7 @@ def _basis(app: int, seed: int | None, n_candidates: int | None) -> ComplementBa
     c = card(app)
     if n_candidates is None:
         return complement_basis(c, a.candidates)
-    return complement_basis(c, candidate_bins(c, a.candidates, n=n_candidates,
-                                              random_state=seed))
+    return complement_basis(c, candidate_bins(c, a.candidates, n=n_candidates, random_state=seed))
 
 
 def basis(app, seed: int | None = 0, *, n_candidates: int | None = -1) -> ComplementBasis:
@@ -206,11 +247,15 @@ def basis(app, seed: int | None = 0, *, n_candidates: int | None = -1) -> Comple
     a = application(app)
     if n_candidates == -1 and not isinstance(n_candidates, bool):
         n_candidates = a.n_candidates
-    if n_candidates is not None and (isinstance(n_candidates, bool)
-                                     or not isinstance(n_candidates, numbers.Integral)
-                                     or n_candidates < 1):
-        raise ValueError(f"n_candidates must be an int >= 1, None (all) or -1 (the "
-                         f"application's), got {n_candidates!r}")
+    if n_candidates is not None and (
+        isinstance(n_candidates, bool)
+        or not isinstance(n_candidates, numbers.Integral)
+        or n_candidates < 1
+    ):
+        raise ValueError(
+            f"n_candidates must be an int >= 1, None (all) or -1 (the "
+            f"application's), got {n_candidates!r}"
+        )
     seed = None if n_candidates is None else int(seed or 0)
     return _basis(a.key, seed, None if n_candidates is None else int(n_candidates))
 
@@ -240,8 +285,15 @@ PAPER_GENERATORS = ("ipf_honest", "ipf_dishonest", "pgm_honest", "pgm_dishonest"
 DP_GENERATORS = ("mst", "aim", "mwem_pgm", "privbayes")
 
 
-def make_generator(name: str, app, random_state=None, *, epsilon: float = 1000.0,
-                   delta: float = 1e-5, pgm_iters: int | None = None):
+def make_generator(
+    name: str,
+    app,
+    random_state=None,
+    *,
+    epsilon: float = 1000.0,
+    delta: float = 1e-5,
+    pgm_iters: int | None = None,
+):
     """An unfitted generator ``name`` for application ``app`` (``houssiau2022`` §4.4).
 
     * ``ipf_honest`` / ``ipf_dishonest``: :class:`~synthtrust.synthesizers.IPF` (tolerance 0.5
@@ -324,17 +376,26 @@ PAPER_TABLE4 = {
 #: What the paper reports (§4.4, Remark 1, footnote 6): (key, finding). The utility findings
 #: (Tables 1–3) are not re-run in this chapter.
 PAPER_FINDINGS = [
-    ("honest_pass", "Honest IPF and honest Private-PGM pass the audit in all three applications "
-                    "(p ≥ 0.47; Table 4)"),
-    ("dishonest_fail", "Dishonest IPF and Private-PGM are rejected in every application "
-                       "(p ≤ 2.3e-33; Table 4)"),
-    ("cart_fail", "SynthPop (sequential CART) is rejected in every application (p ≤ 5.1e-35; "
-                  "Table 4)"),
-    ("pgm_strongest", "Dishonest Private-PGM gives the smallest p-values in App. 1 and 2 "
-                      "(5.4e-66, 3.0e-69; Table 4)"),
+    (
+        "honest_pass",
+        "Honest IPF and honest Private-PGM pass the audit in all three applications "
+        "(p ≥ 0.47; Table 4)",
+    ),
+    (
+        "dishonest_fail",
+        "Dishonest IPF and Private-PGM are rejected in every application (p ≤ 2.3e-33; Table 4)",
+    ),
+    (
+        "cart_fail",
+        "SynthPop (sequential CART) is rejected in every application (p ≤ 5.1e-35; Table 4)",
+    ),
+    (
+        "pgm_strongest",
+        "Dishonest Private-PGM gives the smallest p-values in App. 1 and 2 "
+        "(5.4e-66, 3.0e-69; Table 4)",
+    ),
     ("not_proof", "Not detecting a leak is not evidence of decomposability (Remark 1)"),
-    ("mst", "MST is not decomposable: its selection of marginals depends on the data "
-            "(footnote 6)"),
+    ("mst", "MST is not decomposable: its selection of marginals depends on the data (footnote 6)"),
 ]
 
 
@@ -343,15 +404,29 @@ PAPER_FINDINGS = [
 # --------------------------------------------------------------------------------------------
 def _check_per_app(value, name: str) -> list:
     if not isinstance(value, (list, tuple)) or len(value) != len(APPLICATIONS):
-        raise ValueError(f"{name} must be a list of {len(APPLICATIONS)} values (App. 1, 2, 3), "
-                         f"got {value!r}")
+        raise ValueError(
+            f"{name} must be a list of {len(APPLICATIONS)} values (App. 1, 2, 3), got {value!r}"
+        )
     return list(value)
 
 
-def build_grid(*, applications, generators, copies=(1000, 1000, 10), support=10_000,
-               n_candidates=1000, k_select: int = 10, k_audit: int = 10, alpha: float = 0.01,
-               epsilon: float = 1000.0, delta: float = 1e-5, pgm_iters=(1000, 1000, 200),
-               beyond_generators=(), beyond_applications=(), basis_seed: int = 0) -> list[dict]:
+def build_grid(
+    *,
+    applications,
+    generators,
+    copies=(1000, 1000, 10),
+    support=10_000,
+    n_candidates=1000,
+    k_select: int = 10,
+    k_audit: int = 10,
+    alpha: float = 0.01,
+    epsilon: float = 1000.0,
+    delta: float = 1e-5,
+    pgm_iters=(1000, 1000, 200),
+    beyond_generators=(),
+    beyond_applications=(),
+    basis_seed: int = 0,
+) -> list[dict]:
     """Grid cells (application × generator) for :func:`audit_cell`.
 
     Parameters
@@ -396,16 +471,23 @@ def build_grid(*, applications, generators, copies=(1000, 1000, 10), support=10_
     def add(app, gen):
         a = application(app)
         if gen not in GENERATORS:
-            raise ValueError(f"unknown generator {gen!r}; expected one of "
-                             f"{', '.join(GENERATORS)}")
-        cells.append({
-            "app": a.key, "generator": gen, "copies": int(copies[a.key - 1]),
-            "support": None if a.support is None else int(support),
-            "n_candidates": None if a.n_candidates is None else int(n_candidates),
-            "k_select": int(k_select), "k_audit": int(k_audit), "alpha": float(alpha),
-            "epsilon": float(epsilon), "delta": float(delta),
-            "pgm_iters": int(pgm_iters[a.key - 1]), "basis_seed": int(basis_seed),
-        })
+            raise ValueError(f"unknown generator {gen!r}; expected one of {', '.join(GENERATORS)}")
+        cells.append(
+            {
+                "app": a.key,
+                "generator": gen,
+                "copies": int(copies[a.key - 1]),
+                "support": None if a.support is None else int(support),
+                "n_candidates": None if a.n_candidates is None else int(n_candidates),
+                "k_select": int(k_select),
+                "k_audit": int(k_audit),
+                "alpha": float(alpha),
+                "epsilon": float(epsilon),
+                "delta": float(delta),
+                "pgm_iters": int(pgm_iters[a.key - 1]),
+                "basis_seed": int(basis_seed),
+            }
+        )
 
     for app in applications:
         a = application(app)
@@ -454,32 +536,57 @@ def audit_cell(params: dict, rngs: list[np.random.Generator]) -> pd.DataFrame:
     c = card(app.key)
     copies = int(params.get("copies") or app.copies)
     support = params.get("support", app.support)
-    gen = make_generator(name, app.key, 0, epsilon=params.get("epsilon", 1000.0),
-                         delta=params.get("delta", 1e-5), pgm_iters=params.get("pgm_iters"))
+    gen = make_generator(
+        name,
+        app.key,
+        0,
+        epsilon=params.get("epsilon", 1000.0),
+        delta=params.get("delta", 1e-5),
+        pgm_iters=params.get("pgm_iters"),
+    )
     rows = []
     for rng in rngs:
         seed = int(rng.integers(2**31 - 1))
         t0 = time.perf_counter()
-        res = audit(gen, c, basis=b, support=support, copies=copies,
-                    k_select=int(params.get("k_select", 10)), k_audit=int(params.get("k_audit", 10)),
-                    alpha=float(params.get("alpha", 0.01)), random_state=seed, n_jobs=1,
-                    name=GENERATORS[name][0])
+        res = audit(
+            gen,
+            c,
+            basis=b,
+            support=support,
+            copies=copies,
+            k_select=int(params.get("k_select", 10)),
+            k_audit=int(params.get("k_audit", 10)),
+            alpha=float(params.get("alpha", 0.01)),
+            random_state=seed,
+            n_jobs=1,
+            name=GENERATORS[name][0],
+        )
         seconds = time.perf_counter() - t0
         top = res.leak.index[0] if len(res.leak) else ()
-        rows.append({
-            "t": res.statistic, "df": res.df, "p": res.pvalue, "log10_p": res.log10_pvalue,
-            "rejected": res.rejected, "leak": " × ".join(top),
-            "leak_share": float(res.leak.iloc[0]) if len(res.leak) else math.nan,
-            "g_minus": res.g_minus, "g_star": res.g_star, "g_plus": res.g_plus,
-            "y_minus_mean": float(np.mean(res.y_minus)),
-            "y_minus_sd": float(np.std(res.y_minus, ddof=1)),
-            "y_plus_mean": float(np.mean(res.y_plus)),
-            "y_plus_sd": float(np.std(res.y_plus, ddof=1)),
-            "y_minus": json.dumps([float(v) for v in res.y_minus]),
-            "y_plus": json.dumps([float(v) for v in res.y_plus]),
-            "dim": res.dim, "phi_rank": res.phi_rank, "n_rows": int(res.n_rows[1]),
-            "seconds": seconds,
-        })
+        rows.append(
+            {
+                "t": res.statistic,
+                "df": res.df,
+                "p": res.pvalue,
+                "log10_p": res.log10_pvalue,
+                "rejected": res.rejected,
+                "leak": " × ".join(top),
+                "leak_share": float(res.leak.iloc[0]) if len(res.leak) else math.nan,
+                "g_minus": res.g_minus,
+                "g_star": res.g_star,
+                "g_plus": res.g_plus,
+                "y_minus_mean": float(np.mean(res.y_minus)),
+                "y_minus_sd": float(np.std(res.y_minus, ddof=1)),
+                "y_plus_mean": float(np.mean(res.y_plus)),
+                "y_plus_sd": float(np.std(res.y_plus, ddof=1)),
+                "y_minus": json.dumps([float(v) for v in res.y_minus]),
+                "y_plus": json.dumps([float(v) for v in res.y_plus]),
+                "dim": res.dim,
+                "phi_rank": res.phi_rank,
+                "n_rows": int(res.n_rows[1]),
+                "seconds": seconds,
+            }
+        )
     return pd.DataFrame(rows)
 
 
@@ -496,18 +603,27 @@ def y_values(results: pd.DataFrame) -> pd.DataFrame:
     """
     need = {"app", "generator", "y_minus", "y_plus"}
     if not need <= set(results.columns):
-        raise ValueError(f"results must have the columns {sorted(need)} (from audit_cell), "
-                         f"got {list(results.columns)}")
+        raise ValueError(
+            f"results must have the columns {sorted(need)} (from audit_cell), "
+            f"got {list(results.columns)}"
+        )
     rows = []
     for r in results.itertuples(index=False):
         ym, yp = json.loads(r.y_minus), json.loads(r.y_plus)
         mid = (np.mean(ym) + np.mean(yp)) / 2
         for side, ys in (("D−", ym), ("D+", yp)):
             for y in ys:
-                rows.append({"app": r.app, "generator": r.generator,
-                             "label": GENERATORS[r.generator][0],
-                             "rep": getattr(r, "rep", 0), "side": side, "y": y,
-                             "y_centred": y - mid})
+                rows.append(
+                    {
+                        "app": r.app,
+                        "generator": r.generator,
+                        "label": GENERATORS[r.generator][0],
+                        "rep": getattr(r, "rep", 0),
+                        "side": side,
+                        "y": y,
+                        "y_centred": y - mid,
+                    }
+                )
     return pd.DataFrame(rows)
 
 
@@ -528,8 +644,10 @@ def summarize(results: pd.DataFrame) -> pd.DataFrame:
     """
     need = {"app", "generator", "t", "p", "log10_p", "rejected", "leak", "leak_share", "seconds"}
     if not need <= set(results.columns):
-        raise ValueError(f"results must have the columns {sorted(need)} (from audit_cell), "
-                         f"got {list(results.columns)}")
+        raise ValueError(
+            f"results must have the columns {sorted(need)} (from audit_cell), "
+            f"got {list(results.columns)}"
+        )
     rows = []
     order = {g: i for i, g in enumerate(GENERATORS)}
     for (app, gen), grp in results.groupby(["app", "generator"], sort=False):
@@ -537,17 +655,26 @@ def summarize(results: pd.DataFrame) -> pd.DataFrame:
         paper_p = paper[int(app) - 1] if paper else math.nan
         expected = GENERATORS[gen][1]
         rejected = grp["rejected"].astype(bool)
-        rows.append({
-            "app": int(app), "generator": gen, "label": GENERATORS[gen][0], "audits": len(grp),
-            "t": float(grp["t"].median()), "p": float(grp["p"].median()),
-            "log10_p": float(grp["log10_p"].median()), "rejected": float(rejected.mean()),
-            "leak": grp["leak"].mode().iloc[0], "leak_share": float(grp["leak_share"].mean()),
-            "seconds": float(grp["seconds"].mean()),
-            "paper_p": paper_p, "paper_log10_p": math.log10(paper_p) if paper else math.nan,
-            "expected": expected,
-            "agrees": None if expected is None else bool((rejected == expected).all()),
-            "_order": order[gen],
-        })
+        rows.append(
+            {
+                "app": int(app),
+                "generator": gen,
+                "label": GENERATORS[gen][0],
+                "audits": len(grp),
+                "t": float(grp["t"].median()),
+                "p": float(grp["p"].median()),
+                "log10_p": float(grp["log10_p"].median()),
+                "rejected": float(rejected.mean()),
+                "leak": grp["leak"].mode().iloc[0],
+                "leak_share": float(grp["leak_share"].mean()),
+                "seconds": float(grp["seconds"].mean()),
+                "paper_p": paper_p,
+                "paper_log10_p": math.log10(paper_p) if paper else math.nan,
+                "expected": expected,
+                "agrees": None if expected is None else bool((rejected == expected).all()),
+                "_order": order[gen],
+            }
+        )
     out = pd.DataFrame(rows)
     if out.empty:
         return out
@@ -597,22 +724,27 @@ def findings(results: pd.DataFrame) -> pd.DataFrame:
             g = sub(["ipf_honest", "pgm_honest"])
             if len(g):
                 holds = bool((g["rejected"] == 0).all())
-                shown = (f"{int((g['rejected'] == 0).sum())} of {len(g)} honest cells never "
-                         f"rejected; smallest median p = {g['p'].min():.2g}")
+                shown = (
+                    f"{int((g['rejected'] == 0).sum())} of {len(g)} honest cells never "
+                    f"rejected; smallest median p = {g['p'].min():.2g}"
+                )
         elif key in ("dishonest_fail", "cart_fail"):
             g = sub(["ipf_dishonest", "pgm_dishonest"] if key == "dishonest_fail" else ["cart"])
             if len(g):
                 holds = bool((g["rejected"] == 1).all())
-                shown = (f"{int((g['rejected'] == 1).sum())} of {len(g)} cells always rejected; "
-                         f"largest median log10 p = {g['log10_p'].max():.1f}")
+                shown = (
+                    f"{int((g['rejected'] == 1).sum())} of {len(g)} cells always rejected; "
+                    f"largest median log10 p = {g['log10_p'].max():.1f}"
+                )
         elif key == "pgm_strongest":
             g = sub(list(PAPER_GENERATORS))
             g = g[g["app"].isin([1, 2])] if len(g) else g
             if len(g) and "pgm_dishonest" in set(g["generator"]):
                 best = g.loc[g.groupby("app")["log10_p"].idxmin(), ["app", "generator"]]
                 holds = bool((best["generator"] == "pgm_dishonest").all())
-                shown = "; ".join(f"App. {a}: {GENERATORS[gn][0]}"
-                                  for a, gn in best.itertuples(index=False))
+                shown = "; ".join(
+                    f"App. {a}: {GENERATORS[gn][0]}" for a, gn in best.itertuples(index=False)
+                )
         elif key == "not_proof":
             shown = "a property of the test, not a measurement"
         elif key == "mst":
@@ -627,8 +759,9 @@ def findings(results: pd.DataFrame) -> pd.DataFrame:
 # --------------------------------------------------------------------------------------------
 # beyond the paper: the power of the audit
 # --------------------------------------------------------------------------------------------
-def power_grid(*, leaks, ks, app: int = 1, copies: int = 100, generator: str = "ipf",
-               alpha: float = 0.01) -> list[dict]:
+def power_grid(
+    *, leaks, ks, app: int = 1, copies: int = 100, generator: str = "ipf", alpha: float = 0.01
+) -> list[dict]:
     """Grid cells (leak × K) for :func:`power_cell`: the audit of a generator that draws a
     share ``leak`` of its records from the dishonest generator of application ``app``
     (:class:`~synthtrust.audit.power.LeakMixture`), with K₁ = K₂ = K trainings.
@@ -655,19 +788,27 @@ def power_grid(*, leaks, ks, app: int = 1, copies: int = 100, generator: str = "
     ------
     ValueError
         Unknown ``app`` or ``generator``; a leak outside [0, 1]; K < 2.
+    TypeError
+        A leak that is not a real number, a K that is not an integer.
     """
     a = application(app)
     if generator not in ("ipf", "pgm"):
         raise ValueError(f"generator must be 'ipf' or 'pgm', got {generator!r}")
     cells = []
     for leak in leaks:
-        if isinstance(leak, bool) or not isinstance(leak, numbers.Real) or not 0 <= leak <= 1:
-            raise ValueError(f"every leak must be a share in [0, 1], got {leak!r}")
+        check_real_range(leak, "each leak", 0, 1, low_open=False, high_open=False)
         for k in ks:
-            if isinstance(k, bool) or not isinstance(k, numbers.Integral) or k < 2:
-                raise ValueError(f"every K in ks must be an integer >= 2, got {k!r}")
-            cells.append({"app": a.key, "generator": generator, "leak": float(leak),
-                          "k": int(k), "copies": int(copies), "alpha": float(alpha)})
+            check_int_at_least(k, "each K in ks", 2)
+            cells.append(
+                {
+                    "app": a.key,
+                    "generator": generator,
+                    "leak": float(leak),
+                    "k": int(k),
+                    "copies": int(copies),
+                    "alpha": float(alpha),
+                }
+            )
     return cells
 
 
@@ -679,17 +820,36 @@ def power_cell(params: dict, rngs: list[np.random.Generator]) -> pd.DataFrame:
 
     a = application(params["app"])
     name = params["generator"]
-    gen = LeakMixture(make_generator(f"{name}_honest", a.key),
-                      make_generator(f"{name}_dishonest", a.key), float(params["leak"]))
+    gen = LeakMixture(
+        make_generator(f"{name}_honest", a.key),
+        make_generator(f"{name}_dishonest", a.key),
+        float(params["leak"]),
+    )
     b, c, k = basis(a.key), card(a.key), int(params["k"])
     rows = []
     for rng in rngs:
         t0 = time.perf_counter()
-        res = audit(gen, c, basis=b, support=a.support, copies=int(params["copies"]),
-                    k_select=k, k_audit=k, alpha=float(params["alpha"]),
-                    random_state=int(rng.integers(2**31 - 1)), n_jobs=1)
-        rows.append({"t": res.statistic, "p": res.pvalue, "log10_p": res.log10_pvalue,
-                     "rejected": res.rejected, "seconds": time.perf_counter() - t0})
+        res = audit(
+            gen,
+            c,
+            basis=b,
+            support=a.support,
+            copies=int(params["copies"]),
+            k_select=k,
+            k_audit=k,
+            alpha=float(params["alpha"]),
+            random_state=int(rng.integers(2**31 - 1)),
+            n_jobs=1,
+        )
+        rows.append(
+            {
+                "t": res.statistic,
+                "p": res.pvalue,
+                "log10_p": res.log10_pvalue,
+                "rejected": res.rejected,
+                "seconds": time.perf_counter() - t0,
+            }
+        )
     return pd.DataFrame(rows)
 
 
@@ -709,11 +869,22 @@ def power_curve(results: pd.DataFrame, confidence: float = 0.95) -> pd.DataFrame
 
     need = {"leak", "k", "rejected", "t"}
     if not need <= set(results.columns):
-        raise ValueError(f"results must have the columns {sorted(need)} (from power_cell), "
-                         f"got {list(results.columns)}")
+        raise ValueError(
+            f"results must have the columns {sorted(need)} (from power_cell), "
+            f"got {list(results.columns)}"
+        )
     rows = []
     for (leak, k), grp in results.groupby(["leak", "k"]):
         rate, low, high = rejection_rate(grp["rejected"], confidence)
-        rows.append({"leak": float(leak), "k": int(k), "audits": len(grp), "rate": rate,
-                     "low": low, "high": high, "median_t": float(grp["t"].median())})
+        rows.append(
+            {
+                "leak": float(leak),
+                "k": int(k),
+                "audits": len(grp),
+                "rate": rate,
+                "low": low,
+                "high": high,
+                "median_t": float(grp["t"].median()),
+            }
+        )
     return pd.DataFrame(rows)

@@ -230,18 +230,32 @@ PAPER_TABLE3: dict[str, tuple] = {
 
 #: The utility findings of the paper (§4.3), checked by :func:`utility_findings`: (key, finding).
 PAPER_UTILITY_FINDINGS = [
-    ("tailored_3way", "On the 3-way table (App. 1), tailored IPF and PGM beat every "
-                      "general-purpose generator except SynthPop (Table 1)"),
-    ("phi_sufficient", "When Φ suffices for the logistic regression (App. 2), IPF and PGM data "
-                       "give the real model's accuracy (0.341; Table 2)"),
-    ("gan_overconfident", "GAN-based generators give overconfident models: accuracy estimated on "
-                          "synthetic data exceeds accuracy on real data (PATEGAN App. 2 0.403 vs "
-                          "0.205, App. 3 0.460 vs 0.210; CTGAN App. 2 0.380 vs 0.288)"),
-    ("two_way_rf", "With only 2-way marginals (App. 3), IPF and PGM come within 0.007 of the "
-                   "real random forest's accuracy and keep the feature-importance order "
-                   "(Jaro ≥ 0.98; Table 3)"),
-    ("random_order", "PATEGAN (0.49) and PrivBayes (0.70) order features no better than random "
-                     "(0.70; Table 3)"),
+    (
+        "tailored_3way",
+        "On the 3-way table (App. 1), tailored IPF and PGM beat every "
+        "general-purpose generator except SynthPop (Table 1)",
+    ),
+    (
+        "phi_sufficient",
+        "When Φ suffices for the logistic regression (App. 2), IPF and PGM data "
+        "give the real model's accuracy (0.341; Table 2)",
+    ),
+    (
+        "gan_overconfident",
+        "GAN-based generators give overconfident models: accuracy estimated on "
+        "synthetic data exceeds accuracy on real data (PATEGAN App. 2 0.403 vs "
+        "0.205, App. 3 0.460 vs 0.210; CTGAN App. 2 0.380 vs 0.288)",
+    ),
+    (
+        "two_way_rf",
+        "With only 2-way marginals (App. 3), IPF and PGM come within 0.007 of the "
+        "real random forest's accuracy and keep the feature-importance order "
+        "(Jaro ≥ 0.98; Table 3)",
+    ),
+    (
+        "random_order",
+        "PATEGAN (0.49) and PrivBayes (0.70) order features no better than random (0.70; Table 3)",
+    ),
 ]
 
 
@@ -295,15 +309,17 @@ def jaro_similarity(a: str, b: str) -> float:
         ``a`` or ``b`` not a str.
     """
     if not isinstance(a, str) or not isinstance(b, str):
-        raise TypeError(f"jaro_similarity compares two str, got {type(a).__name__} and "
-                        f"{type(b).__name__}")
+        raise TypeError(
+            f"jaro_similarity compares two str, got {type(a).__name__} and {type(b).__name__}"
+        )
     return float(_jaro_fraction(a, b))
 
 
 def _check_perm_length(n) -> int:
     if isinstance(n, bool) or not isinstance(n, numbers.Integral) or not 1 <= n <= 8:
-        raise ValueError(f"n must be an integer in 1..8 (n! permutations are enumerated), "
-                         f"got {n!r}")
+        raise ValueError(
+            f"n must be an integer in 1..8 (n! permutations are enumerated), got {n!r}"
+        )
     return int(n)
 
 
@@ -415,7 +431,9 @@ def census_split(dataset: str = "census2011_random10k", n_rows: int | None = Non
     """
     if dataset not in _CENSUS_DATASETS:
         raise ValueError(f"dataset must be one of {_CENSUS_DATASETS}, got {dataset!r}")
-    if n_rows is not None and (isinstance(n_rows, bool) or not isinstance(n_rows, numbers.Integral)):
+    if n_rows is not None and (
+        isinstance(n_rows, bool) or not isinstance(n_rows, numbers.Integral)
+    ):
         raise ValueError(f"n_rows must be an integer or None, got {n_rows!r}")
     return _census_split(dataset, None if n_rows is None else int(n_rows))
 
@@ -435,8 +453,9 @@ def _census_split(dataset: str, n_rows: int | None) -> CensusSplit:
         raw = raw.sample(n=n_rows, random_state=0)
     full = dom.encode(raw[dom.columns]).reset_index(drop=True)
     train, test = train_test_split(full, test_size=0.1, random_state=1)
-    return CensusSplit(dataset, full, train.reset_index(drop=True), test.reset_index(drop=True),
-                       dict(dom.sizes))
+    return CensusSplit(
+        dataset, full, train.reset_index(drop=True), test.reset_index(drop=True), dict(dom.sizes)
+    )
 
 
 @lru_cache(maxsize=1)
@@ -467,8 +486,9 @@ def _sizes() -> dict:
 # --------------------------------------------------------------------------------------------
 def _check_columns(frame, columns, what: str) -> None:
     if not isinstance(frame, pd.DataFrame):
-        raise TypeError(f"{what} must be a pandas DataFrame of census codes, got "
-                        f"{type(frame).__name__}")
+        raise TypeError(
+            f"{what} must be a pandas DataFrame of census codes, got {type(frame).__name__}"
+        )
     missing = [c for c in columns if c not in frame.columns]
     if missing:
         raise ValueError(f"{what} lacks the column(s) {missing} (has {list(frame.columns)})")
@@ -536,23 +556,15 @@ def app1_metrics(synthetic: pd.DataFrame, real: pd.DataFrame) -> dict:
     """Table 1's two numbers for one synthetic dataset: ``rmse_3way`` (RMSE over the 200 cells
     of the normalised 3-way table) and ``rmse_gender_gap`` (RMSE over the 10 occupations of the
     gender gap), synthetic against real (census codes)."""
-    return {"rmse_3way": rmse(three_way_table(synthetic), three_way_table(real)),
-            "rmse_gender_gap": rmse(gender_gap(synthetic), gender_gap(real))}
+    return {
+        "rmse_3way": rmse(three_way_table(synthetic), three_way_table(real)),
+        "rmse_gender_gap": rmse(gender_gap(synthetic), gender_gap(real)),
+    }
 
 
 # --------------------------------------------------------------------------------------------
 # Applications 2 and 3: models trained on synthetic data
 # --------------------------------------------------------------------------------------------
-class _Constant:
-    """A model predicting one class (a synthetic training split with a single class)."""
-
-    def __init__(self, value):
-        self.value = value
-
-    def predict(self, X):
-        return np.full(len(X), self.value)
-
-
 def _one_hot(columns, sizes):
     from sklearn.preprocessing import OneHotEncoder
 
@@ -574,10 +586,15 @@ def _forest_pipeline(sizes, n_estimators: int = 100):
     from sklearn.pipeline import Pipeline
     from sklearn.preprocessing import StandardScaler
 
-    pre = ColumnTransformer([("encode", _one_hot(APP3_CATEGORIC, sizes), list(APP3_CATEGORIC)),
-                             ("rescale", StandardScaler(), list(APP3_NUMERIC))])
-    forest = RandomForestClassifier(n_estimators=n_estimators, random_state=0, n_jobs=1,
-                                    class_weight="balanced_subsample")
+    pre = ColumnTransformer(
+        [
+            ("encode", _one_hot(APP3_CATEGORIC, sizes), list(APP3_CATEGORIC)),
+            ("rescale", StandardScaler(), list(APP3_NUMERIC)),
+        ]
+    )
+    forest = RandomForestClassifier(
+        n_estimators=n_estimators, random_state=0, n_jobs=1, class_weight="balanced_subsample"
+    )
     return Pipeline([("preprocess", pre), ("model", forest)])
 
 
@@ -591,8 +608,10 @@ def _synthetic_split(X: pd.DataFrame, y: pd.Series):
 
 
 def _fit(make, X, y):
-    if y.nunique() < 2:
-        return _Constant(y.iloc[0])
+    if y.nunique() < 2:  # a synthetic training split with a single class
+        from sklearn.dummy import DummyClassifier
+
+        return DummyClassifier(strategy="constant", constant=y.iloc[0]).fit(X, y)
     with warnings.catch_warnings():
         # lbfgs stops at 100 iterations on some synthetic sets, as in the reference notebooks
         from sklearn.exceptions import ConvergenceWarning
@@ -615,12 +634,21 @@ def _train_and_score(make, features, target, synthetic, train, test):
     _check_columns(synthetic, (*features, target), "synthetic")
     X_tr, X_ho, y_tr, y_ho = _synthetic_split(synthetic[list(features)], synthetic[target])
     model = _fit(make, X_tr, y_tr)
-    return (model, _accuracy(model, test[list(features)], test[target]),
-            _accuracy(model, X_ho, y_ho), X_ho, y_ho)
+    return (
+        model,
+        _accuracy(model, test[list(features)], test[target]),
+        _accuracy(model, X_ho, y_ho),
+        X_ho,
+        y_ho,
+    )
 
 
-def app2_metrics(synthetic: pd.DataFrame | None, train: pd.DataFrame, test: pd.DataFrame,
-                 sizes: dict | None = None) -> dict:
+def app2_metrics(
+    synthetic: pd.DataFrame | None,
+    train: pd.DataFrame,
+    test: pd.DataFrame,
+    sizes: dict | None = None,
+) -> dict:
     """Table 2's two numbers: the logistic regression of Approximated Social Grade on one-hot
     Ethnic Group, Country of Birth and Family Composition (``LogisticRegression(random_state=0)``,
     lbfgs, 100 iterations as the reference) trained on 3/4 of ``synthetic``.
@@ -640,25 +668,33 @@ def app2_metrics(synthetic: pd.DataFrame | None, train: pd.DataFrame, test: pd.D
         ``acc_real`` (on the real test split), ``acc_synthetic`` (on the synthetic 1/4 holdout).
     """
     sizes = sizes or _sizes()
-    _, acc_real, acc_synth, _, _ = _train_and_score(lambda: _logistic_pipeline(sizes),
-                                                    APP2_FEATURES, APP2_TARGET, synthetic,
-                                                    train, test)
+    _, acc_real, acc_synth, _, _ = _train_and_score(
+        lambda: _logistic_pipeline(sizes), APP2_FEATURES, APP2_TARGET, synthetic, train, test
+    )
     return {"acc_real": acc_real, "acc_synthetic": acc_synth}
 
 
 def _importance(model, X, y, n_repeats: int) -> np.ndarray:
+    from sklearn.dummy import DummyClassifier
     from sklearn.inspection import permutation_importance
 
-    if isinstance(model, _Constant):
+    if isinstance(model, DummyClassifier):  # predicts one class: no feature matters
         return np.zeros(X.shape[1])
     res = permutation_importance(model, X, y, n_repeats=n_repeats, random_state=0, n_jobs=1)
     return np.asarray(res.importances_mean, dtype=float)
 
 
-def app3_metrics(synthetic: pd.DataFrame | None, train: pd.DataFrame, test: pd.DataFrame,
-                 real_order: str | None = None, *, sizes: dict | None = None,
-                 n_repeats: int = 10, n_estimators: int = 100,
-                 real_test_importance: bool = True) -> dict:
+def app3_metrics(
+    synthetic: pd.DataFrame | None,
+    train: pd.DataFrame,
+    test: pd.DataFrame,
+    real_order: str | None = None,
+    *,
+    sizes: dict | None = None,
+    n_repeats: int = 10,
+    n_estimators: int = 100,
+    real_test_importance: bool = True,
+) -> dict:
     """Table 3's numbers: the random forest of Health (``RandomForestClassifier(random_state=0,
     class_weight="balanced_subsample")``, one-hot Marital Status / Occupation / Industry /
     Region, ``StandardScaler`` on Hours worked per week and Age) trained on 3/4 of
@@ -692,19 +728,27 @@ def app3_metrics(synthetic: pd.DataFrame | None, train: pd.DataFrame, test: pd.D
     """
     sizes = sizes or _sizes()
     model, acc_real, acc_synth, X_ho, y_ho = _train_and_score(
-        lambda: _forest_pipeline(sizes, n_estimators), APP3_FEATURES, APP3_TARGET, synthetic,
-        train, test)
+        lambda: _forest_pipeline(sizes, n_estimators),
+        APP3_FEATURES,
+        APP3_TARGET,
+        synthetic,
+        train,
+        test,
+    )
     order = feature_order(_importance(model, X_ho, y_ho, n_repeats))
     if synthetic is None:
         order_rt = order
     elif real_test_importance:
-        order_rt = feature_order(_importance(model, test[list(APP3_FEATURES)], test[APP3_TARGET],
-                                             n_repeats))
+        order_rt = feature_order(
+            _importance(model, test[list(APP3_FEATURES)], test[APP3_TARGET], n_repeats)
+        )
     else:
         order_rt = ""
     ref = order if synthetic is None and real_order is None else real_order
     return {
-        "acc_real": acc_real, "acc_synthetic": acc_synth, "order": order,
+        "acc_real": acc_real,
+        "acc_synthetic": acc_synth,
+        "order": order,
         "jaro": jaro_similarity(ref, order) if ref else math.nan,
         "order_real_test": order_rt,
         "jaro_real_test": jaro_similarity(ref, order_rt) if ref and order_rt else math.nan,
@@ -715,17 +759,28 @@ def app3_metrics(synthetic: pd.DataFrame | None, train: pd.DataFrame, test: pd.D
 def _real_reference(dataset: str, n_rows: int | None, n_estimators: int) -> dict:
     """The real models' results (deterministic: every model has ``random_state=0``)."""
     split = census_split(dataset, n_rows)
-    return {"app2": app2_metrics(None, split.train, split.test, split.sizes),
-            "app3": app3_metrics(None, split.train, split.test, sizes=split.sizes,
-                                 n_estimators=n_estimators)}
+    return {
+        "app2": app2_metrics(None, split.train, split.test, split.sizes),
+        "app3": app3_metrics(
+            None, split.train, split.test, sizes=split.sizes, n_estimators=n_estimators
+        ),
+    }
 
 
 # --------------------------------------------------------------------------------------------
 # generators
 # --------------------------------------------------------------------------------------------
-def make_utility_generator(name: str, app=None, random_state=None, *, epsilon: float = 1000.0,
-                           delta: float = 1e-5, ipf_tol: float = 1e-3, pgm_iters=None,
-                           pate_max_iterations: int = 300):
+def make_utility_generator(
+    name: str,
+    app=None,
+    random_state=None,
+    *,
+    epsilon: float = 1000.0,
+    delta: float = 1e-5,
+    ipf_tol: float = 1e-3,
+    pgm_iters=None,
+    pate_max_iterations: int = 300,
+):
     """An unfitted generator of the utility study, working on census codes.
 
     * ``ipf`` / ``pgm`` (``app`` required): IPF (L1 tolerance ``ipf_tol`` counts, 10⁴ sweeps at
@@ -756,10 +811,16 @@ def make_utility_generator(name: str, app=None, random_state=None, *, epsilon: f
         dom = {c: sizes[c] for c in a.columns}
         marginals = [tuple(m) for m in a.marginals]
         if name == "ipf":
-            return syn.IPF.honest(marginals, domain=dom, tol=float(ipf_tol), max_iter=10_000,
-                                  random_state=random_state)
-        return syn.PGMMarginals.honest(marginals, domain=dom, iters=int(pgm_iters or a.pgm_iters),
-                                       random_state=random_state)
+            return syn.IPF.honest(
+                marginals,
+                domain=dom,
+                tol=float(ipf_tol),
+                max_iter=10_000,
+                random_state=random_state,
+            )
+        return syn.PGMMarginals.honest(
+            marginals, domain=dom, iters=int(pgm_iters or a.pgm_iters), random_state=random_state
+        )
     sizes = _sizes()
     if name == "cart":
         return syn.SequentialCART(min_samples_leaf=5, domain=sizes, random_state=random_state)
@@ -767,24 +828,45 @@ def make_utility_generator(name: str, app=None, random_state=None, *, epsilon: f
         return syn.MST(float(epsilon), float(delta), domain=sizes, random_state=random_state)
     if name == "privbayes":
         return syn.PrivBayes(float(epsilon), domain=sizes, random_state=random_state)
-    return syn.PATECTGAN(float(epsilon), float(delta), domain=sizes,
-                         max_iterations=int(pate_max_iterations), random_state=random_state)
+    return syn.PATECTGAN(
+        float(epsilon),
+        float(delta),
+        domain=sizes,
+        max_iterations=int(pate_max_iterations),
+        random_state=random_state,
+    )
 
 
 # --------------------------------------------------------------------------------------------
 # the experiment
 # --------------------------------------------------------------------------------------------
 #: Output columns of :func:`utility_cell` holding the metrics (means in the tables).
-_METRICS = ("app1_rmse_3way", "app1_rmse_gender_gap", "app2_acc_real", "app2_acc_synthetic",
-            "app3_acc_real", "app3_acc_synthetic", "app3_jaro", "app3_jaro_real_test")
+_METRICS = (
+    "app1_rmse_3way",
+    "app1_rmse_gender_gap",
+    "app2_acc_real",
+    "app2_acc_synthetic",
+    "app3_acc_real",
+    "app3_acc_synthetic",
+    "app3_jaro",
+    "app3_jaro_real_test",
+)
 
 
-def build_utility_grid(*, generators, dataset: str = "census2011_random10k",
-                       n_rows: int | None = None, epsilon: float = 1000.0, delta: float = 1e-5,
-                       ipf_tol: float = 1e-3, pgm_iters=(1000, 1000, 200),
-                       pate_max_iterations: int = 300, n_estimators: int = 100,
-                       real_test_importance: bool = False,
-                       include_real: bool = True) -> list[dict]:
+def build_utility_grid(
+    *,
+    generators,
+    dataset: str = "census2011_random10k",
+    n_rows: int | None = None,
+    epsilon: float = 1000.0,
+    delta: float = 1e-5,
+    ipf_tol: float = 1e-3,
+    pgm_iters=(1000, 1000, 200),
+    pate_max_iterations: int = 300,
+    n_estimators: int = 100,
+    real_test_importance: bool = False,
+    include_real: bool = True,
+) -> list[dict]:
     """Grid cells for :func:`utility_cell`: one per generator (plus ``real`` first).
 
     Parameters
@@ -821,20 +903,31 @@ def build_utility_grid(*, generators, dataset: str = "census2011_random10k",
     gens = list(generators)
     unknown = [g for g in gens if g not in UTILITY_GENERATORS]
     if unknown:
-        raise ValueError(f"unknown generator(s) {unknown}; expected keys of UTILITY_GENERATORS: "
-                         f"{', '.join(UTILITY_GENERATORS)}")
+        raise ValueError(
+            f"unknown generator(s) {unknown}; expected keys of UTILITY_GENERATORS: "
+            f"{', '.join(UTILITY_GENERATORS)}"
+        )
     pgm_iters = list(pgm_iters)
     if len(pgm_iters) != 3:
         raise ValueError(f"pgm_iters must hold 3 values (App. 1, 2, 3), got {pgm_iters!r}")
     if include_real and "real" not in gens:
         gens = ["real", *gens]
     census_split(dataset, n_rows)  # validates dataset and n_rows early
-    return [{"generator": g, "dataset": dataset, "n_rows": n_rows, "epsilon": float(epsilon),
-             "delta": float(delta), "ipf_tol": float(ipf_tol),
-             "pgm_iters": [int(i) for i in pgm_iters],
-             "pate_max_iterations": int(pate_max_iterations), "n_estimators": int(n_estimators),
-             "real_test_importance": bool(real_test_importance)}
-            for g in gens]
+    return [
+        {
+            "generator": g,
+            "dataset": dataset,
+            "n_rows": n_rows,
+            "epsilon": float(epsilon),
+            "delta": float(delta),
+            "ipf_tol": float(ipf_tol),
+            "pgm_iters": [int(i) for i in pgm_iters],
+            "pate_max_iterations": int(pate_max_iterations),
+            "n_estimators": int(n_estimators),
+            "real_test_importance": bool(real_test_importance),
+        }
+        for g in gens
+    ]
 
 
 def utility_cell(params: dict, rngs: list[np.random.Generator]) -> pd.DataFrame:
@@ -876,8 +969,9 @@ def utility_cell(params: dict, rngs: list[np.random.Generator]) -> pd.DataFrame:
     """
     name = params["generator"]
     if name not in UTILITY_GENERATORS:
-        raise ValueError(f"unknown generator {name!r}; expected one of "
-                         f"{', '.join(UTILITY_GENERATORS)}")
+        raise ValueError(
+            f"unknown generator {name!r}; expected one of {', '.join(UTILITY_GENERATORS)}"
+        )
     dataset = params.get("dataset", "census2011_random10k")
     n_rows = params.get("n_rows")
     n_estimators = int(params.get("n_estimators", 100))
@@ -886,10 +980,12 @@ def utility_cell(params: dict, rngs: list[np.random.Generator]) -> pd.DataFrame:
     real_order = real["app3"]["order"]
     n_out = len(split.full)
     pgm_iters = list(params.get("pgm_iters") or (1000, 1000, 200))
-    opts = {"epsilon": float(params.get("epsilon", 1000.0)),
-            "delta": float(params.get("delta", 1e-5)),
-            "ipf_tol": float(params.get("ipf_tol", 1e-3)),
-            "pate_max_iterations": int(params.get("pate_max_iterations", 300))}
+    opts = {
+        "epsilon": float(params.get("epsilon", 1000.0)),
+        "delta": float(params.get("delta", 1e-5)),
+        "ipf_tol": float(params.get("ipf_tol", 1e-3)),
+        "pate_max_iterations": int(params.get("pate_max_iterations", 300)),
+    }
     rows = []
     for rng in rngs:
         seed = int(rng.integers(2**31 - 1))
@@ -900,8 +996,9 @@ def utility_cell(params: dict, rngs: list[np.random.Generator]) -> pd.DataFrame:
             synth, seeds = {}, np.random.SeedSequence(seed).generate_state(3)
             for app in (1, 2, 3):
                 a = application(app)
-                gen = make_utility_generator(name, app, int(seeds[app - 1]),
-                                             pgm_iters=pgm_iters[app - 1], **opts)
+                gen = make_utility_generator(
+                    name, app, int(seeds[app - 1]), pgm_iters=pgm_iters[app - 1], **opts
+                )
                 data = split.full if app == 1 else split.train
                 synth[app] = gen.fit(data[list(a.columns)]).sample(n_out)
         else:
@@ -914,19 +1011,34 @@ def utility_cell(params: dict, rngs: list[np.random.Generator]) -> pd.DataFrame:
             m2, m3 = real["app2"], real["app3"]
         else:
             m2 = app2_metrics(synth[2], split.train, split.test, split.sizes)
-            m3 = app3_metrics(synth[3], split.train, split.test, real_order, sizes=split.sizes,
-                              n_estimators=n_estimators,
-                              real_test_importance=bool(params.get("real_test_importance")))
-        rows.append({
-            "app1_rmse_3way": m1["rmse_3way"], "app1_rmse_gender_gap": m1["rmse_gender_gap"],
-            "app2_acc_real": m2["acc_real"], "app2_acc_synthetic": m2["acc_synthetic"],
-            "app3_acc_real": m3["acc_real"], "app3_acc_synthetic": m3["acc_synthetic"],
-            "app3_order": m3["order"], "app3_jaro": m3["jaro"],
-            "app3_order_real_test": m3["order_real_test"],
-            "app3_jaro_real_test": m3["jaro_real_test"], "app3_real_order": real_order,
-            "n_synthetic": n_out, "seed": seed, "fit_seconds": fit_seconds,
-            "seconds": time.perf_counter() - t0,
-        })
+            m3 = app3_metrics(
+                synth[3],
+                split.train,
+                split.test,
+                real_order,
+                sizes=split.sizes,
+                n_estimators=n_estimators,
+                real_test_importance=bool(params.get("real_test_importance")),
+            )
+        rows.append(
+            {
+                "app1_rmse_3way": m1["rmse_3way"],
+                "app1_rmse_gender_gap": m1["rmse_gender_gap"],
+                "app2_acc_real": m2["acc_real"],
+                "app2_acc_synthetic": m2["acc_synthetic"],
+                "app3_acc_real": m3["acc_real"],
+                "app3_acc_synthetic": m3["acc_synthetic"],
+                "app3_order": m3["order"],
+                "app3_jaro": m3["jaro"],
+                "app3_order_real_test": m3["order_real_test"],
+                "app3_jaro_real_test": m3["jaro_real_test"],
+                "app3_real_order": real_order,
+                "n_synthetic": n_out,
+                "seed": seed,
+                "fit_seconds": fit_seconds,
+                "seconds": time.perf_counter() - t0,
+            }
+        )
     return pd.DataFrame(rows)
 
 
@@ -945,8 +1057,10 @@ def summarize_utility(results: pd.DataFrame) -> pd.DataFrame:
     """
     need = {"generator", *_METRICS, "fit_seconds", "seconds"}
     if not need <= set(results.columns):
-        raise ValueError(f"results must have the columns {sorted(need)} (from utility_cell), "
-                         f"got {list(results.columns)}")
+        raise ValueError(
+            f"results must have the columns {sorted(need)} (from utility_cell), "
+            f"got {list(results.columns)}"
+        )
     rows = []
     for gen in [g for g in UTILITY_GENERATORS if g in set(results["generator"])]:
         grp = results[results["generator"] == gen]
@@ -961,12 +1075,14 @@ def summarize_utility(results: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def _paper_vs_run(results: pd.DataFrame, paper: dict, metrics: list[tuple[str, str]],
-                  paper_rows: bool) -> pd.DataFrame:
+def _paper_vs_run(
+    results: pd.DataFrame, paper: dict, metrics: list[tuple[str, str]], paper_rows: bool
+) -> pd.DataFrame:
     s = summarize_utility(results).set_index("generator")
     order = [g for g in PAPER_LABELS if g in s.index or (paper_rows and g in paper)]
-    cols = pd.MultiIndex.from_tuples([(title, side) for title, _ in metrics
-                                      for side in ("paper", "this run")])
+    cols = pd.MultiIndex.from_tuples(
+        [(title, side) for title, _ in metrics for side in ("paper", "this run")]
+    )
     data = []
     for g in order:
         row = []
@@ -982,18 +1098,26 @@ def table1(results: pd.DataFrame, *, paper_rows: bool = True) -> pd.DataFrame:
     split against the full sample, which the paper does not show), columns ("3-way marginal
     RMSE" | "Gender gap RMSE", "paper" | "this run"), means over the runs. ``paper_rows``: also
     list the paper's generators that were not run (CTGAN), with NaN for this run."""
-    return _paper_vs_run(results, PAPER_TABLE1, [("3-way marginal RMSE", "app1_rmse_3way"),
-                                                 ("Gender gap RMSE", "app1_rmse_gender_gap")],
-                         paper_rows)
+    return _paper_vs_run(
+        results,
+        PAPER_TABLE1,
+        [("3-way marginal RMSE", "app1_rmse_3way"), ("Gender gap RMSE", "app1_rmse_gender_gap")],
+        paper_rows,
+    )
 
 
 def table2(results: pd.DataFrame, *, paper_rows: bool = True) -> pd.DataFrame:
     """Table 2 (Application 2) beside this run: columns ("Accuracy on real data" | "Accuracy
     estimated on synthetic data", "paper" | "this run"), means over the runs."""
-    return _paper_vs_run(results, PAPER_TABLE2,
-                         [("Accuracy on real data", "app2_acc_real"),
-                          ("Accuracy estimated on synthetic data", "app2_acc_synthetic")],
-                         paper_rows)
+    return _paper_vs_run(
+        results,
+        PAPER_TABLE2,
+        [
+            ("Accuracy on real data", "app2_acc_real"),
+            ("Accuracy estimated on synthetic data", "app2_acc_synthetic"),
+        ],
+        paper_rows,
+    )
 
 
 def table3(results: pd.DataFrame, *, paper_rows: bool = True) -> pd.DataFrame:
@@ -1001,10 +1125,16 @@ def table3(results: pd.DataFrame, *, paper_rows: bool = True) -> pd.DataFrame:
     estimated on synthetic data" | "Similarity in feature ordering", "paper" | "this run"),
     means over the runs (the Jaro similarity is averaged over runs, as the reference's
     "average similarity"; importances on the synthetic holdout, as the reference code)."""
-    return _paper_vs_run(results, PAPER_TABLE3,
-                         [("Accuracy on real data", "app3_acc_real"),
-                          ("Accuracy estimated on synthetic data", "app3_acc_synthetic"),
-                          ("Similarity in feature ordering", "app3_jaro")], paper_rows)
+    return _paper_vs_run(
+        results,
+        PAPER_TABLE3,
+        [
+            ("Accuracy on real data", "app3_acc_real"),
+            ("Accuracy estimated on synthetic data", "app3_acc_synthetic"),
+            ("Similarity in feature ordering", "app3_jaro"),
+        ],
+        paper_rows,
+    )
 
 
 def _binomial_se(p: float, n: int) -> float:
@@ -1051,9 +1181,10 @@ def utility_findings(results: pd.DataFrame, n_test: int | None = None) -> pd.Dat
                 worst = max(val(g, "app1_rmse_3way") for g in tailored)
                 best = min(val(g, "app1_rmse_3way") for g in others)
                 holds = bool(worst < best)
-                shown = "; ".join(f"{UTILITY_GENERATORS[g]} {val(g, 'app1_rmse_3way'):.2e}"
-                                  for g in [*tailored, *others, *(["cart"] if "cart" in have
-                                                                   else [])])
+                shown = "; ".join(
+                    f"{UTILITY_GENERATORS[g]} {val(g, 'app1_rmse_3way'):.2e}"
+                    for g in [*tailored, *others, *(["cart"] if "cart" in have else [])]
+                )
         elif key in ("phi_sufficient", "two_way_rf"):
             app = "app2" if key == "phi_sufficient" else "app3"
             if tailored and "real" in have:
@@ -1062,23 +1193,32 @@ def utility_findings(results: pd.DataFrame, n_test: int | None = None) -> pd.Dat
                 tol = max(0.01 if app == "app2" else 0.007, 2 * se)
                 gaps = {g: val(g, f"{app}_acc_real") - ref for g in tailored}
                 holds = all(abs(d) <= tol for d in gaps.values())
-                shown = (f"real {ref:.3f}; " + "; ".join(
-                    f"{UTILITY_GENERATORS[g]} {ref + d:.3f} ({d:+.3f})" for g, d in gaps.items())
-                    + f"; tolerance ±{tol:.3f} (2 SE = {2 * se:.3f} on {n_test} test rows)")
+                shown = (
+                    f"real {ref:.3f}; "
+                    + "; ".join(
+                        f"{UTILITY_GENERATORS[g]} {ref + d:.3f} ({d:+.3f})" for g, d in gaps.items()
+                    )
+                    + f"; tolerance ±{tol:.3f} (2 SE = {2 * se:.3f} on {n_test} test rows)"
+                )
                 if app == "app3":
                     jaros = {g: val(g, "app3_jaro") for g in tailored}
                     holds = bool(holds and all(j >= 0.98 for j in jaros.values()))
-                    shown += "; Jaro " + ", ".join(f"{UTILITY_GENERATORS[g]} {j:.2f}"
-                                                   for g, j in jaros.items())
+                    shown += "; Jaro " + ", ".join(
+                        f"{UTILITY_GENERATORS[g]} {j:.2f}" for g, j in jaros.items()
+                    )
                 holds = bool(holds)
         elif key == "gan_overconfident":
             if "patectgan" in have:
                 g = "patectgan"
-                pairs = [(a, val(g, f"{a}_acc_synthetic"), val(g, f"{a}_acc_real"))
-                         for a in ("app2", "app3")]
+                pairs = [
+                    (a, val(g, f"{a}_acc_synthetic"), val(g, f"{a}_acc_real"))
+                    for a in ("app2", "app3")
+                ]
                 holds = all(est > real for _, est, real in pairs)
-                shown = "; ".join(f"{UTILITY_GENERATORS[g]} App. {a[-1]}: estimated {est:.3f} "
-                                  f"vs real {real:.3f}" for a, est, real in pairs)
+                shown = "; ".join(
+                    f"{UTILITY_GENERATORS[g]} App. {a[-1]}: estimated {est:.3f} vs real {real:.3f}"
+                    for a, est, real in pairs
+                )
             else:
                 shown = "PATE-CTGAN not run (CTGAN is not run here)"
         elif key == "random_order":
@@ -1090,10 +1230,17 @@ def utility_findings(results: pd.DataFrame, n_test: int | None = None) -> pd.Dat
                     lim = base + 2 * sd / math.sqrt(int(s.loc[g, "runs"]))
                     checks.append((g, val(g, "app3_jaro"), lim))
                 holds = all(j <= lim for _, j, lim in checks)
-                shown = (f"random baseline {base:.4f}; " + "; ".join(
-                    f"{UTILITY_GENERATORS[g]} {j:.2f} (limit {lim:.2f})" for g, j, lim in checks))
-        rows.append({"key": key, "paper": text, "this_run": shown,
-                     "holds": None if holds is None else bool(holds)})
+                shown = f"random baseline {base:.4f}; " + "; ".join(
+                    f"{UTILITY_GENERATORS[g]} {j:.2f} (limit {lim:.2f})" for g, j, lim in checks
+                )
+        rows.append(
+            {
+                "key": key,
+                "paper": text,
+                "this_run": shown,
+                "holds": None if holds is None else bool(holds),
+            }
+        )
     out = pd.DataFrame(rows)
     out["holds"] = pd.Series([r["holds"] for r in rows], dtype=object)  # True/False/None
     return out
@@ -1103,8 +1250,11 @@ def _test_size(results: pd.DataFrame) -> int:
     if {"dataset", "n_rows"} <= set(results.columns) and len(results):
         r = results.iloc[0]
         n_rows = r["n_rows"]
-        n_rows = None if n_rows is None or (isinstance(n_rows, float) and math.isnan(n_rows)) \
+        n_rows = (
+            None
+            if n_rows is None or (isinstance(n_rows, float) and math.isnan(n_rows))
             else int(n_rows)
+        )
         return len(census_split(str(r["dataset"]), n_rows).test)
     if "n_synthetic" in results.columns and len(results):
         return int(math.ceil(int(results["n_synthetic"].iloc[0]) * 0.1))

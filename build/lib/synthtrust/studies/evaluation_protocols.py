@@ -63,8 +63,15 @@ DATASETS = {
         "Thyroid",
         "Target",
         ("compensated_hypothyroid", "primary_hypothyroid", "secondary_hypothyroid"),
-        ("TSH_measured", "T3_measured", "TT4_measured", "T4U_measured", "FTI_measured",
-         "TBG_measured", "TBG"),
+        (
+            "TSH_measured",
+            "T3_measured",
+            "TT4_measured",
+            "T4U_measured",
+            "FTI_measured",
+            "TBG_measured",
+            "TBG",
+        ),
     ),
     "cardio": StudyData("Cardio", "cardio", (1,), ("id",)),
 }
@@ -82,8 +89,10 @@ GENERATORS = {
 
 #: What the paper concludes (§V–VI), quoted for the side-by-side table.
 PAPER_FINDINGS = [
-    ("Protocol B (DP test on real data) is closer to the true performance than Protocol A",
-     "lower ME and STD of the errors for B on every dataset; A's errors stay large even at high ε"),
+    (
+        "Protocol B (DP test on real data) is closer to the true performance than Protocol A",
+        "lower ME and STD of the errors for B on every dataset; A's errors stay large even at high ε",
+    ),
     ("Protocol A is often over-optimistic", "MWEM-PGM in A shows substantial optimistic bias"),
     ("Small ε (≤ 0.1) makes both protocols noisy", "variation grows as ε shrinks, more for A"),
     ("AIM gives the best downstream classifiers", "AIM, MWEM-PGM and PrivMRF perform best"),
@@ -106,7 +115,8 @@ def _encoded(name: str) -> tuple[pd.DataFrame, dict, tuple[str, ...]]:
     sizes = dict(domain.sizes)
     sizes[spec.target] = 2
     nominal = tuple(
-        c for c in domain.columns
+        c
+        for c in domain.columns
         if c != spec.target and isinstance(domain[c], Categorical) and domain.sizes[c] > 2
     )
     return codes, sizes, nominal
@@ -176,8 +186,15 @@ def make_generator(name: str, epsilon: float, delta: float, sizes: dict, random_
 # --------------------------------------------------------------------------------------------
 # the experiment
 # --------------------------------------------------------------------------------------------
-def build_grid(*, datasets_: list[str], generators: list[str], epsilon: list[float],
-               delta: float, classifiers: list[str], max_rows: int | None) -> list[dict]:
+def build_grid(
+    *,
+    datasets_: list[str],
+    generators: list[str],
+    epsilon: list[float],
+    delta: float,
+    classifiers: list[str],
+    max_rows: int | None,
+) -> list[dict]:
     """Grid cells (dataset × generator × ε) for :func:`repetition_cell`.
 
     Raises ValueError for an unknown dataset, generator or classifier.
@@ -190,11 +207,21 @@ def build_grid(*, datasets_: list[str], generators: list[str], epsilon: list[flo
             raise ValueError(f"unknown generator {name!r}; expected one of {', '.join(GENERATORS)}")
     for name in classifiers:
         if name not in protocols.CLASSIFIERS:
-            raise ValueError(f"unknown classifier {name!r}; expected one of {protocols.CLASSIFIERS}")
+            raise ValueError(
+                f"unknown classifier {name!r}; expected one of {protocols.CLASSIFIERS}"
+            )
     return [
-        {"dataset": d, "generator": g, "epsilon": float(e), "delta": float(delta),
-         "classifiers": list(classifiers), "max_rows": max_rows}
-        for d in datasets_ for g in generators for e in epsilon
+        {
+            "dataset": d,
+            "generator": g,
+            "epsilon": float(e),
+            "delta": float(delta),
+            "classifiers": list(classifiers),
+            "max_rows": max_rows,
+        }
+        for d in datasets_
+        for g in generators
+        for e in epsilon
     ]
 
 
@@ -210,11 +237,19 @@ def repetition_cell(params: dict, rngs: list[np.random.Generator]) -> pd.DataFra
         target = DATASETS[params["dataset"]].target
 
         def factory(epsilon, random_state, sizes=sizes):
-            return make_generator(params["generator"], epsilon, params["delta"], sizes, random_state)
+            return make_generator(
+                params["generator"], epsilon, params["delta"], sizes, random_state
+            )
 
         out = protocols.evaluate_repetition(
-            codes, target, factory, params["epsilon"], params["classifiers"], random_state=rng,
-            positive=1, categorical=list(nominal),
+            codes,
+            target,
+            factory,
+            params["epsilon"],
+            params["classifiers"],
+            random_state=rng,
+            positive=1,
+            categorical=list(nominal),
         )
         frames.append(out.assign(rep=replicate_index(rng, len(frames))))
     return pd.concat(frames, ignore_index=True)
@@ -278,11 +313,12 @@ def two_way_tvd(real: pd.DataFrame, synthetic: pd.DataFrame, sizes: dict) -> flo
     cols = list(real.columns)
     out = []
     for i, a in enumerate(cols):
-        for b in cols[i + 1:]:
+        for b in cols[i + 1 :]:
             cells = sizes[a] * sizes[b]
             p = np.bincount(real[a].to_numpy() * sizes[b] + real[b].to_numpy(), minlength=cells)
-            q = np.bincount(synthetic[a].to_numpy() * sizes[b] + synthetic[b].to_numpy(),
-                            minlength=cells)
+            q = np.bincount(
+                synthetic[a].to_numpy() * sizes[b] + synthetic[b].to_numpy(), minlength=cells
+            )
             out.append(0.5 * np.abs(p / p.sum() - q / q.sum()).sum())
     return float(np.mean(out))
 
@@ -304,6 +340,10 @@ def adult_cell(params: dict, rngs: list[np.random.Generator]) -> pd.DataFrame:
         t0 = time.perf_counter()
         synth = make_generator(params["generator"], params["epsilon"], params["delta"], sizes, rng)
         out = synth.fit(real).sample(len(real))
-        rows.append({"tvd_2way": two_way_tvd(real, out[real.columns], sizes),
-                     "fit_sample_s": time.perf_counter() - t0})
+        rows.append(
+            {
+                "tvd_2way": two_way_tvd(real, out[real.columns], sizes),
+                "fit_sample_s": time.perf_counter() - t0,
+            }
+        )
     return pd.DataFrame(rows, columns=["tvd_2way", "fit_sample_s"])

@@ -87,27 +87,44 @@ MEASURES = ("rbo", "corr_rbo", "cosine", "l2", "kl")
 #: Table 1 of the paper (PATE-CTGAN): ε -> (moments order, training iterations). The λ column
 #: was lost in the published text.
 PAPER_TABLE1 = {
-    0.001: (30000, 3077), 0.01: (10000, 2802), 0.1: (1000, 2791), 0.4: (1000, 3025),
-    1.0: (100, 2949), 4.0: (100, 3054), 10.0: (100, 2971),
+    0.001: (30000, 3077),
+    0.01: (10000, 2802),
+    0.1: (1000, 2791),
+    0.4: (1000, 3025),
+    1.0: (100, 2949),
+    4.0: (100, 3054),
+    10.0: (100, 2971),
 }
 
 #: What the paper reports (§5–6), for the side-by-side table: (key, finding).
 PAPER_FINDINGS = [
-    ("a1_top2", "Artificial 1: the two informative features stay the synthetic top two at every ε "
-                "(§5.1)"),
+    (
+        "a1_top2",
+        "Artificial 1: the two informative features stay the synthetic top two at every ε (§5.1)",
+    ),
     ("a5_high", "Artificial 5: every measure ≥ 0.95 at every ε, order X0 > X9 > X10 kept (§5.1)"),
-    ("a2_rbo", "Artificial 2 (redundant copies): RBO below Artificial 1's, corrRBO stays high "
-               "(§5.1)"),
+    (
+        "a2_rbo",
+        "Artificial 2 (redundant copies): RBO below Artificial 1's, corrRBO stays high (§5.1)",
+    ),
     ("trend", "Real data: PrivBayes similarity rises with ε (§5.2)"),
-    ("low_eps", "For ε ≤ 0.4 PrivBayes is at or below the baselines on the real datasets "
-                "(§5.2, §6)"),
-    ("independent", "Independent resampling beats the synthesizers at low ε, especially on "
-                    "Household and Polish (§5.2)"),
+    (
+        "low_eps",
+        "For ε ≤ 0.4 PrivBayes is at or below the baselines on the real datasets (§5.2, §6)",
+    ),
+    (
+        "independent",
+        "Independent resampling beats the synthesizers at low ε, especially on "
+        "Household and Polish (§5.2)",
+    ),
     ("corr_ge_rbo", "corrRBO ≥ RBO everywhere (§5.2)"),
     ("cos_sd", "The cosine varies less than RBO across runs (§5.2)"),
     ("subsample", "Subsample RBO rises, and its sd falls, with the fraction (Fig. 6)"),
-    ("a34", "Artificial 3 and 4 (15 informative features): similarity drops towards the "
-            "baselines, Artificial 4 (continuous) at or below Artificial 3 (§5.1)"),
+    (
+        "a34",
+        "Artificial 3 and 4 (15 informative features): similarity drops towards the "
+        "baselines, Artificial 4 (continuous) at or below Artificial 3 (§5.1)",
+    ),
     ("adult", "Adult: PrivBayes above the baselines for ε > 0.1 (§5.2)"),
     ("household_low", "Household has the lowest similarity of the real datasets (§5.2)"),
     ("pb_vs_pate", "PrivBayes beats PATE-CTGAN at medium and high ε (§5.2)"),
@@ -137,9 +154,17 @@ def _forest(n_trees: int, seed: int):
     return RandomForestClassifier(n_estimators=n_trees, random_state=seed, n_jobs=1)
 
 
-def fit_importances(X: pd.DataFrame, y: pd.Series, *, methods, rf_trees: int = 150,
-                    test_size: float = 0.3, pfi_repeats: int = 5, shap_rows: int | None = None,
-                    random_state: int = 0) -> dict:
+def fit_importances(
+    X: pd.DataFrame,
+    y: pd.Series,
+    *,
+    methods,
+    rf_trees: int = 150,
+    test_size: float = 0.3,
+    pfi_repeats: int = 5,
+    shap_rows: int | None = None,
+    random_state: int = 0,
+) -> dict:
     """The paper's App. A model: a 70/30 split, a random forest, and its importances.
 
     Parameters
@@ -170,20 +195,28 @@ def fit_importances(X: pd.DataFrame, y: pd.Series, *, methods, rf_trees: int = 1
     """
     X_train, X_test, y_train, y_test = _split(X, y, test_size, random_state)
     if y_train.nunique() < 2:
-        raise ValueError(f"y has {y_train.nunique()} class in the training split; a classifier "
-                         "needs at least 2")
+        raise ValueError(
+            f"y has {y_train.nunique()} class in the training split; a classifier needs at least 2"
+        )
     model = _forest(rf_trees, random_state).fit(X_train, y_train)
     imps = {}
     for method in methods:
         rows = X_test if (method != "shap" or shap_rows is None) else X_test.iloc[:shap_rows]
         imps[method] = feature_importance(
-            model, rows, y_test.loc[rows.index] if method == "permutation" else None, method,
-            n_repeats=pfi_repeats, random_state=random_state, multiclass="mean")
+            model,
+            rows,
+            y_test.loc[rows.index] if method == "permutation" else None,
+            method,
+            n_repeats=pfi_repeats,
+            random_state=random_state,
+            multiclass="mean",
+        )
     return {"model": model, "X_test": X_test, "y_test": y_test, "importances": imps}
 
 
-def compare_rankings(real: pd.Series, synthetic: pd.Series, association: pd.DataFrame,
-                     p: float = 0.8) -> dict[str, float]:
+def compare_rankings(
+    real: pd.Series, synthetic: pd.Series, association: pd.DataFrame, p: float = 0.8
+) -> dict[str, float]:
     """The paper's similarity measures of two importance vectors (§3.2, App. A).
 
     Parameters
@@ -202,8 +235,10 @@ def compare_rankings(real: pd.Series, synthetic: pd.Series, association: pd.Data
     (:func:`synthtrust.importance.compare_importances`).
     """
     s, t = importance_ranking(real), importance_ranking(synthetic)
-    out = {"rbo": rank_biased_overlap(s, t, p).ext,
-           "corr_rbo": correlated_rank_similarity(s, t, association.fillna(0.0), p, ext=True)}
+    out = {
+        "rbo": rank_biased_overlap(s, t, p).ext,
+        "corr_rbo": correlated_rank_similarity(s, t, association.fillna(0.0), p, ext=True),
+    }
     out.update(compare_importances(real, synthetic))
     return out
 
@@ -244,14 +279,24 @@ def make_generator(name: str, level, dataset: str, params: dict, random_state):
 
     domain = study_domain(dataset)
     if name in ("privbayes", "privbayes_ds"):
-        extra = ({"noise": "datasynthesizer-0.1.3", "max_cells": 2**24} if name == "privbayes_ds"
-                 else {})
-        return syn.PrivBayes(level, degree=params["privbayes_degree"],
-                             beta=params["privbayes_beta"], domain=domain,
-                             random_state=random_state, **extra)
+        extra = (
+            {"noise": "datasynthesizer-0.1.3", "max_cells": 2**24} if name == "privbayes_ds" else {}
+        )
+        return syn.PrivBayes(
+            level,
+            degree=params["privbayes_degree"],
+            beta=params["privbayes_beta"],
+            domain=domain,
+            random_state=random_state,
+            **extra,
+        )
     if name == "pate_ctgan":
-        return syn.PATECTGAN(level, domain=domain, max_iterations=params["pate_max_iterations"],
-                             random_state=random_state)
+        return syn.PATECTGAN(
+            level,
+            domain=domain,
+            max_iterations=params["pate_max_iterations"],
+            random_state=random_state,
+        )
     if name in ("mst", "aim"):
         cls = syn.MST if name == "mst" else syn.AIM
         return cls(level, params["delta"], domain=domain, random_state=random_state)
@@ -275,8 +320,9 @@ def _synthesize(name: str, level, dataset: str, real: pd.DataFrame, params: dict
 # --------------------------------------------------------------------------------------------
 # the experiment
 # --------------------------------------------------------------------------------------------
-def build_grid(*, datasets_: list[str], generators: dict[str, list], pate_datasets: list[str],
-               extra: dict) -> list[dict]:
+def build_grid(
+    *, datasets_: list[str], generators: dict[str, list], pate_datasets: list[str], extra: dict
+) -> list[dict]:
     """Grid cells (dataset × generator) for :func:`importance_cell`.
 
     Parameters
@@ -310,22 +356,45 @@ def build_grid(*, datasets_: list[str], generators: dict[str, list], pate_datase
 
 def _reference(params: dict, rep: int):
     """:func:`_real_reference` for a cell's parameters."""
-    return _real_reference(params["dataset"], params["seed"], rep, tuple(params["methods"]),
-                           params["rf_trees"], params["test_size"], params["pfi_repeats"],
-                           params["shap_rows"])
+    return _real_reference(
+        params["dataset"],
+        params["seed"],
+        rep,
+        tuple(params["methods"]),
+        params["rf_trees"],
+        params["test_size"],
+        params["pfi_repeats"],
+        params["shap_rows"],
+    )
 
 
 @functools.lru_cache(maxsize=4)
-def _real_reference(dataset: str, seed: int, rep: int, methods: tuple, rf_trees: int,
-                    test_size: float, pfi_repeats: int, shap_rows):
+def _real_reference(
+    dataset: str,
+    seed: int,
+    rep: int,
+    methods: tuple,
+    rf_trees: int,
+    test_size: float,
+    pfi_repeats: int,
+    shap_rows,
+):
     """The real side of one replicate (cached: every cell of a replicate compares with it): the
     prepared table, the fitted model and its importances, the association matrix of the real
     training features, the classes of the target and the replicate's model seed."""
     real = load_table(dataset)
     X, y = engineer_features(dataset, real)
     rseed = _stable_seed("real", seed, dataset, rep)
-    fit = fit_importances(X, y, methods=methods, rf_trees=rf_trees, test_size=test_size,
-                          pfi_repeats=pfi_repeats, shap_rows=shap_rows, random_state=rseed)
+    fit = fit_importances(
+        X,
+        y,
+        methods=methods,
+        rf_trees=rf_trees,
+        test_size=test_size,
+        pfi_repeats=pfi_repeats,
+        shap_rows=shap_rows,
+        random_state=rseed,
+    )
     X_train = X.drop(index=fit["X_test"].index)
     assoc = association_matrix(X_train, categorical=nominal_features(dataset)).fillna(0.0)
     classes = sorted(y.unique())
@@ -365,17 +434,35 @@ def _synthetic_rows(params, level, real, fit, assoc, classes, rseed, rng, base) 
     try:
         if len(Xs) < _MIN_ROWS:
             raise ValueError(f"{len(Xs)} rows after the pipeline's cleaning")
-        sfit = fit_importances(Xs, ys, methods=methods, rf_trees=params["rf_trees"],
-                               test_size=params["test_size"], pfi_repeats=params["pfi_repeats"],
-                               shap_rows=params["shap_rows"], random_state=rseed)
+        sfit = fit_importances(
+            Xs,
+            ys,
+            methods=methods,
+            rf_trees=params["rf_trees"],
+            test_size=params["test_size"],
+            pfi_repeats=params["pfi_repeats"],
+            shap_rows=params["shap_rows"],
+            random_state=rseed,
+        )
     except ValueError:
         nan = dict.fromkeys(MEASURES + ("auc_synthetic", "auc_cross"), np.nan)
-        return [_row(base, method=m, failed=True, rows=len(Xs), importance="{}", **nan,
-                     auc_real=_auc(fit["model"], fit["X_test"], fit["y_test"], classes))
-                for m in methods]
-    auc = {"auc_synthetic": _auc(sfit["model"], sfit["X_test"], sfit["y_test"], classes),
-           "auc_cross": _auc(sfit["model"], fit["X_test"], fit["y_test"], classes),
-           "auc_real": _auc(fit["model"], fit["X_test"], fit["y_test"], classes)}
+        return [
+            _row(
+                base,
+                method=m,
+                failed=True,
+                rows=len(Xs),
+                importance="{}",
+                **nan,
+                auc_real=_auc(fit["model"], fit["X_test"], fit["y_test"], classes),
+            )
+            for m in methods
+        ]
+    auc = {
+        "auc_synthetic": _auc(sfit["model"], sfit["X_test"], sfit["y_test"], classes),
+        "auc_cross": _auc(sfit["model"], fit["X_test"], fit["y_test"], classes),
+        "auc_real": _auc(fit["model"], fit["X_test"], fit["y_test"], classes),
+    }
     rows = []
     for m in methods:
         s_imp = sfit["importances"][m]
@@ -384,8 +471,17 @@ def _synthetic_rows(params, level, real, fit, assoc, classes, rseed, rng, base) 
             failed = False
         except ValueError:  # all-zero synthetic importances (e.g. a constant prediction)
             scores, failed = dict.fromkeys(MEASURES, np.nan), True
-        rows.append(_row(base, method=m, failed=failed, rows=len(Xs), **scores, **auc,
-                         importance=s_imp.to_json()))
+        rows.append(
+            _row(
+                base,
+                method=m,
+                failed=failed,
+                rows=len(Xs),
+                **scores,
+                **auc,
+                importance=s_imp.to_json(),
+            )
+        )
     return rows
 
 
@@ -406,10 +502,22 @@ def real_cell(params: dict, rngs: list[np.random.Generator]) -> pd.DataFrame:
         auc = _auc(fit["model"], fit["X_test"], fit["y_test"], classes)
         for m in methods:
             imp = fit["importances"][m]
-            perm = random_permutation_rbo(imp, params["rbo_p"], params["permutation_draws"],
-                                          association=assoc, random_state=rng)
-            rows.append({"rep": rep, "method": m, "auc_real": auc, "importance": imp.to_json(),
-                         **{k: float(np.mean(v)) for k, v in perm.items()}})
+            perm = random_permutation_rbo(
+                imp,
+                params["rbo_p"],
+                params["permutation_draws"],
+                association=assoc,
+                random_state=rng,
+            )
+            rows.append(
+                {
+                    "rep": rep,
+                    "method": m,
+                    "auc_real": auc,
+                    "importance": imp.to_json(),
+                    **{k: float(np.mean(v)) for k, v in perm.items()},
+                }
+            )
     return pd.DataFrame(rows)
 
 
@@ -440,17 +548,36 @@ def baseline_bands(raw: pd.DataFrame, real: pd.DataFrame, method: str) -> pd.Dat
     measures = ("rbo", "corr_rbo", "cosine")
     ok = raw[(raw.method == method) & ~raw.failed]
     for (dataset, gen, level), d in ok[ok.generator.isin(["independent", "subsample"])].groupby(
-            ["dataset", "generator", "level"], dropna=False):
+        ["dataset", "generator", "level"], dropna=False
+    ):
         label = "independent resampling" if gen == "independent" else f"subsample {level:.0%}"
         for m in measures:
             mean, sd = d[m].mean(), d[m].std(ddof=1) if len(d) > 1 else 0.0
-            rows.append({"dataset": dataset, "measure": m, "kind": gen, "label": label,
-                         "mean": mean, "lo": mean - sd, "hi": mean + sd})
+            rows.append(
+                {
+                    "dataset": dataset,
+                    "measure": m,
+                    "kind": gen,
+                    "label": label,
+                    "mean": mean,
+                    "lo": mean - sd,
+                    "hi": mean + sd,
+                }
+            )
     for dataset, d in real[real.method == method].groupby("dataset"):
         for m in measures:
             mean = d[m].mean()
-            rows.append({"dataset": dataset, "measure": m, "kind": "permutation",
-                         "label": "random permutation", "mean": mean, "lo": mean, "hi": mean})
+            rows.append(
+                {
+                    "dataset": dataset,
+                    "measure": m,
+                    "kind": "permutation",
+                    "label": "random permutation",
+                    "mean": mean,
+                    "lo": mean,
+                    "hi": mean,
+                }
+            )
     return pd.DataFrame(rows, columns=["dataset", "measure", "kind", "label", "mean", "lo", "hi"])
 
 
@@ -475,30 +602,38 @@ def top_features(raw: pd.DataFrame, real: pd.DataFrame, method: str, k: int = 15
     for dataset, d in real[real.method == method].groupby("dataset"):
         ref = _shares(d.importance).sort_values(ascending=False)
         top = list(ref.index[:k])
-        rows += [{"dataset": dataset, "source": "real data", "feature": f, "share": ref[f]}
-                 for f in top]
-        syn = raw[(raw.dataset == dataset) & (raw.method == method) & ~raw.failed
-                  & raw.generator.isin(["privbayes", "privbayes_ds"])]
+        rows += [
+            {"dataset": dataset, "source": "real data", "feature": f, "share": ref[f]} for f in top
+        ]
+        syn = raw[
+            (raw.dataset == dataset)
+            & (raw.method == method)
+            & ~raw.failed
+            & raw.generator.isin(["privbayes", "privbayes_ds"])
+        ]
         for gen, g in syn.groupby("generator"):
             sh = _shares(g[g.level == g.level.max()].importance)
-            rows += [{"dataset": dataset, "source": gen, "feature": f,
-                      "share": float(sh.get(f, 0.0))} for f in top]
+            rows += [
+                {"dataset": dataset, "source": gen, "feature": f, "share": float(sh.get(f, 0.0))}
+                for f in top
+            ]
     return pd.DataFrame(rows, columns=["dataset", "source", "feature", "share"])
 
 
 def privbayes_gap(summary: pd.DataFrame, method: str) -> pd.DataFrame:
     """Mean RBO of the correct and the paper-compatible PrivBayes at each ε, per dataset."""
-    d = summary[(summary.method == method)
-                & summary.generator.isin(["privbayes", "privbayes_ds"])]
+    d = summary[(summary.method == method) & summary.generator.isin(["privbayes", "privbayes_ds"])]
     t = d.pivot_table(index=["dataset", "level"], columns="generator", values="rbo_mean")
     t = t.reset_index().rename(columns={"level": "ε"})
     t.columns.name = None
-    return t.rename(columns={"dataset": "dataset", "privbayes": "ε-DP",
-                             "privbayes_ds": "paper-compatible"})
+    return t.rename(
+        columns={"dataset": "dataset", "privbayes": "ε-DP", "privbayes_ds": "paper-compatible"}
+    )
 
 
-def privbayes_ledgers(dataset: str, epsilon: float, degree: int, beta: float,
-                      seed: int) -> dict[str, float]:
+def privbayes_ledgers(
+    dataset: str, epsilon: float, degree: int, beta: float, seed: int
+) -> dict[str, float]:
     """Fit the paper-compatible PrivBayes once on ``dataset`` at the nominal ``epsilon`` and
     return ``{"nominal": ε, "actual": the ledger's total ε}``."""
     params = {"privbayes_degree": degree, "privbayes_beta": beta}
@@ -519,8 +654,13 @@ def _verdict(ok) -> str:
     return "not in this run" if ok is None else ("yes" if ok else "no")
 
 
-def paper_vs_run(summary: pd.DataFrame, raw: pd.DataFrame, real: pd.DataFrame,
-                 method: str, generator: str = "privbayes_ds") -> pd.DataFrame:
+def paper_vs_run(
+    summary: pd.DataFrame,
+    raw: pd.DataFrame,
+    real: pd.DataFrame,
+    method: str,
+    generator: str = "privbayes_ds",
+) -> pd.DataFrame:
     """Each finding of :data:`PAPER_FINDINGS` checked on this run's results: ``method``'s
     importances, ``generator`` as the PrivBayes of the findings (default: the
     paper-compatible one the paper ran; ``"privbayes"`` asks whether a finding holds under
@@ -536,27 +676,41 @@ def paper_vs_run(summary: pd.DataFrame, raw: pd.DataFrame, real: pd.DataFrame,
 
     a1 = r[(r.dataset == "artificial_1") & (r.generator == generator)]
     if len(a1):
-        ref = dict(zip(real[(real.dataset == "artificial_1") & (real.method == method)].rep,
-                       _top_sets(real[(real.dataset == "artificial_1")
-                                      & (real.method == method)].importance, 2), strict=True))
+        ref = dict(
+            zip(
+                real[(real.dataset == "artificial_1") & (real.method == method)].rep,
+                _top_sets(
+                    real[(real.dataset == "artificial_1") & (real.method == method)].importance, 2
+                ),
+                strict=True,
+            )
+        )
         hit = [ref[rep] == t for rep, t in zip(a1.rep, _top_sets(a1.importance, 2), strict=True)]
         by = pd.Series(hit, index=a1.level.to_numpy()).groupby(level=0).mean()
-        out["a1_top2"] = (", ".join(f"ε={e:g}: {v:.0%}" for e, v in by.items())
-                          + " of runs keep the real top two", bool(by.min() >= 0.5))
+        out["a1_top2"] = (
+            ", ".join(f"ε={e:g}: {v:.0%}" for e, v in by.items())
+            + " of runs keep the real top two",
+            bool(by.min() >= 0.5),
+        )
     a5 = cell("artificial_5")
     if len(a5):
         low = a5[["rbo_mean", "corr_rbo_mean", "cosine_mean"]].min().min()
         same = r[(r.dataset == "artificial_5") & (r.generator == generator)].rbo
         kept = float((same > 1 - 1e-9).mean())  # RBO_ext = 1 iff the order is the real one
-        out["a5_high"] = (f"smallest mean over ε and measures {low:.2f}; the real order kept in "
-                          f"{kept:.0%} of runs", bool(low >= 0.95 and kept >= 0.9))
+        out["a5_high"] = (
+            f"smallest mean over ε and measures {low:.2f}; the real order kept in "
+            f"{kept:.0%} of runs",
+            bool(low >= 0.95 and kept >= 0.9),
+        )
     a1s, a2s = cell("artificial_1"), cell("artificial_2")
     if len(a1s) and len(a2s):
         e = a1s.level.min()
         r1 = a1s[a1s.level == e].rbo_mean.iloc[0]
         r2, c2 = a2s[a2s.level == e][["rbo_mean", "corr_rbo_mean"]].iloc[0]
-        out["a2_rbo"] = (f"at ε={e:g}: RBO {r2:.2f} (Artificial 2) vs {r1:.2f} (Artificial 1); "
-                         f"corrRBO {c2:.2f}", bool(r2 < r1 and c2 >= 0.9))
+        out["a2_rbo"] = (
+            f"at ε={e:g}: RBO {r2:.2f} (Artificial 2) vs {r1:.2f} (Artificial 1); corrRBO {c2:.2f}",
+            bool(r2 < r1 and c2 >= 0.9),
+        )
     reals = [d for d in pb.dataset.unique() if DATASETS[d].kind == "real"]
     trend = {}
     for d in reals:
@@ -564,37 +718,46 @@ def paper_vs_run(summary: pd.DataFrame, raw: pd.DataFrame, real: pd.DataFrame,
         if c.level.nunique() > 1:
             trend[d] = float(c[["level", "rbo_mean"]].corr(method="spearman").iloc[0, 1])
     if trend:
-        out["trend"] = ("Spearman correlation of the mean RBO with ε: "
-                        + ", ".join(f"{DATASETS[d].label} {v:+.2f}" for d, v in trend.items()),
-                        bool(all(v > 0 for v in trend.values())))
+        out["trend"] = (
+            "Spearman correlation of the mean RBO with ε: "
+            + ", ".join(f"{DATASETS[d].label} {v:+.2f}" for d, v in trend.items()),
+            bool(all(v > 0 for v in trend.values())),
+        )
     bands = baseline_bands(raw, real, method)
     low_eps = []
     for d in reals:
         c = cell(d)
         c = c[c.level <= 0.4]
-        b = bands[(bands.dataset == d) & (bands.measure == "rbo")
-                  & bands.kind.isin(["independent", "permutation"])]
+        b = bands[
+            (bands.dataset == d)
+            & (bands.measure == "rbo")
+            & bands.kind.isin(["independent", "permutation"])
+        ]
         if len(c) and len(b):
             low_eps.append((d, c.rbo_mean.max(), b["mean"].max()))
     if low_eps:
-        out["low_eps"] = ("for ε ≤ 0.4, best PrivBayes mean RBO vs best baseline: "
-                          + ", ".join(f"{DATASETS[d].label} {a:.2f} vs {b:.2f}"
-                                      for d, a, b in low_eps),
-                          bool(all(a <= b + 0.05 for _, a, b in low_eps)))
+        out["low_eps"] = (
+            "for ε ≤ 0.4, best PrivBayes mean RBO vs best baseline: "
+            + ", ".join(f"{DATASETS[d].label} {a:.2f} vs {b:.2f}" for d, a, b in low_eps),
+            bool(all(a <= b + 0.05 for _, a, b in low_eps)),
+        )
     ind = []
     for d in [d for d in ("household", "polish") if d in reals]:
         c, i = cell(d), cell(d, "independent")
         if len(c) and len(i):
             ind.append((d, i.rbo_mean.iloc[0], c.rbo_mean.iloc[0], c.level.iloc[0]))
     if ind:
-        out["independent"] = ("mean RBO, independent resampling vs PrivBayes at its smallest ε: "
-                               + ", ".join(f"{DATASETS[d].label} {a:.2f} vs {b:.2f} (ε={e:g})"
-                                           for d, a, b, e in ind),
-                               bool(all(a > b for _, a, b, _ in ind)))
+        out["independent"] = (
+            "mean RBO, independent resampling vs PrivBayes at its smallest ε: "
+            + ", ".join(f"{DATASETS[d].label} {a:.2f} vs {b:.2f} (ε={e:g})" for d, a, b, e in ind),
+            bool(all(a > b for _, a, b, _ in ind)),
+        )
     if len(r):
         share = float((r.corr_rbo >= r.rbo - 1e-12).mean())
-        out["corr_ge_rbo"] = (f"corrRBO ≥ RBO in {share:.1%} of {len(r):,} comparisons (a "
-                              "theorem: exercise 4)", share == 1.0)
+        out["corr_ge_rbo"] = (
+            f"corrRBO ≥ RBO in {share:.1%} of {len(r):,} comparisons (a theorem: exercise 4)",
+            share == 1.0,
+        )
     sds = s[s.generator.isin([generator, "pate_ctgan"])]
     if len(sds) and sds.n.max() > 1:
         c_sd, r_sd = sds.cosine_sd.median(), sds.rbo_sd.median()
@@ -604,18 +767,25 @@ def paper_vs_run(summary: pd.DataFrame, raw: pd.DataFrame, real: pd.DataFrame,
         parts, ok = [], True
         for d, g in sub.groupby("dataset"):
             g = g.sort_values("level")
-            ok &= bool(g.rbo_mean.is_monotonic_increasing
-                       and g.rbo_sd.dropna().is_monotonic_decreasing)
-            parts.append(f"{DATASETS[d].label}: " + " → ".join(
-                f"{m:.2f}±{sd:.2f}" for m, sd in zip(g.rbo_mean, g.rbo_sd, strict=True)))
+            ok &= bool(
+                g.rbo_mean.is_monotonic_increasing and g.rbo_sd.dropna().is_monotonic_decreasing
+            )
+            parts.append(
+                f"{DATASETS[d].label}: "
+                + " → ".join(
+                    f"{m:.2f}±{sd:.2f}" for m, sd in zip(g.rbo_mean, g.rbo_sd, strict=True)
+                )
+            )
         out["subsample"] = ("; ".join(parts), ok)
     out.update(_more_findings(s, bands, generator))
     if len(pb):
         top = pb[pb.level == pb.level.max()]
-        gap = (top.auc_real_mean - top.auc_synthetic_mean)
-        out["auc"] = (f"at ε={pb.level.max():g}, real AUC − synthetic AUC: median "
-                      f"{gap.median():+.3f} (range {gap.min():+.3f} to {gap.max():+.3f})",
-                      bool((gap > 0).mean() >= 0.5 and gap.median() < 0.1))
+        gap = top.auc_real_mean - top.auc_synthetic_mean
+        out["auc"] = (
+            f"at ε={pb.level.max():g}, real AUC − synthetic AUC: median "
+            f"{gap.median():+.3f} (range {gap.min():+.3f} to {gap.max():+.3f})",
+            bool((gap > 0).mean() >= 0.5 and gap.median() < 0.1),
+        )
     rows = []
     for key, paper in PAPER_FINDINGS:
         text, ok = out.get(key, ("not in this run's grid", None))
@@ -634,28 +804,39 @@ def _more_findings(s: pd.DataFrame, bands: pd.DataFrame, generator: str) -> dict
     a3, a4 = rbo("artificial_3"), rbo("artificial_4")
     if len(a3) and len(a4):
         e = max(a3.index.max(), a4.index.max())
-        out["a34"] = (f"mean RBO at ε={e:g}: Artificial 3 {a3.get(e, np.nan):.2f}, "
-                      f"Artificial 4 {a4.get(e, np.nan):.2f}",
-                      bool(a4.get(e, np.nan) <= a3.get(e, np.nan)))
+        out["a34"] = (
+            f"mean RBO at ε={e:g}: Artificial 3 {a3.get(e, np.nan):.2f}, "
+            f"Artificial 4 {a4.get(e, np.nan):.2f}",
+            bool(a4.get(e, np.nan) <= a3.get(e, np.nan)),
+        )
     curves = {d: rbo(d) for d in ("adult", "household", "polish")}
     hi = curves["adult"][curves["adult"].index > 0.1]
-    base = bands[(bands.dataset == "adult") & (bands.measure == "rbo")
-                 & bands.kind.isin(["independent", "permutation"])]["mean"].max()
+    base = bands[
+        (bands.dataset == "adult")
+        & (bands.measure == "rbo")
+        & bands.kind.isin(["independent", "permutation"])
+    ]["mean"].max()
     if len(hi) and np.isfinite(base):
-        out["adult"] = (f"for ε > 0.1, smallest mean RBO {hi.min():.2f} vs best baseline "
-                        f"{base:.2f}", bool(hi.min() > base))
+        out["adult"] = (
+            f"for ε > 0.1, smallest mean RBO {hi.min():.2f} vs best baseline {base:.2f}",
+            bool(hi.min() > base),
+        )
     reals = {d: c.mean() for d, c in curves.items() if len(c)}
     if len(reals) > 1 and "household" in reals:
-        out["household_low"] = ("mean RBO over ε: " + ", ".join(
-            f"{DATASETS[d].label} {v:.2f}" for d, v in reals.items()),
-            bool(reals["household"] == min(reals.values())))
+        out["household_low"] = (
+            "mean RBO over ε: "
+            + ", ".join(f"{DATASETS[d].label} {v:.2f}" for d, v in reals.items()),
+            bool(reals["household"] == min(reals.values())),
+        )
     pairs = []
     for d, a in curves.items():
         b = rbo(d, "pate_ctgan")
         common = [e for e in a.index if e in b.index and e >= 1]
         pairs += [(d, e, a[e], b[e]) for e in common]
     if pairs:
-        out["pb_vs_pate"] = ("mean RBO, PrivBayes vs PATE-CTGAN: " + ", ".join(
-            f"{DATASETS[d].label} ε={e:g} {x:.2f} vs {y:.2f}" for d, e, x, y in pairs),
-            bool(np.mean([x > y for _, _, x, y in pairs]) > 0.5))
+        out["pb_vs_pate"] = (
+            "mean RBO, PrivBayes vs PATE-CTGAN: "
+            + ", ".join(f"{DATASETS[d].label} ε={e:g} {x:.2f} vs {y:.2f}" for d, e, x, y in pairs),
+            bool(np.mean([x > y for _, _, x, y in pairs]) > 0.5),
+        )
     return out

@@ -135,8 +135,13 @@ class DataSpec:
 
 
 #: The QUIPP file each artificial set comes from (paper numbering -> ``generate.py`` output).
-ARTIFICIAL: dict[int, str] = {1: "artificial_1", 2: "artificial_2", 3: "artificial_5",
-                              4: "artificial_6", 5: "artificial_7"}
+ARTIFICIAL: dict[int, str] = {
+    1: "artificial_1",
+    2: "artificial_2",
+    3: "artificial_5",
+    4: "artificial_6",
+    5: "artificial_7",
+}
 
 # paper k -> (n_features, n_informative, n_redundant, categorical?, kept columns or None)
 _ARTIFICIAL_SETTINGS: dict[int, tuple] = {
@@ -149,15 +154,24 @@ _ARTIFICIAL_SETTINGS: dict[int, tuple] = {
 
 DATASETS: dict[str, DataSpec] = {
     "adult": DataSpec("Adult", "label", "real", 32_561, 141, model_rows=32_561),
-    "household": DataSpec("Household", "Target", "real", 9_554, 39, id_column="idhogar",
-                          identifiers=("Id", "idhogar"), model_rows=2_581,
-                          classes=(1, 2, 3, 4)),
+    "household": DataSpec(
+        "Household",
+        "Target",
+        "real",
+        9_554,
+        39,
+        id_column="idhogar",
+        identifiers=("Id", "idhogar"),
+        model_rows=2_581,
+        classes=(1, 2, 3, 4),
+    ),
     "polish": DataSpec("Polish", "wkabint", "real", 4_895, 67, model_rows=4_171),
 }
 for _k, (_nf, _ni, _nr, _cat, _keep) in _ARTIFICIAL_SETTINGS.items():
     _n = len(_keep) if _keep else _nf
-    DATASETS[f"artificial_{_k}"] = DataSpec(f"Artificial {_k}", "label", "artificial", 10_000,
-                                            _n, model_rows=10_000)
+    DATASETS[f"artificial_{_k}"] = DataSpec(
+        f"Artificial {_k}", "label", "artificial", 10_000, _n, model_rows=10_000
+    )
 
 
 def _check_name(name) -> DataSpec:
@@ -171,27 +185,114 @@ def _check_name(name) -> DataSpec:
 # --------------------------------------------------------------------------------------------
 # UCI adult.names; "?" (unknown) kept as a category of its own
 _ADULT_CATEGORIES = {
-    "workclass": ["Private", "Self-emp-not-inc", "Self-emp-inc", "Federal-gov", "Local-gov",
-                  "State-gov", "Without-pay", "Never-worked", "?"],
-    "education": ["Bachelors", "Some-college", "11th", "HS-grad", "Prof-school", "Assoc-acdm",
-                  "Assoc-voc", "9th", "7th-8th", "12th", "Masters", "1st-4th", "10th",
-                  "Doctorate", "5th-6th", "Preschool"],
-    "marital-status": ["Married-civ-spouse", "Divorced", "Never-married", "Separated",
-                       "Widowed", "Married-spouse-absent", "Married-AF-spouse"],
-    "occupation": ["Tech-support", "Craft-repair", "Other-service", "Sales", "Exec-managerial",
-                   "Prof-specialty", "Handlers-cleaners", "Machine-op-inspct", "Adm-clerical",
-                   "Farming-fishing", "Transport-moving", "Priv-house-serv", "Protective-serv",
-                   "Armed-Forces", "?"],
-    "relationship": ["Wife", "Own-child", "Husband", "Not-in-family", "Other-relative",
-                     "Unmarried"],
+    "workclass": [
+        "Private",
+        "Self-emp-not-inc",
+        "Self-emp-inc",
+        "Federal-gov",
+        "Local-gov",
+        "State-gov",
+        "Without-pay",
+        "Never-worked",
+        "?",
+    ],
+    "education": [
+        "Bachelors",
+        "Some-college",
+        "11th",
+        "HS-grad",
+        "Prof-school",
+        "Assoc-acdm",
+        "Assoc-voc",
+        "9th",
+        "7th-8th",
+        "12th",
+        "Masters",
+        "1st-4th",
+        "10th",
+        "Doctorate",
+        "5th-6th",
+        "Preschool",
+    ],
+    "marital-status": [
+        "Married-civ-spouse",
+        "Divorced",
+        "Never-married",
+        "Separated",
+        "Widowed",
+        "Married-spouse-absent",
+        "Married-AF-spouse",
+    ],
+    "occupation": [
+        "Tech-support",
+        "Craft-repair",
+        "Other-service",
+        "Sales",
+        "Exec-managerial",
+        "Prof-specialty",
+        "Handlers-cleaners",
+        "Machine-op-inspct",
+        "Adm-clerical",
+        "Farming-fishing",
+        "Transport-moving",
+        "Priv-house-serv",
+        "Protective-serv",
+        "Armed-Forces",
+        "?",
+    ],
+    "relationship": [
+        "Wife",
+        "Own-child",
+        "Husband",
+        "Not-in-family",
+        "Other-relative",
+        "Unmarried",
+    ],
     "sex": ["Female", "Male"],
-    "native": ["United-States", "Cambodia", "England", "Puerto-Rico", "Canada", "Germany",
-               "Outlying-US(Guam-USVI-etc)", "India", "Japan", "Greece", "South", "China",
-               "Cuba", "Iran", "Honduras", "Philippines", "Italy", "Poland", "Jamaica",
-               "Vietnam", "Mexico", "Portugal", "Ireland", "France", "Dominican-Republic",
-               "Laos", "Ecuador", "Taiwan", "Haiti", "Columbia", "Hungary", "Guatemala",
-               "Nicaragua", "Scotland", "Thailand", "Yugoslavia", "El-Salvador",
-               "Trinadad&Tobago", "Peru", "Hong", "Holand-Netherlands", "?"],
+    "native": [
+        "United-States",
+        "Cambodia",
+        "England",
+        "Puerto-Rico",
+        "Canada",
+        "Germany",
+        "Outlying-US(Guam-USVI-etc)",
+        "India",
+        "Japan",
+        "Greece",
+        "South",
+        "China",
+        "Cuba",
+        "Iran",
+        "Honduras",
+        "Philippines",
+        "Italy",
+        "Poland",
+        "Jamaica",
+        "Vietnam",
+        "Mexico",
+        "Portugal",
+        "Ireland",
+        "France",
+        "Dominican-Republic",
+        "Laos",
+        "Ecuador",
+        "Taiwan",
+        "Haiti",
+        "Columbia",
+        "Hungary",
+        "Guatemala",
+        "Nicaragua",
+        "Scotland",
+        "Thailand",
+        "Yugoslavia",
+        "El-Salvador",
+        "Trinadad&Tobago",
+        "Peru",
+        "Hong",
+        "Holand-Netherlands",
+        "?",
+    ],
 }
 _ADULT_CATEGORIES = {k: sorted(v) for k, v in _ADULT_CATEGORIES.items()}
 
@@ -199,18 +300,44 @@ _ADULT_CATEGORIES = {k: sorted(v) for k, v in _ADULT_CATEGORIES.items()}
 _POLISH_CATEGORIES = {
     "smoke": ["YES", "NO"],
     "sex": ["MALE", "FEMALE"],
-    "edu": ["PRIMARY/NO EDUCATION", "VOCATIONAL/GRAMMAR", "SECONDARY",
-            "POST-SECONDARY OR HIGHER"],
+    "edu": ["PRIMARY/NO EDUCATION", "VOCATIONAL/GRAMMAR", "SECONDARY", "POST-SECONDARY OR HIGHER"],
     "sport": ["YES", "NO"],
-    "marital": ["SINGLE", "MARRIED", "WIDOWED", "DIVORCED", "LEGALLY SEPARATED",
-                "DE FACTO SEPARATED"],
-    "region": ["Dolnoslaskie", "Kujawsko-pomorskie", "Lodzkie", "Lubelskie", "Lubuskie",
-               "Malopolskie", "Mazowieckie", "Opolskie", "Podkarpackie", "Podlaskie",
-               "Pomorskie", "Slaskie", "Swietokrzyskie", "Warminsko-mazurskie",
-               "Wielkopolskie", "Zachodnio-pomorskie"],
+    "marital": [
+        "SINGLE",
+        "MARRIED",
+        "WIDOWED",
+        "DIVORCED",
+        "LEGALLY SEPARATED",
+        "DE FACTO SEPARATED",
+    ],
+    "region": [
+        "Dolnoslaskie",
+        "Kujawsko-pomorskie",
+        "Lodzkie",
+        "Lubelskie",
+        "Lubuskie",
+        "Malopolskie",
+        "Mazowieckie",
+        "Opolskie",
+        "Podkarpackie",
+        "Podlaskie",
+        "Pomorskie",
+        "Slaskie",
+        "Swietokrzyskie",
+        "Warminsko-mazurskie",
+        "Wielkopolskie",
+        "Zachodnio-pomorskie",
+    ],
     "wkabint": ["YES", "NO"],
-    "ls": ["DELIGHTED", "PLEASED", "MOSTLY SATISFIED", "MIXED", "MOSTLY DISSATISFIED",
-           "UNHAPPY", "TERRIBLE"],
+    "ls": [
+        "DELIGHTED",
+        "PLEASED",
+        "MOSTLY SATISFIED",
+        "MIXED",
+        "MOSTLY DISSATISFIED",
+        "UNHAPPY",
+        "TERRIBLE",
+    ],
 }
 _POLISH_CATEGORIES = {k: sorted(v) for k, v in _POLISH_CATEGORIES.items()}
 
@@ -218,11 +345,18 @@ _POLISH_CATEGORIES = {k: sorted(v) for k, v in _POLISH_CATEGORIES.items()}
 _HOUSEHOLD_ONEHOT = {
     # outside wall: block/brick, socket (wood, zinc or absbesto), prefabricated/cement,
     # waste material, wood, zinc, natural fibers, other
-    "pared": ["paredblolad", "paredzocalo", "paredpreb", "pareddes", "paredmad", "paredzinc",
-              "paredfibras", "paredother"],
+    "pared": [
+        "paredblolad",
+        "paredzocalo",
+        "paredpreb",
+        "pareddes",
+        "paredmad",
+        "paredzinc",
+        "paredfibras",
+        "paredother",
+    ],
     # floor: mosaic/ceramic/terrazo, cement, other, natural material, no floor, wood
-    "piso": ["pisomoscer", "pisocemento", "pisoother", "pisonatur", "pisonotiene",
-             "pisomadera"],
+    "piso": ["pisomoscer", "pisocemento", "pisoother", "pisonatur", "pisonotiene", "pisomadera"],
     "epared": ["epared1", "epared2", "epared3"],  # walls bad / regular / good
     "etecho": ["etecho1", "etecho2", "etecho3"],  # roof bad / regular / good
     "eviv": ["eviv1", "eviv2", "eviv3"],  # floor bad / regular / good
@@ -240,16 +374,77 @@ _HOUSEHOLD_ONEHOT = {
 
 # QUIPP clean.py, "small" variant: columns dropped from the Kaggle train.csv
 _HOUSEHOLD_DROP = [
-    "planpri", "public", "noelec", "coopele", "v14a", "hacapo", "hacdor", "male", "hogar_mayor",
-    "hogar_total", "tipovivi1", "tipovivi2", "tipovivi3", "tipovivi4", "tipovivi5", "area1",
-    "area2", "SQBescolari", "SQBage", "SQBhogar_total", "SQBedjefe", "SQBhogar_nin",
-    "SQBovercrowding", "SQBdependency", "SQBmeaned", "agesq", "tamhog", "tamviv", "computer",
-    "refrig", "sanitario1", "sanitario2", "sanitario3", "sanitario5", "sanitario6",
-    "abastaguadentro", "abastaguafuera", "abastaguano", "elimbasu1", "elimbasu2", "elimbasu3",
-    "elimbasu4", "elimbasu5", "elimbasu6", "r4h1", "r4h2", "r4h3", "mobilephone", "television",
-    "r4m2", "energcocinar1", "energcocinar2", "energcocinar3", "energcocinar4", "r4t2",
-    "techozinc", "techoentrepiso", "techocane", "techootro", "hogar_adul", "lugar1", "lugar2",
-    "lugar3", "lugar4", "lugar5", "lugar6", "edjefa", "hhsize", "v2a1", "v18q1", "rez_esc",
+    "planpri",
+    "public",
+    "noelec",
+    "coopele",
+    "v14a",
+    "hacapo",
+    "hacdor",
+    "male",
+    "hogar_mayor",
+    "hogar_total",
+    "tipovivi1",
+    "tipovivi2",
+    "tipovivi3",
+    "tipovivi4",
+    "tipovivi5",
+    "area1",
+    "area2",
+    "SQBescolari",
+    "SQBage",
+    "SQBhogar_total",
+    "SQBedjefe",
+    "SQBhogar_nin",
+    "SQBovercrowding",
+    "SQBdependency",
+    "SQBmeaned",
+    "agesq",
+    "tamhog",
+    "tamviv",
+    "computer",
+    "refrig",
+    "sanitario1",
+    "sanitario2",
+    "sanitario3",
+    "sanitario5",
+    "sanitario6",
+    "abastaguadentro",
+    "abastaguafuera",
+    "abastaguano",
+    "elimbasu1",
+    "elimbasu2",
+    "elimbasu3",
+    "elimbasu4",
+    "elimbasu5",
+    "elimbasu6",
+    "r4h1",
+    "r4h2",
+    "r4h3",
+    "mobilephone",
+    "television",
+    "r4m2",
+    "energcocinar1",
+    "energcocinar2",
+    "energcocinar3",
+    "energcocinar4",
+    "r4t2",
+    "techozinc",
+    "techoentrepiso",
+    "techocane",
+    "techootro",
+    "hogar_adul",
+    "lugar1",
+    "lugar2",
+    "lugar3",
+    "lugar4",
+    "lugar5",
+    "lugar6",
+    "edjefa",
+    "hhsize",
+    "v2a1",
+    "v18q1",
+    "rez_esc",
 ]
 
 # --------------------------------------------------------------------------------------------
@@ -258,18 +453,58 @@ _HOUSEHOLD_DROP = [
 _ADULT_NUMERIC = ["age", "fnlwgt", "capital-gain", "capital-loss", "hours"]
 _ADULT_NOMINAL = ["marital-status", "relationship", "sex", "native"]
 # parent entity name -> its key in the rows (QUIPP normalized_entities)
-_ADULT_GROUPS = {"education": "education-num", "Workclass": "workclass",
-                 "Occupation": "occupation"}
-_ADULT_BASE = ["age", "workclass", "fnlwgt", "education.education", "marital-status",
-               "occupation", "relationship", "sex", "capital-gain", "capital-loss", "hours",
-               "native"]
-_ADULT_COLUMNS = ["age", "workclass", "fnlwgt", "education", "education-num", "marital-status",
-                  "occupation", "relationship", "sex", "capital-gain", "capital-loss", "hours",
-                  "native", "label"]
+_ADULT_GROUPS = {"education": "education-num", "Workclass": "workclass", "Occupation": "occupation"}
+_ADULT_BASE = [
+    "age",
+    "workclass",
+    "fnlwgt",
+    "education.education",
+    "marital-status",
+    "occupation",
+    "relationship",
+    "sex",
+    "capital-gain",
+    "capital-loss",
+    "hours",
+    "native",
+]
+_ADULT_COLUMNS = [
+    "age",
+    "workclass",
+    "fnlwgt",
+    "education",
+    "education-num",
+    "marital-status",
+    "occupation",
+    "relationship",
+    "sex",
+    "capital-gain",
+    "capital-loss",
+    "hours",
+    "native",
+    "label",
+]
 
-_HOUSEHOLD_LEVEL = ["pared", "piso", "cielorazo", "epared", "etecho", "eviv", "rooms", "r4m1",
-                    "r4m3", "r4t1", "r4t3", "hogar_nin", "bedrooms", "qmobilephone",
-                    "dependency", "edjefe", "meaneduc", "overcrowding"]
+_HOUSEHOLD_LEVEL = [
+    "pared",
+    "piso",
+    "cielorazo",
+    "epared",
+    "etecho",
+    "eviv",
+    "rooms",
+    "r4m1",
+    "r4m3",
+    "r4t1",
+    "r4t3",
+    "hogar_nin",
+    "bedrooms",
+    "qmobilephone",
+    "dependency",
+    "edjefe",
+    "meaneduc",
+    "overcrowding",
+]
 _HOUSEHOLD_MEMBER_NUMERIC = ["escolari", "age"]
 _HOUSEHOLD_MEMBER_NOMINAL = ["v18q", "dis", "female", "estadocivil", "parentesco", "instlevel"]
 _HOUSEHOLD_NOMINAL_LEVEL = ["pared", "piso", "cielorazo", "epared", "etecho", "eviv"]
@@ -279,8 +514,21 @@ _NA_THRESH = 0.30
 #: original loses a column), so every engineered column is kept; see engineer_features.
 _HOUSEHOLD_FIXED_DROPS: tuple[str, ...] = ()
 
-_POLISH_COLUMNS = ["smoke", "sex", "age", "edu", "weight", "height", "bmi", "sport", "marital",
-                   "region", "wkabint", "income", "ls"]
+_POLISH_COLUMNS = [
+    "smoke",
+    "sex",
+    "age",
+    "edu",
+    "weight",
+    "height",
+    "bmi",
+    "sport",
+    "marital",
+    "region",
+    "wkabint",
+    "income",
+    "ls",
+]
 _POLISH_NUMERIC = ["age", "weight", "height", "bmi", "income"]
 _POLISH_NOMINAL = ["smoke", "sex", "edu", "sport", "marital", "region", "ls"]
 # complete cases are required on these (QUIPP data_prep.R, vars_classification)
@@ -452,10 +700,21 @@ def _artificial(k: int) -> pd.DataFrame:
 
     n_features, n_informative, n_redundant, categorical, keep = _ARTIFICIAL_SETTINGS[k]
     X, y = make_classification(
-        n_samples=10_000, n_classes=2, weights=[0.5, 0.5], n_clusters_per_class=1,
-        n_features=n_features, n_informative=n_informative, n_redundant=n_redundant,
-        n_repeated=0, flip_y=0.1, class_sep=1.0, hypercube=True, shift=0.0, scale=1.0,
-        shuffle=False, random_state=123,
+        n_samples=10_000,
+        n_classes=2,
+        weights=[0.5, 0.5],
+        n_clusters_per_class=1,
+        n_features=n_features,
+        n_informative=n_informative,
+        n_redundant=n_redundant,
+        n_repeated=0,
+        flip_y=0.1,
+        class_sep=1.0,
+        hypercube=True,
+        shift=0.0,
+        scale=1.0,
+        shuffle=False,
+        random_state=123,
     )
     columns = {}
     for j in range(n_features):
@@ -473,8 +732,9 @@ def _artificial(k: int) -> pd.DataFrame:
 
 def _check_k(k) -> int:
     if isinstance(k, (bool, np.bool_)) or not isinstance(k, (int, np.integer)):
-        raise TypeError(f"k must be an integer 1..5 (paper numbering), got {type(k).__name__} "
-                        f"{k!r}")
+        raise TypeError(
+            f"k must be an integer 1..5 (paper numbering), got {type(k).__name__} {k!r}"
+        )
     if not 1 <= int(k) <= 5:
         raise ValueError(f"k must be 1..5 (Artificial 1..5 of giles2022 §5.1), got {k!r}")
     return int(k)
@@ -530,69 +790,75 @@ _ARTIFICIAL_BOUND = 12.0
 
 def _adult_domain() -> Domain:
     c = _ADULT_CATEGORIES
-    return Domain({
-        "age": Numeric((17, 90, 10), integer=True, clip=True),
-        "workclass": Categorical(c["workclass"]),
-        "fnlwgt": Numeric((0, 1_500_000, 10), integer=True, clip=True),
-        "education": Categorical(c["education"]),
-        "education-num": Ordinal(1, 16),
-        "marital-status": Categorical(c["marital-status"]),
-        "occupation": Categorical(c["occupation"]),
-        "relationship": Categorical(c["relationship"]),
-        "sex": Categorical(c["sex"]),
-        "capital-gain": Numeric((0, 99_999, 10), integer=True, clip=True),
-        "capital-loss": Numeric((0, 5_000, 10), integer=True, clip=True),
-        "hours": Numeric((1, 99, 10), integer=True, clip=True),
-        "native": Categorical(c["native"]),
-        "label": Categorical([0, 1]),
-    })
+    return Domain(
+        {
+            "age": Numeric((17, 90, 10), integer=True, clip=True),
+            "workclass": Categorical(c["workclass"]),
+            "fnlwgt": Numeric((0, 1_500_000, 10), integer=True, clip=True),
+            "education": Categorical(c["education"]),
+            "education-num": Ordinal(1, 16),
+            "marital-status": Categorical(c["marital-status"]),
+            "occupation": Categorical(c["occupation"]),
+            "relationship": Categorical(c["relationship"]),
+            "sex": Categorical(c["sex"]),
+            "capital-gain": Numeric((0, 99_999, 10), integer=True, clip=True),
+            "capital-loss": Numeric((0, 5_000, 10), integer=True, clip=True),
+            "hours": Numeric((1, 99, 10), integer=True, clip=True),
+            "native": Categorical(c["native"]),
+            "label": Categorical([0, 1]),
+        }
+    )
 
 
 def _household_domain() -> Domain:
     n = 8
     cat = {b: Categorical(list(range(len(cols)))) for b, cols in _HOUSEHOLD_ONEHOT.items()}
-    return Domain({
-        "rooms": Ordinal(1, 12),
-        "v18q": Categorical([0, 1]),
-        "r4m1": Ordinal(0, 11),
-        "r4m3": Ordinal(0, 11),
-        "r4t1": Ordinal(0, 11),
-        "r4t3": Numeric((1, 17, n), integer=True, clip=True),
-        "escolari": Numeric((0, 24, n), integer=True, clip=True),
-        "cielorazo": Categorical([0, 1]),
-        "dis": Categorical([0, 1]),
-        "female": Categorical([0, 1]),
-        "hogar_nin": Ordinal(0, 11),
-        "dependency": Numeric((0, 12, n), clip=True),
-        "edjefe": Numeric((0, 24, n), integer=True, clip=True),
-        "meaneduc": Numeric((0, 24, n), clip=True, missing="NA"),
-        "bedrooms": Ordinal(0, 11),
-        "overcrowding": Numeric((0, 12, n), clip=True),
-        "qmobilephone": Ordinal(0, 11),
-        "age": Numeric((0, 104, n), integer=True, clip=True),
-        **cat,
-        "Target": Categorical([1, 2, 3, 4]),
-    })
+    return Domain(
+        {
+            "rooms": Ordinal(1, 12),
+            "v18q": Categorical([0, 1]),
+            "r4m1": Ordinal(0, 11),
+            "r4m3": Ordinal(0, 11),
+            "r4t1": Ordinal(0, 11),
+            "r4t3": Numeric((1, 17, n), integer=True, clip=True),
+            "escolari": Numeric((0, 24, n), integer=True, clip=True),
+            "cielorazo": Categorical([0, 1]),
+            "dis": Categorical([0, 1]),
+            "female": Categorical([0, 1]),
+            "hogar_nin": Ordinal(0, 11),
+            "dependency": Numeric((0, 12, n), clip=True),
+            "edjefe": Numeric((0, 24, n), integer=True, clip=True),
+            "meaneduc": Numeric((0, 24, n), clip=True, missing="NA"),
+            "bedrooms": Ordinal(0, 11),
+            "overcrowding": Numeric((0, 12, n), clip=True),
+            "qmobilephone": Ordinal(0, 11),
+            "age": Numeric((0, 104, n), integer=True, clip=True),
+            **cat,
+            "Target": Categorical([1, 2, 3, 4]),
+        }
+    )
 
 
 def _polish_domain() -> Domain:
     c = _POLISH_CATEGORIES
     income_edges = [-8.0, -7.0] + list(np.linspace(0, 20_000, 11))
-    return Domain({
-        "smoke": Categorical(c["smoke"]),
-        "sex": Categorical(c["sex"]),
-        "age": Numeric((16, 100, 10), integer=True, clip=True),
-        "edu": Categorical(c["edu"]),
-        "weight": Numeric((30, 200, 10), integer=True, clip=True, missing="NA"),
-        "height": Numeric((100, 220, 10), integer=True, clip=True, missing="NA"),
-        "bmi": Numeric((10, 60, 10), clip=True, missing="NA"),
-        "sport": Categorical(c["sport"]),
-        "marital": Categorical(c["marital"]),
-        "region": Categorical(c["region"]),
-        "wkabint": Categorical(c["wkabint"]),
-        "income": Numeric(income_edges, integer=True, clip=True, missing="NA"),
-        "ls": Categorical(c["ls"]),
-    })
+    return Domain(
+        {
+            "smoke": Categorical(c["smoke"]),
+            "sex": Categorical(c["sex"]),
+            "age": Numeric((16, 100, 10), integer=True, clip=True),
+            "edu": Categorical(c["edu"]),
+            "weight": Numeric((30, 200, 10), integer=True, clip=True, missing="NA"),
+            "height": Numeric((100, 220, 10), integer=True, clip=True, missing="NA"),
+            "bmi": Numeric((10, 60, 10), clip=True, missing="NA"),
+            "sport": Categorical(c["sport"]),
+            "marital": Categorical(c["marital"]),
+            "region": Categorical(c["region"]),
+            "wkabint": Categorical(c["wkabint"]),
+            "income": Numeric(income_edges, integer=True, clip=True, missing="NA"),
+            "ls": Categorical(c["ls"]),
+        }
+    )
 
 
 def _artificial_domain(k: int) -> Domain:
@@ -661,8 +927,9 @@ def _check_frame(name: str, frame, required: list[str]) -> None:
         raise TypeError(f"frame must be a pandas DataFrame, got {type(frame).__name__}")
     missing = [c for c in required if c not in frame.columns]
     if missing:
-        raise ValueError(f"frame for dataset {name!r} is missing column(s) {missing}; "
-                         f"required: {required}")
+        raise ValueError(
+            f"frame for dataset {name!r} is missing column(s) {missing}; required: {required}"
+        )
 
 
 def _numeric(frame: pd.DataFrame, col: str) -> pd.Series:
@@ -686,8 +953,10 @@ def _nominal_codes(s: pd.Series, categories: list, col: str) -> np.ndarray:
     codes = pd.Index(list(categories)).get_indexer(values)
     if (codes < 0).any():
         bad = pd.unique(s.to_numpy(dtype=object)[codes < 0])[:5]
-        raise ValueError(f"column {col!r}: value(s) {list(bad)!r} not in the public categories "
-                         f"{list(categories)}")
+        raise ValueError(
+            f"column {col!r}: value(s) {list(bad)!r} not in the public categories "
+            f"{list(categories)}"
+        )
     return codes.astype(np.int64)
 
 
@@ -696,8 +965,9 @@ def _group_mode(keys: np.ndarray, codes: np.ndarray) -> pd.Series:
     ``Series.mode()[0]``, the smallest of the tied values, and codes follow the sorted public
     category order)."""
     counts = pd.DataFrame({"k": keys, "v": codes}).groupby(["k", "v"]).size()
-    counts = counts.reset_index(name="n").sort_values(["k", "n", "v"],
-                                                      ascending=[True, False, True])
+    counts = counts.reset_index(name="n").sort_values(
+        ["k", "n", "v"], ascending=[True, False, True]
+    )
     return counts.drop_duplicates("k").set_index("k")["v"]
 
 
@@ -732,14 +1002,17 @@ def _target_values(frame: pd.DataFrame, name: str) -> pd.Series:
         mapped = s.map({"YES": 1, "NO": 0})
         bad = s.notna() & mapped.isna()
         if bad.any():
-            raise ValueError(f"column {col!r}: value(s) {list(pd.unique(s[bad])[:5])!r} not in "
-                             "['NO', 'YES']")
+            raise ValueError(
+                f"column {col!r}: value(s) {list(pd.unique(s[bad])[:5])!r} not in ['NO', 'YES']"
+            )
         return mapped.astype(np.float64)
     num = pd.to_numeric(s, errors="coerce")
     bad = s.notna() & ~num.isin(list(spec.classes))
     if bad.any():
-        raise ValueError(f"column {col!r}: value(s) {list(pd.unique(s[bad])[:5])!r} not in the "
-                         f"classes {list(spec.classes)}")
+        raise ValueError(
+            f"column {col!r}: value(s) {list(pd.unique(s[bad])[:5])!r} not in the "
+            f"classes {list(spec.classes)}"
+        )
     return num.astype(np.float64)
 
 
@@ -757,8 +1030,11 @@ def _engineer_adult(frame: pd.DataFrame) -> tuple:
     if not (edu_num.isin(np.arange(1, 17))).all():
         bad = pd.unique(edu_num[~edu_num.isin(np.arange(1, 17))])[:5]
         raise ValueError(f"column 'education-num': value(s) {list(bad)!r} not integers 1..16")
-    keys = {"education-num": edu_num.astype(np.int64).to_numpy(),
-            "workclass": codes["workclass"], "occupation": codes["occupation"]}
+    keys = {
+        "education-num": edu_num.astype(np.int64).to_numpy(),
+        "workclass": codes["workclass"],
+        "occupation": codes["occupation"],
+    }
     out = {c: num[c] for c in _ADULT_NUMERIC}
     for c in ("workclass", "marital-status", "occupation", "relationship", "sex", "native"):
         out[c] = codes[c]
@@ -770,8 +1046,14 @@ def _engineer_adult(frame: pd.DataFrame) -> tuple:
     for parent, key in _ADULT_GROUPS.items():
         k = keys[key]
         grouped = numeric_frame.groupby(k)
-        stats = {"SUM": grouped.sum(), "STD": grouped.std(ddof=1), "MAX": grouped.max(),
-                 "SKEW": _group_skew(grouped), "MIN": grouped.min(), "MEAN": grouped.mean()}
+        stats = {
+            "SUM": grouped.sum(),
+            "STD": grouped.std(ddof=1),
+            "MAX": grouped.max(),
+            "SKEW": _group_skew(grouped),
+            "MIN": grouped.min(),
+            "MEAN": grouped.mean(),
+        }
         out[f"{parent}.COUNT(adults)"] = (
             pd.Series(k).map(pd.Series(k).value_counts()).to_numpy().astype(np.int64)
         )
@@ -823,17 +1105,23 @@ def _engineer_household(frame: pd.DataFrame) -> tuple:
     out["COUNT(members)"] = grouped.size().reindex(order).astype(np.int64)
     for col in _HOUSEHOLD_MEMBER_NUMERIC:
         g = grouped[col]
-        for agg, s in (("MIN", g.min()), ("MAX", g.max()), ("STD", g.std(ddof=1)),
-                       ("SUM", g.sum())):
+        for agg, s in (
+            ("MIN", g.min()),
+            ("MAX", g.max()),
+            ("STD", g.std(ddof=1)),
+            ("SUM", g.sum()),
+        ):
             out[f"{agg}(members.{col})"] = s.reindex(order).astype(np.float64)
     keys = pd.Index(order).get_indexer(df["idhogar"])
     for col in _HOUSEHOLD_MEMBER_NOMINAL:
         mode = _group_mode(keys, df[col].to_numpy())
-        out[f"MODE(members.{col})"] = pd.Series(mode.reindex(np.arange(len(order))).to_numpy(),
-                                                index=order).astype(np.int64)
+        out[f"MODE(members.{col})"] = pd.Series(
+            mode.reindex(np.arange(len(order))).to_numpy(), index=order
+        ).astype(np.int64)
         nunique = pd.DataFrame({"k": keys, "v": df[col].to_numpy()}).groupby("k")["v"].nunique()
         out[f"NUM_UNIQUE(members.{col})"] = pd.Series(
-            nunique.reindex(np.arange(len(order))).to_numpy(), index=order).astype(np.int64)
+            nunique.reindex(np.arange(len(order))).to_numpy(), index=order
+        ).astype(np.int64)
     X = pd.DataFrame(out, index=order)
     y = hh["Target"]
     # QUIPP drops a column with < 30 % non-missing values. To keep the columns fixed, such a
@@ -850,8 +1138,9 @@ def _engineer_household(frame: pd.DataFrame) -> tuple:
     headed = pd.Series(X.index.isin(with_head), index=X.index)
     keep = complete & headed
     X, y = X.loc[keep], y.loc[keep]
-    return _finish(name, X.reset_index(drop=True), y.reset_index(drop=True),
-                   _household_feature_names())
+    return _finish(
+        name, X.reset_index(drop=True), y.reset_index(drop=True), _household_feature_names()
+    )
 
 
 def _engineer_polish(frame: pd.DataFrame) -> tuple:
@@ -1027,8 +1316,15 @@ def nominal_features(name: str) -> list[str]:
     _check_name(name)
     names = feature_names(name)
     if name == "adult":
-        base = {"workclass", "education.education", "marital-status", "occupation",
-                "relationship", "sex", "native"}
+        base = {
+            "workclass",
+            "education.education",
+            "marital-status",
+            "occupation",
+            "relationship",
+            "sex",
+            "native",
+        }
     elif name == "household":
         base = set(_HOUSEHOLD_NOMINAL_LEVEL)
     elif name == "polish":

@@ -183,8 +183,18 @@ def gan_cell(params: dict, rngs: list[np.random.Generator]) -> pd.DataFrame:
                 )
             )
     out = pd.concat(frames, ignore_index=True)
-    order = ["rep", "epsilon", "iterations", "epsilon_spent", "m", "set", "test", "pvalue",
-             "reject", "feasible"]
+    order = [
+        "rep",
+        "epsilon",
+        "iterations",
+        "epsilon_spent",
+        "m",
+        "set",
+        "test",
+        "pvalue",
+        "reject",
+        "feasible",
+    ]
     return out[order]
 
 
@@ -216,7 +226,9 @@ def build_gan_grid(
     """
     unknown = sorted(set(data) - {"nonsignal", "signal", "cardio"})
     if unknown:
-        raise ValueError(f"unknown data {unknown}; expected a subset of ['nonsignal', 'signal', 'cardio']")
+        raise ValueError(
+            f"unknown data {unknown}; expected a subset of ['nonsignal', 'signal', 'cardio']"
+        )
     eps = sorted(float(e) for e in epsilons)
     if not eps or eps[0] <= 0:
         raise ValueError(f"epsilons must be a non-empty list of values > 0, got {list(epsilons)!r}")
@@ -301,10 +313,12 @@ def accounting_table(n: int = 20000, epsilons=EPSILONS, gan: dict | None = None)
     rows = []
     for eps in sorted(float(e) for e in epsilons):
         its = gswgan_max_iterations(eps, max_iterations=int(ref.max_iterations), **kw)
-        rows.append({
-            "epsilon": eps,
-            "iterations": its,
-            "epsilon_spent": gswgan_epsilon(its, **kw),
-            "epsilon_per_iteration": gswgan_epsilon(its, composition="per_iteration", **kw),
-        })
+        rows.append(
+            {
+                "epsilon": eps,
+                "iterations": its,
+                "epsilon_spent": gswgan_epsilon(its, **kw),
+                "epsilon_per_iteration": gswgan_epsilon(its, composition="per_iteration", **kw),
+            }
+        )
     return pd.DataFrame(rows)

@@ -165,8 +165,16 @@ def warm_up() -> None:
     the copula, and Private-PGM's compiled programs for the table's domain (a first fit on it
     grows a process by ≈ 370 MB; later fits reuse them), by one small Private-PGM cell."""
     import_mbi()
-    cell = {"data": "signal", "method": "private_pgm", "n": 50, "m": 50, "alpha": 0.05,
-            "copula_seed": COPULA_SEED, "epsilon": 1.0, "iters": 2}
+    cell = {
+        "data": "signal",
+        "method": "private_pgm",
+        "n": 50,
+        "m": 50,
+        "alpha": 0.05,
+        "copula_seed": COPULA_SEED,
+        "epsilon": 1.0,
+        "iters": 2,
+    }
     multivariate_cell(cell, [np.random.default_rng(0)])
 
 
@@ -202,8 +210,9 @@ def cardio_copula(seed: int = COPULA_SEED) -> GaussianCopula:
     )
 
 
-def original_samples(data: str, n: int, rngs: list[np.random.Generator], *,
-                     copula: GaussianCopula | None = None) -> list[pd.DataFrame]:
+def original_samples(
+    data: str, n: int, rngs: list[np.random.Generator], *, copula: GaussianCopula | None = None
+) -> list[pd.DataFrame]:
     """One simulated original dataset per replicate.
 
     Parameters
@@ -237,8 +246,10 @@ def original_samples(data: str, n: int, rngs: list[np.random.Generator], *,
             group[rng.permutation(n)[:half]] = 1
         else:
             frame = pd.concat(
-                [copula.sample(half, conditions={"cardio": 0}, random_state=rng),
-                 copula.sample(n - half, conditions={"cardio": 1}, random_state=rng)],
+                [
+                    copula.sample(half, conditions={"cardio": 0}, random_state=rng),
+                    copula.sample(n - half, conditions={"cardio": 1}, random_state=rng),
+                ],
                 ignore_index=True,
             )
             group = np.repeat([0, 1], [half, n - half])
@@ -309,11 +320,13 @@ def _tests_from_counts(counts: np.ndarray) -> dict[str, tuple[np.ndarray, np.nda
     chol = per_group["cholesterol"]
     mwu = np.asarray(hypothesis.mannwhitneyu_counts(chol[:, 0], chol[:, 1]).pvalue, dtype=float)
     age = per_group["age"]
-    tt = np.asarray(hypothesis.ttest_ind_counts(age[:, 0], age[:, 1], AGE_BINS.values).pvalue,
-                    dtype=float)
+    tt = np.asarray(
+        hypothesis.ttest_ind_counts(age[:, 0], age[:, 1], AGE_BINS.values).pvalue, dtype=float
+    )
     bmi = per_group["bmi"]
-    med = np.asarray(hypothesis.median_test_counts(bmi[:, 0], bmi[:, 1], BMI_BINS.values).pvalue,
-                     dtype=float)
+    med = np.asarray(
+        hypothesis.median_test_counts(bmi[:, 0], bmi[:, 1], BMI_BINS.values).pvalue, dtype=float
+    )
     act = per_group["active"]
     chi_p, chi_ok = _chi2(act[:, 0], act[:, 1])
     return {
@@ -424,8 +437,14 @@ def build_multivariate_grid(
     for d in data:
         for method in methods:
             for n in sizes:
-                common = {"data": d, "method": method, "n": int(n), "m": int(n),
-                          "alpha": float(alpha), "copula_seed": int(copula_seed)}
+                common = {
+                    "data": d,
+                    "method": method,
+                    "n": int(n),
+                    "m": int(n),
+                    "alpha": float(alpha),
+                    "copula_seed": int(copula_seed),
+                }
                 if method == "real":
                     cells.append({**common, "epsilon": None})
                     continue

@@ -100,13 +100,17 @@ class BinnedVariable:
         first, last, width, split = (float(v) for v in (first_cut, last_cut, width, split))
         steps = (last - first) / width if width > 0 else math.nan
         if not (width > 0 and steps >= 1 and math.isclose(steps, round(steps))):
-            raise ValueError(f"bins need width > 0 and last_cut - first_cut a positive multiple "
-                             f"of width, got first_cut={first_cut!r}, last_cut={last_cut!r}, "
-                             f"width={width!r}")
+            raise ValueError(
+                f"bins need width > 0 and last_cut - first_cut a positive multiple "
+                f"of width, got first_cut={first_cut!r}, last_cut={last_cut!r}, "
+                f"width={width!r}"
+            )
         cuts = first + width * np.arange(round(steps) + 1)
         if not np.isclose(cuts, split).any():
-            raise ValueError(f"split={split:g} must be one of the cuts {first:g}, "
-                             f"{first:g} + {width:g}, ..., {last:g}")
+            raise ValueError(
+                f"split={split:g} must be one of the cuts {first:g}, "
+                f"{first:g} + {width:g}, ..., {last:g}"
+            )
         values = np.concatenate([[first - width / 2], cuts[:-1] + width / 2, [last + width / 2]])
         return cls(cuts=cuts, values=values, split=split)
 
@@ -192,8 +196,10 @@ def cardio_pool(variable: str = "bmi", group: str = "cardio") -> tuple[np.ndarra
     df = datasets.load("cardio")
     for name, value in (("variable", variable), ("group", group)):
         if value not in df.columns and not (name == "variable" and value == "bmi"):
-            raise ValueError(f"{name}={value!r} is not a column of the cardio data; expected "
-                             f"{'bmi or ' if name == 'variable' else ''}one of {list(df.columns)}")
+            raise ValueError(
+                f"{name}={value!r} is not a column of the cardio data; expected "
+                f"{'bmi or ' if name == 'variable' else ''}one of {list(df.columns)}"
+            )
     if variable == "bmi":
         values = (df["weight"] / (df["height"] / 100.0) ** 2).to_numpy(dtype=float)
     else:
@@ -207,8 +213,14 @@ def cardio_pool(variable: str = "bmi", group: str = "cardio") -> tuple[np.ndarra
     return values, grouping
 
 
-def original_samples(data: str, n: int, rngs: list[np.random.Generator], *,
-                     variable: str = "bmi", group: str = "cardio"):
+def original_samples(
+    data: str,
+    n: int,
+    rngs: list[np.random.Generator],
+    *,
+    variable: str = "bmi",
+    group: str = "cardio",
+):
     """Draw one original dataset per replicate.
 
     Parameters
@@ -262,9 +274,13 @@ def cell_data(params: dict, rngs: list[np.random.Generator]):
         bins = BinnedVariable.regular(*spec)
     else:
         bins = CARDIO_BINS if data == "cardio" else GAUSSIAN_BINS
-    samples = original_samples(data, int(params["n"]), rngs,
-                               variable=params.get("variable", "bmi"),
-                               group=params.get("group", "cardio"))
+    samples = original_samples(
+        data,
+        int(params["n"]),
+        rngs,
+        variable=params.get("variable", "bmi"),
+        group=params.get("group", "cardio"),
+    )
     return bins, samples
 
 
@@ -494,8 +510,9 @@ def build_grid(
     return with_data_options(cells, bins=bins, variable=variable, group=group)
 
 
-def with_data_options(cells: list[dict], *, bins=None, variable: str = "bmi",
-                      group: str = "cardio") -> list[dict]:
+def with_data_options(
+    cells: list[dict], *, bins=None, variable: str = "bmi", group: str = "cardio"
+) -> list[dict]:
     """Add the chapter's data options to grid cells, only where they differ from the paper's.
 
     ``bins`` (first cut, last cut, width, split; None: the paper's bins of each cell's data)
@@ -590,12 +607,19 @@ def failed_datasets(rates: pd.DataFrame) -> pd.DataFrame:
     """
     need = {"data", "method", "epsilon", "m", "test", "n_reps", "n_feasible"}
     if not need <= set(rates.columns):
-        raise ValueError(f"rates must have the columns {sorted(need)} (from error_rates), got "
-                         f"{list(rates.columns)}")
+        raise ValueError(
+            f"rates must have the columns {sorted(need)} (from error_rates), got "
+            f"{list(rates.columns)}"
+        )
     syn = rates[rates["method"].isin(SYNTHESIZERS)]
     syn = syn.assign(failed=(syn["n_reps"] - syn["n_feasible"]).astype(int))
-    table = syn.pivot_table(index=["data", "method", "epsilon"], columns=["m", "test"],
-                            values="failed", aggfunc="sum", fill_value=0)
+    table = syn.pivot_table(
+        index=["data", "method", "epsilon"],
+        columns=["m", "test"],
+        values="failed",
+        aggfunc="sum",
+        fill_value=0,
+    )
     table = table.loc[table.gt(0).any(axis=1), table.gt(0).any(axis=0)]
     return table.astype(int)
 

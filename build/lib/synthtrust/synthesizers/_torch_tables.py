@@ -11,7 +11,12 @@ import numpy as np
 import pandas as pd
 
 __all__ = [
-    "block_softmax", "code_shards", "decode_gumbel_max", "gumbel", "onehot_shards", "one_thread",
+    "block_softmax",
+    "code_shards",
+    "decode_gumbel_max",
+    "gumbel",
+    "onehot_shards",
+    "one_thread",
 ]
 
 
@@ -27,7 +32,9 @@ def one_thread(torch):
         torch.set_num_threads(prev)
 
 
-def onehot_shards(codes: dict, names: list, sizes: list[int], shards: list) -> tuple[np.ndarray, np.ndarray]:
+def onehot_shards(
+    codes: dict, names: list, sizes: list[int], shards: list
+) -> tuple[np.ndarray, np.ndarray]:
     """One-hot records of every shard, zero-padded to the largest shard.
 
     Parameters
@@ -49,7 +56,9 @@ def onehot_shards(codes: dict, names: list, sizes: list[int], shards: list) -> t
     return data, shard_sizes
 
 
-def code_shards(codes: dict, names: list, sizes: list[int], shards: list) -> tuple[np.ndarray, np.ndarray]:
+def code_shards(
+    codes: dict, names: list, sizes: list[int], shards: list
+) -> tuple[np.ndarray, np.ndarray]:
     """The records of every shard as the positions of their one-hot entries, padded with zeros.
 
     Parameters as :func:`onehot_shards`. Returns ``(cols, shard_sizes)``: an int64 array
@@ -80,13 +89,14 @@ def block_softmax(v, sizes, torch):
     return torch.cat([torch.softmax(part.contiguous(), dim=-1) for part in parts], dim=-1)
 
 
-def decode_gumbel_max(logits: np.ndarray, names: list, sizes: list[int],
-                      rng: np.random.Generator) -> pd.DataFrame:
+def decode_gumbel_max(
+    logits: np.ndarray, names: list, sizes: list[int], rng: np.random.Generator
+) -> pd.DataFrame:
     """One category per column: argmax of each column's block of ``logits`` (n, Σ sizes) plus
     standard Gumbel noise from ``rng`` — an exact draw from the block's softmax (Gumbel-max)."""
     logits = logits + rng.gumbel(size=logits.shape)
     out, off = {}, 0
     for c, size in zip(names, sizes, strict=True):
-        out[c] = np.argmax(logits[:, off: off + size], axis=1).astype(np.int64)
+        out[c] = np.argmax(logits[:, off : off + size], axis=1).astype(np.int64)
         off += size
     return pd.DataFrame(out, columns=list(names))

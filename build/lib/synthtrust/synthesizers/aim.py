@@ -77,7 +77,9 @@ class AIM(PGMSamplingMixin, TabularSynthesizer):
         Workload cliques with more cells are dropped (default 10 000).
     random_state : int, Generator or None
 
-    Fitted attributes: ``cliques_`` (the cliques measured after the 1-way initialisation, by
+    Fitted attributes
+    -----------------
+    ``cliques_`` (the cliques measured after the 1-way initialisation, by
     column names, in order), ``measurements_``, ``model_``, ``rounds_`` (rounds run after the
     initialisation), ``ledger`` (d + rounds Gaussian and ``rounds_`` exponential-mechanism entries).
 
@@ -95,12 +97,24 @@ class AIM(PGMSamplingMixin, TabularSynthesizer):
         ``max_cells``, or ``rounds`` < d.
     """
 
-    _description = ("AIM: adaptive workload-aware selection (exponential mechanism) and Gaussian "
-                    "measurement of marginals with annealing, Private-PGM (McKenna et al. 2022)")
+    _description = (
+        "AIM: adaptive workload-aware selection (exponential mechanism) and Gaussian "
+        "measurement of marginals with annealing, Private-PGM (McKenna et al. 2022)"
+    )
 
-    def __init__(self, epsilon: float = 1.0, delta: float = 1e-9, *, domain=None, workload=None,
-                 rounds: int | None = None, max_model_size: float = 80, max_iters: int = 1000,
-                 max_cells: int = 10_000, random_state=None):
+    def __init__(
+        self,
+        epsilon: float = 1.0,
+        delta: float = 1e-9,
+        *,
+        domain=None,
+        workload=None,
+        rounds: int | None = None,
+        max_model_size: float = 80,
+        max_iters: int = 1000,
+        max_cells: int = 10_000,
+        random_state=None,
+    ):
         self.workload = workload
         self.rounds = rounds
         self.max_model_size = max_model_size
@@ -129,14 +143,17 @@ class AIM(PGMSamplingMixin, TabularSynthesizer):
                 cells[c] = int(np.prod([sizes[a] for a in c], dtype=np.int64))
             return cells[c]
 
-        workload = [(c, w) for c, w in check_workload(self.workload, cols)
-                    if ncells(c) <= self.max_cells]
+        workload = [
+            (c, w) for c, w in check_workload(self.workload, cols) if ncells(c) <= self.max_cells
+        ]
         if not workload:
             raise ValueError(f"no workload clique has at most max_cells={self.max_cells} cells")
         T = 16 * d if self.rounds is None else int(self.rounds)
         if T < d:
-            raise ValueError(f"rounds must be >= the number of columns d={d} (the 1-way "
-                             f"initialisation uses d/rounds of the budget), got {self.rounds!r}")
+            raise ValueError(
+                f"rounds must be >= the number of columns d={d} (the 1-way "
+                f"initialisation uses d/rounds of the budget), got {self.rounds!r}"
+            )
         candidates = downward_closure([c for c, _ in workload])
         weight = {c: sum(w * len(set(c) & set(W)) for W, w in workload) for c in candidates}
         truth = {c: true_marginal(X, sizes, c) for c in candidates}
@@ -146,8 +163,18 @@ class AIM(PGMSamplingMixin, TabularSynthesizer):
         sigma, eps = aim_budget(rho, T, MEASURE_SHARE)
 
         fitter = PGMFitter(sizes)
-        measurements = [measure(X, sizes, (i,), sigma, rng, self.ledger,
-                                note=f"AIM initial 1-way marginal {cols[i]!r}") for i in range(d)]
+        measurements = [
+            measure(
+                X,
+                sizes,
+                (i,),
+                sigma,
+                rng,
+                self.ledger,
+                note=f"AIM initial 1-way marginal {cols[i]!r}",
+            )
+            for i in range(d)
+        ]
         measured = {(i,) for i in range(d)}
         model = fitter.fit(measurements, iters=iters)
         jt = JunctionTree(model)
@@ -166,17 +193,37 @@ class AIM(PGMSamplingMixin, TabularSynthesizer):
             used = self.ledger.total_rho + 0.5 / sigma**2 + eps**2 / 8
             limit = cap * used / rho
             free = set(downward_closure(list(measured)))
-            cands = [c for c in candidates
-                     if c in free or model_size_mb(sizes, list(measured) + [c]) <= limit]
+            cands = [
+                c
+                for c in candidates
+                if c in free or model_size_mb(sizes, list(measured) + [c]) <= limit
+            ]
             est = {c: jt.marginal(c).ravel() for c in cands}
-            scores = np.array([weight[c] * (np.abs(truth[c] - est[c]).sum()
-                                            - _SQRT_2_OVER_PI * sigma * ncells(c)) for c in cands])
+            scores = np.array(
+                [
+                    weight[c]
+                    * (np.abs(truth[c] - est[c]).sum() - _SQRT_2_OVER_PI * sigma * ncells(c))
+                    for c in cands
+                ]
+            )
             sens = max(abs(weight[c]) for c in cands)
-            c = cands[exponential_mechanism(scores, eps, sens, rng, ledger=self.ledger,
-                                            note=f"AIM selection, round {t}")]
+            c = cands[
+                exponential_mechanism(
+                    scores, eps, sens, rng, ledger=self.ledger, note=f"AIM selection, round {t}"
+                )
+            ]
             names = ", ".join(repr(cols[a]) for a in c)
-            measurements.append(measure(X, sizes, c, sigma, rng, self.ledger,
-                                        note=f"AIM marginal ({names}), round {t}, sigma={sigma:.4g}"))
+            measurements.append(
+                measure(
+                    X,
+                    sizes,
+                    c,
+                    sigma,
+                    rng,
+                    self.ledger,
+                    note=f"AIM marginal ({names}), round {t}, sigma={sigma:.4g}",
+                )
+            )
             measured.add(c)
             chosen.append(c)
             model = fitter.fit(measurements, iters=iters, warm_start=model)

@@ -54,7 +54,9 @@ class NotFittedError(ValueError, AttributeError):
 # --------------------------------------------------------------------------------------------
 def _check_levels(value, name: str) -> int:
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        raise TypeError(f"{name} must be an integer number of levels, got {type(value).__name__} {value!r}")
+        raise TypeError(
+            f"{name} must be an integer number of levels, got {type(value).__name__} {value!r}"
+        )
     if value < 1:
         raise ValueError(f"{name} must be >= 1 level, got {value!r}")
     return int(value)
@@ -74,7 +76,9 @@ def check_domain(domain, columns: Sequence | None = None) -> dict:
         Empty domain; a level count < 1; columns missing from or extra to the domain.
     """
     if not isinstance(domain, Mapping):
-        raise TypeError(f"domain must be a dict {{column: number of levels}}, got {type(domain).__name__}")
+        raise TypeError(
+            f"domain must be a dict {{column: number of levels}}, got {type(domain).__name__}"
+        )
     if len(domain) == 0:
         raise ValueError("domain is empty; give {column: number of levels} for every column")
     checked = {col: _check_levels(k, f"domain[{col!r}]") for col, k in domain.items()}
@@ -83,7 +87,9 @@ def check_domain(domain, columns: Sequence | None = None) -> dict:
         missing = [c for c in columns if c not in checked]
         extra = [c for c in checked if c not in columns]
         if missing:
-            raise ValueError(f"columns {missing} of the data are not in the domain (domain has {list(checked)})")
+            raise ValueError(
+                f"columns {missing} of the data are not in the domain (domain has {list(checked)})"
+            )
         if extra:
             raise ValueError(f"domain columns {extra} are not in the data (data has {columns})")
         checked = {c: checked[c] for c in columns}
@@ -136,7 +142,9 @@ def as_count_matrix(counts, name: str = "counts") -> tuple[np.ndarray, bool]:
     out = arr.astype(np.int64)
     empty = np.flatnonzero(out.sum(axis=1) == 0)
     if empty.size:
-        raise ValueError(f"{name} has replicates with no records (rows {empty[:5].tolist()}); the data is empty")
+        raise ValueError(
+            f"{name} has replicates with no records (rows {empty[:5].tolist()}); the data is empty"
+        )
     return out, was_1d
 
 
@@ -216,24 +224,32 @@ def frame_to_codes(X, domain) -> tuple[list, dict, list[np.ndarray]]:
         lo, hi = int(v.min()), int(v.max())
         if lo < 0 or hi >= domain[col]:
             bad = lo if lo < 0 else hi
-            raise ValueError(f"column {col!r} has code {bad}, outside the domain 0..{domain[col] - 1}")
+            raise ValueError(
+                f"column {col!r} has code {bad}, outside the domain 0..{domain[col] - 1}"
+            )
     return columns, domain, codes
 
 
 def _column_codes(s: pd.Series, col) -> np.ndarray:
     if s.isna().any():
-        raise ValueError(f"column {col!r} has {int(s.isna().sum())} missing value(s) (NaN); "
-                         "encode missing values as their own level first (synthtrust.domain)")
+        raise ValueError(
+            f"column {col!r} has {int(s.isna().sum())} missing value(s) (NaN); "
+            "encode missing values as their own level first (synthtrust.domain)"
+        )
     if pd.api.types.is_bool_dtype(s):
         return s.to_numpy(dtype=np.int64)
     if not pd.api.types.is_numeric_dtype(s):
-        raise TypeError(f"column {col!r} has dtype {s.dtype}; encode it as integer codes 0..levels-1 "
-                        "first (e.g. with synthtrust.domain)")
+        raise TypeError(
+            f"column {col!r} has dtype {s.dtype}; encode it as integer codes 0..levels-1 "
+            "first (e.g. with synthtrust.domain)"
+        )
     values = s.to_numpy(dtype=float)
     bad = ~np.isfinite(values) | (values != np.rint(values))
     if bad.any():
-        raise ValueError(f"column {col!r} has non-integer value {values[bad][0]!r}; "
-                         "synthesizers need integer codes 0..levels-1")
+        raise ValueError(
+            f"column {col!r} has non-integer value {values[bad][0]!r}; "
+            "synthesizers need integer codes 0..levels-1"
+        )
     return values.astype(np.int64)
 
 
@@ -259,7 +275,9 @@ def counts_to_frame(counts, shape, columns, random_state=None) -> pd.DataFrame:
     cells = np.repeat(np.arange(counts.size), counts)
     rng.shuffle(cells)
     coords = np.unravel_index(cells, tuple(shape))
-    return pd.DataFrame({col: np.asarray(c, dtype=np.int64) for col, c in zip(columns, coords, strict=True)})
+    return pd.DataFrame(
+        {col: np.asarray(c, dtype=np.int64) for col, c in zip(columns, coords, strict=True)}
+    )
 
 
 # --------------------------------------------------------------------------------------------
@@ -338,7 +356,9 @@ class ParamsMixin:
         valid = set(self._param_names())
         for key, value in params.items():
             if key not in valid:
-                raise ValueError(f"invalid parameter {key!r} for {type(self).__name__}; valid: {sorted(valid)}")
+                raise ValueError(
+                    f"invalid parameter {key!r} for {type(self).__name__}; valid: {sorted(valid)}"
+                )
             setattr(self, key, value)
         self._validate_params()
         return self
@@ -348,13 +368,18 @@ class ParamsMixin:
         return f"{type(self).__name__}({args})"
 
 
-
 def not_dp_card(synth, privacy: str, params: dict, fitted=None, **extra) -> dict:
     """The card of a generator that spends no privacy budget: ``synthesizer``, ``description``
     (its ``_description``), ``params``, ``extra`` entries, ``differentially_private = False``
     and the ``privacy`` statement; once fitted (``_fitted``), the entries of ``fitted()``."""
-    info = {"synthesizer": type(synth).__name__, "description": synth._description,
-            "params": params, **extra, "differentially_private": False, "privacy": privacy}
+    info = {
+        "synthesizer": type(synth).__name__,
+        "description": synth._description,
+        "params": params,
+        **extra,
+        "differentially_private": False,
+        "privacy": privacy,
+    }
     if fitted is not None and getattr(synth, "_fitted", False):
         info.update(fitted())
     return info
@@ -394,7 +419,9 @@ class BaseSynthesizer(ParamsMixin, FittedMixin):
     in ``self.ledger``) and ``_sample_counts(n)`` (post-processing: a synthetic joint histogram with
     ``n`` records). Parameters are validated at construction and again in :meth:`fit`.
 
-    Fitted attributes: ``columns_``, ``domain_``, ``shape_``, ``n_records_`` (the number of records,
+    Fitted attributes
+    -----------------
+    ``columns_``, ``domain_``, ``shape_``, ``n_records_`` (the number of records,
     public under replace-one DP), ``ledger`` (:class:`~synthtrust.privacy.PrivacyLedger`).
     """
 
@@ -422,10 +449,14 @@ class BaseSynthesizer(ParamsMixin, FittedMixin):
             return check_marginals(None, len(self.shape_))
         index = {c: i for i, c in enumerate(self.columns_)}
         try:
-            axes = [tuple(index[c] for c in ((cl,) if isinstance(cl, str) else cl)) for cl in marginals]
+            axes = [
+                tuple(index[c] for c in ((cl,) if isinstance(cl, str) else cl)) for cl in marginals
+            ]
         except KeyError as exc:
-            raise ValueError(f"marginals name column {exc.args[0]!r}, which is not in the data "
-                             f"(columns {self.columns_})") from None
+            raise ValueError(
+                f"marginals name column {exc.args[0]!r}, which is not in the data "
+                f"(columns {self.columns_})"
+            ) from None
         return check_marginals(axes, len(self.shape_))
 
     # -- fitting ------------------------------------------------------------------------------
@@ -451,7 +482,9 @@ class BaseSynthesizer(ParamsMixin, FittedMixin):
         shape = tuple(domain.values())
         arr = np.asarray(counts)
         if arr.shape not in (shape, (int(np.prod(shape, dtype=np.int64)),)):
-            raise ValueError(f"counts has shape {arr.shape}; expected {shape} or its flattened length")
+            raise ValueError(
+                f"counts has shape {arr.shape}; expected {shape} or its flattened length"
+            )
         flat, _ = as_count_matrix(arr.reshape(-1), "counts")
         return self._fit_from(list(domain), domain, flat[0])
 
@@ -534,7 +567,9 @@ def check_marginals(marginals, ndim: int) -> list[tuple[int, ...]]:
         if not cl or any(isinstance(a, bool) or not isinstance(a, numbers.Integral) for a in cl):
             raise TypeError(f"each marginal must be a non-empty tuple of integer axes, got {cl!r}")
         if any(a < 0 or a >= ndim for a in cl) or len(set(cl)) != len(cl):
-            raise ValueError(f"marginal {cl!r} has an axis outside 0..{ndim - 1} or a repeated axis")
+            raise ValueError(
+                f"marginal {cl!r} has an axis outside 0..{ndim - 1} or a repeated axis"
+            )
         cl = tuple(sorted(int(a) for a in cl))
         if cl not in out:
             out.append(cl)

@@ -139,8 +139,12 @@ class _Baseline(ParamsMixin):
     def card(self) -> dict:
         """A small generator card: name, description, parameters and the privacy status."""
         params = {k: v for k, v in self.get_params().items() if k != "random_state"}
-        return not_dp_card(self, _NOT_DP, params, lambda: {
-            "n_records": self.n_records_, "columns": list(self.columns_)})
+        return not_dp_card(
+            self,
+            _NOT_DP,
+            params,
+            lambda: {"n_records": self.n_records_, "columns": list(self.columns_)},
+        )
 
 
 class Flip(_Baseline):
@@ -304,9 +308,13 @@ class Subsample(_Baseline):
     def _validate_params(self) -> None:
         f = self.fraction
         if isinstance(f, bool) or not isinstance(f, numbers.Real):
-            raise TypeError(f"fraction must be a real number in (0, 1], got {type(f).__name__} {f!r}")
+            raise TypeError(
+                f"fraction must be a real number in (0, 1], got {type(f).__name__} {f!r}"
+            )
         if not 0.0 < float(f) <= 1.0:  # also rejects NaN
-            raise ValueError(f"fraction must be in (0, 1] (share of the training records), got {f!r}")
+            raise ValueError(
+                f"fraction must be in (0, 1] (share of the training records), got {f!r}"
+            )
         super()._validate_params()
 
     @property

@@ -76,9 +76,11 @@ class SequentialCART(CodeTableGenerator):
         non-integer codes, codes outside the domain) or of ``Domain.encode``.
     """
 
-    _description = ("sequential CART (synthpop syn.cart): first column from its empirical marginal, "
-                    "each next column drawn from the training values in the leaf of a "
-                    "classification tree on the previous columns")
+    _description = (
+        "sequential CART (synthpop syn.cart): first column from its empirical marginal, "
+        "each next column drawn from the training values in the leaf of a "
+        "classification tree on the previous columns"
+    )
 
     def __init__(self, *, min_samples_leaf: int = 5, domain=None, random_state=None):
         self.min_samples_leaf = min_samples_leaf
@@ -89,8 +91,10 @@ class SequentialCART(CodeTableGenerator):
     def _validate_params(self) -> None:
         m = self.min_samples_leaf
         if isinstance(m, bool) or not isinstance(m, numbers.Integral):
-            raise TypeError(f"min_samples_leaf must be an integer >= 1 (synthpop's minbucket), "
-                            f"got {type(m).__name__} {m!r}")
+            raise TypeError(
+                f"min_samples_leaf must be an integer >= 1 (synthpop's minbucket), "
+                f"got {type(m).__name__} {m!r}"
+            )
         if m < 1:
             raise ValueError(f"min_samples_leaf must be >= 1 (synthpop's minbucket), got {m!r}")
         check_domain_param(self.domain)
@@ -124,8 +128,10 @@ class SequentialCART(CodeTableGenerator):
         self._data = data
         trees, pools, n_leaves = [None], [None], [1]
         for j in range(1, data.shape[1]):
-            tree = DecisionTreeClassifier(min_samples_leaf=int(self.min_samples_leaf),
-                                          random_state=int(rng.integers(2**31 - 1)))
+            tree = DecisionTreeClassifier(
+                min_samples_leaf=int(self.min_samples_leaf),
+                random_state=int(rng.integers(2**31 - 1)),
+            )
             tree.fit(data[:, :j], data[:, j])
             leaf = tree.apply(data[:, :j])
             order = np.argsort(leaf, kind="stable")
@@ -159,15 +165,29 @@ class SequentialCART(CodeTableGenerator):
         """Leaf (node id of ``trees_[j]``) of each row of ``X`` for column ``j`` ≥ 1: ``X`` is a
         DataFrame of codes with the fitted columns (or an array (rows, ≥ j)); int64 (rows,)."""
         self._check_fitted()
-        if isinstance(j, bool) or not isinstance(j, numbers.Integral) or not 1 <= j < len(self.columns_):
-            raise ValueError(f"j must be an integer in 1..{len(self.columns_) - 1} "
-                             f"(a column with a tree), got {j!r}")
+        if (
+            isinstance(j, bool)
+            or not isinstance(j, numbers.Integral)
+            or not 1 <= j < len(self.columns_)
+        ):
+            raise ValueError(
+                f"j must be an integer in 1..{len(self.columns_) - 1} "
+                f"(a column with a tree), got {j!r}"
+            )
         arr = X[self.columns_].to_numpy() if isinstance(X, pd.DataFrame) else np.asarray(X)
         return self.trees_[j].apply(np.asarray(arr[:, :j], dtype=np.int64)).astype(np.int64)
 
     # -- documentation ----------------------------------------------------------------------------
     def card(self) -> dict:
         """A small generator card: name, description, parameters and the privacy status."""
-        return not_dp_card(self, _NOT_DP, {"min_samples_leaf": self.min_samples_leaf}, lambda: {
-            "domain": self.domain_, "n_records": self.n_records_,
-            "columns": list(self.columns_), "n_leaves": list(self.n_leaves_)})
+        return not_dp_card(
+            self,
+            _NOT_DP,
+            {"min_samples_leaf": self.min_samples_leaf},
+            lambda: {
+                "domain": self.domain_,
+                "n_records": self.n_records_,
+                "columns": list(self.columns_),
+                "n_leaves": list(self.n_leaves_),
+            },
+        )

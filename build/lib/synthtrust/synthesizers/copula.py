@@ -70,7 +70,9 @@ Interface (sklearn style)::
 
     GaussianCopula({"age": "normal", "bmi": "beta"}, random_state=0).fit(df).sample(1000)
 
-Fitted attributes: ``columns_``, ``families_`` ({column: family}), ``marginals_`` ({column:
+Fitted attributes
+-----------------
+``columns_``, ``families_`` ({column: family}), ``marginals_`` ({column:
 frozen ``scipy.stats`` distribution}; for discrete columns over the codes 0..k − 1),
 ``levels_`` ({column: the observed levels, a ``pandas.Index``} for discrete columns),
 ``correlation_`` (``pandas.DataFrame``), ``n_records_``. :meth:`GaussianCopula.describe` lists
@@ -105,7 +107,9 @@ _NOT_DP = (
 
 def _check_family(family, where: str) -> str:
     if not isinstance(family, str):
-        raise TypeError(f"{where} must be one of {FAMILIES}, got {type(family).__name__} {family!r}")
+        raise TypeError(
+            f"{where} must be one of {FAMILIES}, got {type(family).__name__} {family!r}"
+        )
     if family not in FAMILIES:
         raise ValueError(f"{where} must be one of {FAMILIES}, got {family!r}")
     return family
@@ -119,7 +123,9 @@ def _levels(col: pd.Series) -> tuple[np.ndarray, pd.Index]:
     try:
         codes, levels = pd.factorize(col, sort=True)
     except TypeError as exc:
-        raise TypeError(f"column {col.name!r}: levels are not mutually comparable ({exc})") from None
+        raise TypeError(
+            f"column {col.name!r}: levels are not mutually comparable ({exc})"
+        ) from None
     return np.asarray(codes, dtype=np.int64), pd.Index(levels)
 
 
@@ -191,8 +197,14 @@ class GaussianCopula(ParamsMixin, FittedMixin):
     ledger = None
     differentially_private = False
 
-    def __init__(self, distributions=None, *, default_distribution: str = "discrete",
-                 discrete_scores: str = "jitter", random_state=None):
+    def __init__(
+        self,
+        distributions=None,
+        *,
+        default_distribution: str = "discrete",
+        discrete_scores: str = "jitter",
+        random_state=None,
+    ):
         self.distributions = distributions
         self.default_distribution = default_distribution
         self.discrete_scores = discrete_scores
@@ -203,13 +215,17 @@ class GaussianCopula(ParamsMixin, FittedMixin):
     def _validate_params(self) -> None:
         if self.distributions is not None:
             if not isinstance(self.distributions, Mapping):
-                raise TypeError("distributions must be a dict {column: family} or None, got "
-                                f"{type(self.distributions).__name__}")
+                raise TypeError(
+                    "distributions must be a dict {column: family} or None, got "
+                    f"{type(self.distributions).__name__}"
+                )
             for column, family in self.distributions.items():
                 _check_family(family, f"distributions[{column!r}]")
         _check_family(self.default_distribution, "default_distribution")
         if self.discrete_scores not in _SCORES:
-            raise ValueError(f"discrete_scores must be one of {_SCORES}, got {self.discrete_scores!r}")
+            raise ValueError(
+                f"discrete_scores must be one of {_SCORES}, got {self.discrete_scores!r}"
+            )
         check_random_state_param(self.random_state)
 
     # -- fitting ------------------------------------------------------------------------------
@@ -239,12 +255,16 @@ class GaussianCopula(ParamsMixin, FittedMixin):
         if X.shape[0] < 2:
             raise ValueError(f"X has {X.shape[0]} row(s); at least 2 are needed to fit a copula")
         if X.columns.has_duplicates:
-            raise ValueError(f"X has duplicate column names: {list(X.columns[X.columns.duplicated()])}")
+            raise ValueError(
+                f"X has duplicate column names: {list(X.columns[X.columns.duplicated()])}"
+            )
         declared = dict(self.distributions or {})
         missing = [c for c in declared if c not in X.columns]
         if missing:
-            raise ValueError(f"distributions names column(s) {missing} that X does not have "
-                             f"(columns {list(X.columns)})")
+            raise ValueError(
+                f"distributions names column(s) {missing} that X does not have "
+                f"(columns {list(X.columns)})"
+            )
         rng = check_random_state(self.random_state)
         n = int(X.shape[0])
         columns = list(X.columns)
@@ -253,12 +273,15 @@ class GaussianCopula(ParamsMixin, FittedMixin):
             col = X[c]
             family = declared.get(c, self.default_distribution)
             if col.isna().any():
-                raise ValueError(f"column {c!r} has {int(col.isna().sum())} missing value(s); "
-                                 "remove or impute them first")
+                raise ValueError(
+                    f"column {c!r} has {int(col.isna().sum())} missing value(s); "
+                    "remove or impute them first"
+                )
             if family in _CONTINUOUS:
                 if not (pd.api.types.is_numeric_dtype(col) and not pd.api.types.is_bool_dtype(col)):
-                    raise TypeError(f"column {c!r} is declared {family!r} but has non-numeric "
-                                    f"dtype {col.dtype}")
+                    raise TypeError(
+                        f"column {c!r} is declared {family!r} but has non-numeric dtype {col.dtype}"
+                    )
                 x = col.to_numpy(dtype=float)
                 if not np.all(np.isfinite(x)):
                     raise ValueError(f"column {c!r} has infinite values")
@@ -337,8 +360,9 @@ class GaussianCopula(ParamsMixin, FittedMixin):
             k = lev.get_indexer(X[c])
             if (k < 0).any():
                 bad = _plain(X[c][k < 0].iloc[0])
-                raise ValueError(f"column {c!r} has value {bad!r}, which is not a fitted level "
-                                 f"({list(lev)})")
+                raise ValueError(
+                    f"column {c!r} has value {bad!r}, which is not a fitted level ({list(lev)})"
+                )
             codes[c] = k.astype(np.int64)
         return self._scores(X, check_random_state(random_state), codes)
 
@@ -366,19 +390,26 @@ class GaussianCopula(ParamsMixin, FittedMixin):
         if conditions is None:
             return {}
         if not isinstance(conditions, Mapping):
-            raise TypeError(f"conditions must be a dict {{column: level}}, got {type(conditions).__name__}")
+            raise TypeError(
+                f"conditions must be a dict {{column: level}}, got {type(conditions).__name__}"
+            )
         out = {}
         for c, value in conditions.items():
             if c not in self.columns_:
-                raise ValueError(f"conditions names column {c!r}, which was not fitted "
-                                 f"(columns {self.columns_})")
+                raise ValueError(
+                    f"conditions names column {c!r}, which was not fitted (columns {self.columns_})"
+                )
             if c not in self.levels_:
-                raise ValueError(f"conditions on column {c!r} (family {self.families_[c]!r}) are not "
-                                 "supported: only discrete columns can be conditioned on a level")
+                raise ValueError(
+                    f"conditions on column {c!r} (family {self.families_[c]!r}) are not "
+                    "supported: only discrete columns can be conditioned on a level"
+                )
             k = self.levels_[c].get_indexer([value])[0]
             if k < 0:
-                raise ValueError(f"conditions[{c!r}] = {value!r} is not a fitted level of {c!r} "
-                                 f"({list(self.levels_[c])})")
+                raise ValueError(
+                    f"conditions[{c!r}] = {value!r} is not a fitted level of {c!r} "
+                    f"({list(self.levels_[c])})"
+                )
             out[c] = int(k)
         return out
 
@@ -444,8 +475,10 @@ class GaussianCopula(ParamsMixin, FittedMixin):
             need -= idx.size
             p = kept / drawn
             if need > 0 and drawn >= 1_000_000 and p < 1e-6:
-                raise ValueError(f"conditions {cond} hold in {kept} of {drawn} simulated records; "
-                                 "their probability under the fitted copula is below 1e-6")
+                raise ValueError(
+                    f"conditions {cond} hold in {kept} of {drawn} simulated records; "
+                    "their probability under the fitted copula is below 1e-6"
+                )
         return {c: np.concatenate([part[c] for part in parts]) for c in self.columns_}
 
     # -- documentation ------------------------------------------------------------------------
@@ -456,24 +489,42 @@ class GaussianCopula(ParamsMixin, FittedMixin):
         rows = []
         for c in self.columns_:
             fam = self.families_[c]
-            row = {"column": c, "family": fam, "loc": np.nan, "scale": np.nan, "a": np.nan,
-                   "b": np.nan, "levels": None, "probabilities": None}
+            row = {
+                "column": c,
+                "family": fam,
+                "loc": np.nan,
+                "scale": np.nan,
+                "a": np.nan,
+                "b": np.nan,
+                "levels": None,
+                "probabilities": None,
+            }
             dist = self.marginals_[c]
             if fam == "normal":
                 row.update(loc=float(dist.mean()), scale=float(dist.std()))
             elif fam == "beta":
                 a, b = dist.args
-                row.update(loc=float(dist.kwds["loc"]), scale=float(dist.kwds["scale"]),
-                           a=float(a), b=float(b))
+                row.update(
+                    loc=float(dist.kwds["loc"]),
+                    scale=float(dist.kwds["scale"]),
+                    a=float(a),
+                    b=float(b),
+                )
             else:
-                row.update(levels=list(self.levels_[c]),
-                           probabilities=[float(v) for v in dist.pk])
+                row.update(levels=list(self.levels_[c]), probabilities=[float(v) for v in dist.pk])
             rows.append(row)
         return pd.DataFrame(rows).set_index("column")
 
     def card(self) -> dict:
         """A small generator card: name, description, parameters and the privacy status."""
         params = {k: v for k, v in self.get_params().items() if k != "random_state"}
-        return not_dp_card(self, _NOT_DP, params, lambda: {
-            "n_records": self.n_records_, "columns": list(self.columns_),
-            "families": dict(self.families_)})
+        return not_dp_card(
+            self,
+            _NOT_DP,
+            params,
+            lambda: {
+                "n_records": self.n_records_,
+                "columns": list(self.columns_),
+                "families": dict(self.families_),
+            },
+        )

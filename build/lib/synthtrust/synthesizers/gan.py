@@ -205,7 +205,9 @@ def partition_shards(n: int, subset_size: int, random_state=None) -> list[np.nda
         ``subset_size`` > n or either < 1.
     """
     if n < 1 or subset_size < 1:
-        raise ValueError(f"n and subset_size must be >= 1, got n={n!r}, subset_size={subset_size!r}")
+        raise ValueError(
+            f"n and subset_size must be >= 1, got n={n!r}, subset_size={subset_size!r}"
+        )
     if subset_size > n:
         raise ValueError(f"subset_size must be <= the number of records n = {n}, got {subset_size}")
     perm = check_random_state(random_state).permutation(n).astype(np.int64)
@@ -287,8 +289,9 @@ def _row_index(cols, lead, width, torch):
     return cols + (torch.arange(lead[0]) * width).view(-1, *([1] * (cols.ndim - 1)))
 
 
-def _critic_grads(p, xf, alpha, gp_weight, drift_weight, torch, *, xr=None, rows=None,
-                  wasserstein=False):
+def _critic_grads(
+    p, xf, alpha, gp_weight, drift_weight, torch, *, xr=None, rows=None, wasserstein=False
+):
     """WGAN-GP critic gradient, written out by hand (no autograd).
 
     loss = mean D(x_f) − mean D(x_r) + gp_weight·mean(‖∇D(x̂)‖ − 1)² + drift_weight·mean D(x_r)²
@@ -422,8 +425,19 @@ class _Adam:
             t = int(np.max(self.t[index]))
         step = self.torch.tensor(float(t))
         self.torch._fused_adam_(
-            list(p), grads, list(m), list(v), [], [step] * len(grads), lr=self.lr, beta1=self.b1,
-            beta2=self.b2, weight_decay=0.0, eps=_ADAM_EPS, amsgrad=False, maximize=False,
+            list(p),
+            grads,
+            list(m),
+            list(v),
+            [],
+            [step] * len(grads),
+            lr=self.lr,
+            beta1=self.b1,
+            beta2=self.b2,
+            weight_decay=0.0,
+            eps=_ADAM_EPS,
+            amsgrad=False,
+            maximize=False,
         )
 
 
@@ -485,21 +499,21 @@ class GSWGAN(TabularSynthesizer):
         RDP → (ε, δ) conversion (:mod:`synthtrust.privacy.rdp`; "classic" is autodp's).
     random_state : int, numpy.random.Generator, SeedSequence or None
 
-    Fitted attributes
-    -----------------
+    Attributes
+    ----------
     n_records_ : int
     n_discriminators_ : int
         K.
     iterations_ : int
         Private iterations run.
     epsilon_spent_ : float
-        ε(iterations_) (≤ epsilon; ∞ in the non-private mode; 0 if no iteration was affordable).
+        ε(``iterations_``) (≤ epsilon; ∞ in the non-private mode; 0 if no iteration was affordable).
     checkpoints_ : dict {ε checkpoint: (iterations, ε spent)}
-    wasserstein_ : ndarray, shape (iterations_,)
+    wasserstein_ : ndarray, shape (``iterations_``,)
         The critic's estimate mean D(real) − mean D(fake) at the last critic step of each
         iteration (a training diagnostic computed on non-released quantities; not DP).
     ledger : PrivacyLedger
-        One ``"subsampled_gaussian"`` entry with ε = epsilon_spent_, δ = delta, sensitivity 2C/B,
+        One ``"subsampled_gaussian"`` entry with ε = ``epsilon_spent_``, δ = delta, sensitivity 2C/B,
         scale 2σC/B (ρ not defined: the accounting is RDP, not zCDP).
 
     Raises
@@ -581,7 +595,14 @@ class GSWGAN(TabularSynthesizer):
     def _validate_params(self) -> None:
         super()._validate_params()
         check_delta(self.delta)  # the base skips δ = 0 outside zCDP; GS-WGAN needs δ > 0
-        for name in ("subset_size", "batch_size", "z_dim", "hidden", "critic_iters", "max_iterations"):
+        for name in (
+            "subset_size",
+            "batch_size",
+            "z_dim",
+            "hidden",
+            "critic_iters",
+            "max_iterations",
+        ):
             check_positive_int(getattr(self, name), name)
         check_nonnegative_int(self.pretrain_iterations, "pretrain_iterations")
         check_real_range(self.noise_multiplier, "noise_multiplier", 0.0, low_open=False)
@@ -601,7 +622,9 @@ class GSWGAN(TabularSynthesizer):
                 f"composition must be one of ('per_sample', 'per_iteration'), got {self.composition!r}"
             )
         if self.conversion not in ("classic", "improved"):
-            raise ValueError(f"conversion must be one of ('classic', 'improved'), got {self.conversion!r}")
+            raise ValueError(
+                f"conversion must be one of ('classic', 'improved'), got {self.conversion!r}"
+            )
         if self.checkpoints is not None:
             cps = self.checkpoints
             if not isinstance(cps, Sequence) or isinstance(cps, str) or len(cps) == 0:
@@ -624,7 +647,9 @@ class GSWGAN(TabularSynthesizer):
     @property
     def rho_(self) -> float:
         """Not defined: GS-WGAN is accounted in Rényi DP (see ``epsilon_spent_``), not zCDP."""
-        raise AttributeError("GSWGAN is accounted in Renyi DP (epsilon_spent_, ledger), not in zCDP: no rho_")
+        raise AttributeError(
+            "GSWGAN is accounted in Renyi DP (epsilon_spent_, ledger), not in zCDP: no rho_"
+        )
 
     # -- accounting -----------------------------------------------------------------------------
     def _accountant_kwargs(self, k: int) -> dict:
@@ -789,8 +814,9 @@ class GSWGAN(TabularSynthesizer):
                     fake = _gen_forward(pg, z[c], noise[c], tau, sizes, torch)[0]
                     fake = fake.view(-1, ci, b, L)
                     for s in range(ci):
-                        _, grads = _critic_grads(crit, fake[:, s], alpha[c, s], gp_w, dr_w,
-                                                 torch, rows=rows[:, s])
+                        _, grads = _critic_grads(
+                            crit, fake[:, s], alpha[c, s], gp_w, dr_w, torch, rows=rows[:, s]
+                        )
                         d_opt.step(grads, c)
                     y, cache = _gen_forward(pg, z2[c], noise2[c], tau, sizes, torch)
                     gy = _critic_input_grad(crit, y, torch).mul_(-1.0 / bsz)
@@ -816,8 +842,9 @@ class GSWGAN(TabularSynthesizer):
             fake = relaxed(gnet, torch.randn((ci * b, zd), generator=gen))[0].reshape(ci, b, L)
             alpha = torch.rand((ci, b, 1), generator=gen)
             for s in range(ci):
-                w, grads = _critic_grads(dj, fake[s], alpha[s], gp_w, dr_w, torch, xr=real[s],
-                                         wasserstein=s == ci - 1)
+                w, grads = _critic_grads(
+                    dj, fake[s], alpha[s], gp_w, dr_w, torch, xr=real[s], wasserstein=s == ci - 1
+                )
                 d_opt.step(grads, index=j)
             wass[t] = w
             # generator step through the frozen D_j with sanitised per-sample gradients

@@ -44,8 +44,14 @@ def _n_synthetic(n_synthetic, totals) -> np.ndarray:
 
 
 def _noisy_histogram(counts_row, epsilon, rng, ledger=None, note="") -> np.ndarray:
-    noisy = discrete_laplace(counts_row, sensitivity=_SENSITIVITY, epsilon=epsilon, random_state=rng,
-                             ledger=ledger, note=note)
+    noisy = discrete_laplace(
+        counts_row,
+        sensitivity=_SENSITIVITY,
+        epsilon=epsilon,
+        random_state=rng,
+        ledger=ledger,
+        note=note,
+    )
     return np.maximum(noisy, 0)
 
 
@@ -112,8 +118,13 @@ def perturbed_histogram(
     rngs = replicate_generators(random_state, mat.shape[0])
     out = np.empty_like(mat)
     for i, rng in enumerate(rngs):
-        noisy = _noisy_histogram(mat[i], epsilon, rng, ledger if i == 0 else None,
-                                 note="joint histogram, every cell (per replicate)")
+        noisy = _noisy_histogram(
+            mat[i],
+            epsilon,
+            rng,
+            ledger if i == 0 else None,
+            note="joint histogram, every cell (per replicate)",
+        )
         out[i] = _round_row(noisy, m[i], rounding, rng)
     return out[0] if was_1d else out
 
@@ -131,7 +142,9 @@ class PerturbedHistogram(BaseSynthesizer):
         How the noisy histogram becomes records (see :func:`perturbed_histogram`).
     random_state : int, Generator or None
 
-    Fitted attributes: ``noisy_counts_`` (the DP release: clipped noisy joint histogram, shape
+    Fitted attributes
+    -----------------
+    ``noisy_counts_`` (the DP release: clipped noisy joint histogram, shape
     ``shape_``), ``ledger`` (one entry, ε), plus those of :class:`BaseSynthesizer`.
 
     Examples
@@ -143,10 +156,18 @@ class PerturbedHistogram(BaseSynthesizer):
     (4, 2)
     """
 
-    _description = "DP perturbed histogram: discrete Laplace(2/ε) on every joint cell, clip, rescale to n"
+    _description = (
+        "DP perturbed histogram: discrete Laplace(2/ε) on every joint cell, clip, rescale to n"
+    )
 
-    def __init__(self, epsilon: float = 1.0, *, domain=None, rounding: str = "largest_remainder",
-                 random_state=None):
+    def __init__(
+        self,
+        epsilon: float = 1.0,
+        *,
+        domain=None,
+        rounding: str = "largest_remainder",
+        random_state=None,
+    ):
         self.rounding = rounding
         super().__init__(epsilon, domain=domain, random_state=random_state)
 
@@ -155,8 +176,13 @@ class PerturbedHistogram(BaseSynthesizer):
         _check_rounding(self.rounding)
 
     def _fit_counts(self, counts, n):
-        self._noisy = _noisy_histogram(counts, float(self.epsilon), self._rng, self.ledger,
-                                       note=f"joint histogram of {self.columns_}, {counts.size} cells")
+        self._noisy = _noisy_histogram(
+            counts,
+            float(self.epsilon),
+            self._rng,
+            self.ledger,
+            note=f"joint histogram of {self.columns_}, {counts.size} cells",
+        )
 
     @property
     def noisy_counts_(self) -> np.ndarray:
@@ -233,8 +259,10 @@ def _record_smoothed(ledger: PrivacyLedger, epsilon: float, m: int, what: str) -
         epsilon=epsilon,
         rho=epsilon**2 / (8 * m),
         sensitivity=1.0,
-        note=(f"Algorithm 1: {m} i.i.d. draws, each exponential mechanism at epsilon/m={epsilon / m:g} "
-              f"with score alpha*ln(c+alpha), alpha=2m/epsilon={2 * m / epsilon:g} ({what})"),
+        note=(
+            f"Algorithm 1: {m} i.i.d. draws, each exponential mechanism at epsilon/m={epsilon / m:g} "
+            f"with score alpha*ln(c+alpha), alpha=2m/epsilon={2 * m / epsilon:g} ({what})"
+        ),
     )
 
 
@@ -255,14 +283,22 @@ class SmoothedHistogram(BaseSynthesizer):
     domain : dict, optional
     random_state : int, Generator or None
 
-    Fitted attributes: ``synthetic_counts_`` (histogram of the m released records, shape
+    Fitted attributes
+    -----------------
+    ``synthetic_counts_`` (histogram of the m released records, shape
     ``shape_``), ``ledger`` (one entry, ε).
     """
 
     _description = "DP smoothed histogram: m i.i.d. draws with P(i) ∝ c_i + 2m/ε (Algorithm 1)"
 
-    def __init__(self, epsilon: float = 1.0, *, n_synthetic: int | None = None, domain=None,
-                 random_state=None):
+    def __init__(
+        self,
+        epsilon: float = 1.0,
+        *,
+        n_synthetic: int | None = None,
+        domain=None,
+        random_state=None,
+    ):
         self.n_synthetic = n_synthetic
         super().__init__(epsilon, domain=domain, random_state=random_state)
 

@@ -51,17 +51,23 @@ def _check_marginals_param(marginals, name: str = "marginals") -> list[tuple]:
     Returns the cliques as tuples (a bare name becomes a 1-way clique).
     """
     if isinstance(marginals, (str, bytes)) or not isinstance(marginals, (list, tuple)):
-        raise TypeError(f"{name} must be a list of cliques (tuples of column names), "
-                        f"got {type(marginals).__name__} {marginals!r}")
+        raise TypeError(
+            f"{name} must be a list of cliques (tuples of column names), "
+            f"got {type(marginals).__name__} {marginals!r}"
+        )
     if len(marginals) == 0:
-        raise ValueError(f"{name} is empty; declare at least one marginal (a tuple of column names)")
+        raise ValueError(
+            f"{name} is empty; declare at least one marginal (a tuple of column names)"
+        )
     out = []
     for cl in marginals:
         if isinstance(cl, str):
             cl = (cl,)
         if not isinstance(cl, (list, tuple)):
-            raise TypeError(f"each clique of {name} must be a tuple of column names, "
-                            f"got {type(cl).__name__} {cl!r}")
+            raise TypeError(
+                f"each clique of {name} must be a tuple of column names, "
+                f"got {type(cl).__name__} {cl!r}"
+            )
         cl = tuple(cl)
         if len(cl) == 0:
             raise ValueError(f"{name} has an empty clique; each clique needs at least one column")
@@ -88,7 +94,9 @@ class DeclaredMarginals(CodeTableGenerator):
     random_state : None, int, SeedSequence or numpy Generator
         Seeds the generator created at :meth:`fit`; successive ``sample`` calls continue it.
 
-    Fitted attributes: ``columns_``, ``domain_`` ({column: levels}), ``n_records_``,
+    Fitted attributes
+    -----------------
+    ``columns_``, ``domain_`` ({column: levels}), ``n_records_``,
     ``cliques_`` (the declared cliques, as tuples of names ordered like the columns),
     ``marginals_`` (dict clique → exact counts of the training data, shape of the clique's
     levels).
@@ -154,8 +162,10 @@ class DeclaredMarginals(CodeTableGenerator):
         for cl in _check_marginals_param(self.marginals):
             unknown = [c for c in cl if c not in pos]
             if unknown:
-                raise ValueError(f"marginal {cl!r} names column(s) {unknown} that are not in the data "
-                                 f"(columns {columns})")
+                raise ValueError(
+                    f"marginal {cl!r} names column(s) {unknown} that are not in the data "
+                    f"(columns {columns})"
+                )
             axes = tuple(sorted(pos[c] for c in cl))
             if axes not in cliques:
                 cliques.append(axes)
@@ -165,8 +175,10 @@ class DeclaredMarginals(CodeTableGenerator):
         sizes_t = tuple(domain.values())
         self._sizes = sizes_t
         matrix = np.column_stack(codes)
-        targets = [(cl, true_marginal(matrix, sizes_t, cl).reshape([sizes_t[a] for a in cl]))
-                   for cl in cliques]
+        targets = [
+            (cl, true_marginal(matrix, sizes_t, cl).reshape([sizes_t[a] for a in cl]))
+            for cl in cliques
+        ]
         self.cliques_ = [tuple(columns[a] for a in cl) for cl in cliques]
         self.marginals_ = {tuple(columns[a] for a in cl): t for cl, t in targets}
         self._rng = check_random_state(self.random_state)
@@ -185,8 +197,10 @@ class DeclaredMarginals(CodeTableGenerator):
         pos = {c: i for i, c in enumerate(self.columns_)}
         unknown = [c for c in clique if c not in pos]
         if unknown:
-            raise ValueError(f"clique {clique!r} names column(s) {unknown} that are not fitted "
-                             f"(columns {self.columns_})")
+            raise ValueError(
+                f"clique {clique!r} names column(s) {unknown} that are not fitted "
+                f"(columns {self.columns_})"
+            )
         return self._model_marginal(tuple(pos[c] for c in clique))
 
     def _model_marginal(self, axes: tuple) -> np.ndarray:  # pragma: no cover - abstract
@@ -198,10 +212,16 @@ class DeclaredMarginals(CodeTableGenerator):
         the privacy status (not DP)."""
         params = {k: v for k, v in self.get_params().items() if k not in ("random_state", "domain")}
         return not_dp_card(
-            self, _NOT_DP, params,
-            lambda: {"domain": self.domain_, "n_records": self.n_records_,
-                     "marginals": [tuple(c) for c in self.cliques_]},
-            marginals=[tuple(c) for c in _check_marginals_param(self.marginals)])
+            self,
+            _NOT_DP,
+            params,
+            lambda: {
+                "domain": self.domain_,
+                "n_records": self.n_records_,
+                "marginals": [tuple(c) for c in self.cliques_],
+            },
+            marginals=[tuple(c) for c in _check_marginals_param(self.marginals)],
+        )
 
 
 class IPF(DeclaredMarginals):
@@ -257,11 +277,14 @@ class IPF(DeclaredMarginals):
         table of more than :data:`MAX_IPF_CELLS` cells (the message gives both numbers).
     """
 
-    _description = ("IPF: maximum-entropy joint table matching the declared marginals of the data "
-                    "(iterative proportional fitting from the uniform table)")
+    _description = (
+        "IPF: maximum-entropy joint table matching the declared marginals of the data "
+        "(iterative proportional fitting from the uniform table)"
+    )
 
-    def __init__(self, marginals, *, tol: float = 0.5, max_iter: int = 10_000, domain=None,
-                 random_state=None):
+    def __init__(
+        self, marginals, *, tol: float = 0.5, max_iter: int = 10_000, domain=None, random_state=None
+    ):
         self.tol = tol
         self.max_iter = max_iter
         super().__init__(marginals, domain=domain, random_state=random_state)
@@ -277,9 +300,11 @@ class IPF(DeclaredMarginals):
         sizes = self._sizes
         cells = math.prod(sizes)
         if cells > MAX_IPF_CELLS:
-            raise ValueError(f"the joint table over the domain has {cells:,} cells, more than the "
-                             f"limit of {MAX_IPF_CELLS:,} cells (MAX_IPF_CELLS) for IPF; "
-                             f"declare fewer or smaller columns (domain {self.domain_})")
+            raise ValueError(
+                f"the joint table over the domain has {cells:,} cells, more than the "
+                f"limit of {MAX_IPF_CELLS:,} cells (MAX_IPF_CELLS) for IPF; "
+                f"declare fewer or smaller columns (domain {self.domain_})"
+            )
         d = len(sizes)
         letters = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
         if d > len(letters):  # not reachable below the cell limit unless columns have 1 level
@@ -300,8 +325,12 @@ class IPF(DeclaredMarginals):
                 current = np.einsum(spec, table).reshape(shape)
                 factor = np.divide(target, current, out=np.zeros_like(current), where=current > 0)
                 table *= factor
-            gap = float(sum(np.abs(np.einsum(spec, table).reshape(shape) - target).sum()
-                            for spec, shape, target in plan))
+            gap = float(
+                sum(
+                    np.abs(np.einsum(spec, table).reshape(shape) - target).sum()
+                    for spec, shape, target in plan
+                )
+            )
             if gap <= tol:
                 break
         self.table_ = table
@@ -311,8 +340,12 @@ class IPF(DeclaredMarginals):
         if not self.converged_:
             from sklearn.exceptions import ConvergenceWarning
 
-            warnings.warn(f"IPF did not converge in max_iter={max_iter} sweeps: L1 gap {gap:.4g} "
-                          f"counts > tol={tol}", ConvergenceWarning, stacklevel=3)
+            warnings.warn(
+                f"IPF did not converge in max_iter={max_iter} sweeps: L1 gap {gap:.4g} "
+                f"counts > tol={tol}",
+                ConvergenceWarning,
+                stacklevel=3,
+            )
         flat = table.ravel()
         cdf = np.cumsum(flat)
         self._cdf = cdf / cdf[-1]
@@ -361,8 +394,10 @@ class PGMMarginals(DeclaredMarginals):
     :class:`DeclaredMarginals`. ``ledger is None`` (not DP).
     """
 
-    _description = ("Private-PGM fitted to the exact declared marginals (no noise, no selection); "
-                    "the paper's 'MST (Honest/Dishonest)'")
+    _description = (
+        "Private-PGM fitted to the exact declared marginals (no noise, no selection); "
+        "the paper's 'MST (Honest/Dishonest)'"
+    )
 
     def __init__(self, marginals, *, iters: int = 1000, domain=None, random_state=None):
         self.iters = iters

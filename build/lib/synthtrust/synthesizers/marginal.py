@@ -98,7 +98,12 @@ Clique = tuple[int, ...]
 # budgets (the reference mechanisms' noise scales: mst.py, aim.py, mwem+pgm.py of Private-PGM)
 # --------------------------------------------------------------------------------------------
 def _check_rho(rho) -> float:
-    if isinstance(rho, bool) or not isinstance(rho, numbers.Real) or not math.isfinite(rho) or rho <= 0:
+    if (
+        isinstance(rho, bool)
+        or not isinstance(rho, numbers.Real)
+        or not math.isfinite(rho)
+        or rho <= 0
+    ):
         raise ValueError(f"rho must be a finite real number > 0, got {rho!r}")
     return float(rho)
 
@@ -221,7 +226,11 @@ def marginal_counts(codes: Mapping, domain: Mapping, columns: Sequence) -> np.nd
     for c in columns:
         if c not in domain or c not in codes:
             raise ValueError(f"column {c!r} is not in the codes/domain")
-    X = np.column_stack([np.asarray(codes[c], dtype=np.int64) for c in columns]) if columns else None
+    X = (
+        np.column_stack([np.asarray(codes[c], dtype=np.int64) for c in columns])
+        if columns
+        else None
+    )
     sizes = [int(domain[c]) for c in columns]
     if X is None:
         n = len(next(iter(codes.values()))) if len(codes) else 0
@@ -231,7 +240,9 @@ def marginal_counts(codes: Mapping, domain: Mapping, columns: Sequence) -> np.nd
     return true_marginal(X, sizes, tuple(range(len(columns)))).reshape(sizes)
 
 
-def mean_tvd(X: np.ndarray, Y: np.ndarray, sizes: Sequence[int], cliques: Sequence[Clique]) -> float:
+def mean_tvd(
+    X: np.ndarray, Y: np.ndarray, sizes: Sequence[int], cliques: Sequence[Clique]
+) -> float:
     """Mean over ``cliques`` of the total-variation distance ½‖p − q‖₁ between the normalised
     marginals of two code matrices ``X`` (rows, d) and ``Y`` (rows', d) (the workload error that
     the reference mechanisms of Private-PGM [``privatepgm2025``] print)."""
@@ -272,12 +283,21 @@ class Measurement:
         Σ_j y_j / w_j, variance σ²·Σ_j 1/w_j²."""
         if self.weights is None:
             return float(np.sum(self.values)), self.stddev**2 * self.values.size
-        return (float(np.sum(self.values / self.weights)),
-                self.stddev**2 * float(np.sum(1.0 / self.weights**2)))
+        return (
+            float(np.sum(self.values / self.weights)),
+            self.stddev**2 * float(np.sum(1.0 / self.weights**2)),
+        )
 
 
-def measure(X: np.ndarray, sizes: Sequence[int], clique: Clique, sigma: float, rng: np.random.Generator,
-            ledger: PrivacyLedger, note: str = "") -> Measurement:
+def measure(
+    X: np.ndarray,
+    sizes: Sequence[int],
+    clique: Clique,
+    sigma: float,
+    rng: np.random.Generator,
+    ledger: PrivacyLedger,
+    note: str = "",
+) -> Measurement:
     """Gaussian measurement of the marginal over ``clique``: counts + N(0, σ²) per cell.
 
     L2 sensitivity 1 (add/remove one record) ⇒ ρ = 1/(2σ²), recorded in ``ledger`` through
@@ -324,8 +344,9 @@ class Compression:
     sizes: tuple
 
 
-def compress_domain(one_way: Sequence[Measurement], sizes: Sequence[int],
-                    threshold: float = 3.0) -> tuple[Compression, list[Measurement]]:
+def compress_domain(
+    one_way: Sequence[Measurement], sizes: Sequence[int], threshold: float = 3.0
+) -> tuple[Compression, list[Measurement]]:
     """MST's private domain compression from the noisy 1-way marginals (post-processing).
 
     For column ``i`` with noisy counts ``y`` and noise std ``s``, levels with ``y ≥ threshold·s``
@@ -378,7 +399,9 @@ def compress_codes(X: np.ndarray, compression: Compression) -> np.ndarray:
     return np.column_stack([compression.mapping[i][X[:, i]] for i in range(X.shape[1])])
 
 
-def decompress_codes(Xc: np.ndarray, compression: Compression, rng: np.random.Generator) -> np.ndarray:
+def decompress_codes(
+    Xc: np.ndarray, compression: Compression, rng: np.random.Generator
+) -> np.ndarray:
     """Map compressed codes back to original codes; a merged code becomes a uniformly random
     member of its merged set (drawn from ``rng``), as in the reference ``undo_compress_fn``."""
     out = np.empty_like(Xc)
@@ -439,7 +462,9 @@ def downward_closure(cliques: Sequence[Clique]) -> list[Clique]:
     return sorted(out, key=lambda c: (len(c), c))
 
 
-def check_workload(workload, columns: Sequence, name: str = "workload") -> list[tuple[Clique, float]]:
+def check_workload(
+    workload, columns: Sequence, name: str = "workload"
+) -> list[tuple[Clique, float]]:
     """Validate a workload and return ``[(clique of positions, weight), ...]``.
 
     ``workload`` is None (every pair of columns, weight 1; the single column if d = 1) or a
@@ -463,8 +488,12 @@ def check_workload(workload, columns: Sequence, name: str = "workload") -> list[
         return [(pair, 1.0) for pair in itertools.combinations(range(d), 2)]
     out = []
     for item in _workload_items(workload, name):
-        if (isinstance(item, (tuple, list)) and len(item) == 2 and isinstance(item[0], (tuple, list))
-                and not isinstance(item[1], (tuple, list))):
+        if (
+            isinstance(item, (tuple, list))
+            and len(item) == 2
+            and isinstance(item[0], (tuple, list))
+            and not isinstance(item[1], (tuple, list))
+        ):
             cl, wt = item
             if isinstance(wt, bool) or not isinstance(wt, numbers.Real):
                 raise TypeError(f"{name} weight must be a real number, got {wt!r} in {item!r}")
@@ -474,14 +503,18 @@ def check_workload(workload, columns: Sequence, name: str = "workload") -> list[
         else:
             cl, wt = item, 1.0
         if not isinstance(cl, (tuple, list)):
-            raise TypeError(f"each {name} item must be a tuple of column names or (clique, weight), "
-                            f"got {type(cl).__name__} {cl!r}")
+            raise TypeError(
+                f"each {name} item must be a tuple of column names or (clique, weight), "
+                f"got {type(cl).__name__} {cl!r}"
+            )
         if len(cl) == 0:
             raise ValueError(f"{name} has an empty clique; each clique needs at least one column")
         unknown = [c for c in cl if c not in pos]
         if unknown:
-            raise ValueError(f"{name} clique {tuple(cl)!r} has column(s) {unknown} not in the data "
-                             f"columns {columns}")
+            raise ValueError(
+                f"{name} clique {tuple(cl)!r} has column(s) {unknown} not in the data "
+                f"columns {columns}"
+            )
         if len(set(cl)) != len(cl):
             raise ValueError(f"{name} clique {tuple(cl)!r} repeats a column")
         out.append((tuple(sorted(pos[c] for c in cl)), wt))
@@ -490,8 +523,10 @@ def check_workload(workload, columns: Sequence, name: str = "workload") -> list[
 
 def _workload_items(workload, name):
     if isinstance(workload, (str, bytes)) or not isinstance(workload, (list, tuple)):
-        raise TypeError(f"{name} must be None or a list of cliques (tuples of column names), "
-                        f"got {type(workload).__name__}")
+        raise TypeError(
+            f"{name} must be None or a list of cliques (tuples of column names), "
+            f"got {type(workload).__name__}"
+        )
     if len(workload) == 0:
         raise ValueError(f"{name} is empty; give None (all pairs) or at least one clique")
     return workload
@@ -513,8 +548,10 @@ def check_workload_param(workload, name: str = "workload") -> None:
         return
     for item in _workload_items(workload, name):
         if not isinstance(item, (tuple, list)):
-            raise TypeError(f"each {name} item must be a tuple of column names or (clique, weight), "
-                            f"got {type(item).__name__} {item!r}")
+            raise TypeError(
+                f"each {name} item must be a tuple of column names or (clique, weight), "
+                f"got {type(item).__name__} {item!r}"
+            )
 
 
 def _junction_cliques(sizes: Sequence[int], cliques: Sequence[Clique]) -> list[frozenset]:
@@ -723,7 +760,9 @@ class _NumpyMirrorDescent:
     Armijo step rule and initial step; no compilation, so a new clique structure costs nothing.
     """
 
-    def __init__(self, plan: _TreePlan, cliques: Sequence[Clique], measurements: Sequence[Measurement]):
+    def __init__(
+        self, plan: _TreePlan, cliques: Sequence[Clique], measurements: Sequence[Measurement]
+    ):
         self.plan = plan
         sizes = plan.sizes
         self.cliques = [tuple(c) for c in cliques]
@@ -757,8 +796,7 @@ class _NumpyMirrorDescent:
                 acc = acc + theta[k].reshape(shape)
             log_psi.append(acc)
         beliefs = self.plan.calibrate(log_psi, total)
-        return [beliefs[h].sum(axis=axes) if axes else beliefs[h]
-                for h, axes, _ in self.pot_embed]
+        return [beliefs[h].sum(axis=axes) if axes else beliefs[h] for h, axes, _ in self.pot_embed]
 
     def loss_grad(self, mu: list) -> tuple[float, list]:
         """L(μ) = Σ_M ½‖(Q_M μ_M − y_M)/σ_M‖² and ∂L/∂μ (one array per potential clique)."""
@@ -791,20 +829,28 @@ class _NumpyMirrorDescent:
 
 #: CPU-cost model of one fit (seconds), measured on the 2-core machine (adult and 15-column tables):
 #: numpy ≈ iters·(5e-4 + 2.3e-8·cells); JAX ≈ compile (1 + 0.4·nodes) + iters·(1e-4 + 1.2e-8·cells)
-_COST = {"np_step": 5e-4, "np_cell": 2.3e-8, "jax_compile": 1.0, "jax_node": 0.4,
-         "jax_step": 1e-4, "jax_cell": 1.2e-8}
+_COST = {
+    "np_step": 5e-4,
+    "np_cell": 2.3e-8,
+    "jax_compile": 1.0,
+    "jax_node": 0.4,
+    "jax_step": 1e-4,
+    "jax_cell": 1.2e-8,
+}
 _BACKENDS = ("auto", "jax", "numpy")
 
 
 def choose_backend(cells: int, nodes: int, iters: int) -> str:
-    """"numpy" when the estimated numpy run time is below JAX's compile + run time, else "jax".
+    """ "numpy" when the estimated numpy run time is below JAX's compile + run time, else "jax".
 
     A deterministic function of the structure and ``iters`` (never of what is already compiled),
     so a fit is reproducible: the two backends follow the same iterates up to rounding, but an
     Armijo test decided differently by rounding makes long runs differ slightly."""
     c = _COST
     t_np = iters * (c["np_step"] + c["np_cell"] * cells)
-    t_jax = c["jax_compile"] + c["jax_node"] * nodes + iters * (c["jax_step"] + c["jax_cell"] * cells)
+    t_jax = (
+        c["jax_compile"] + c["jax_node"] * nodes + iters * (c["jax_step"] + c["jax_cell"] * cells)
+    )
     return "numpy" if t_np < t_jax else "jax"
 
 
@@ -847,8 +893,13 @@ class PGMFitter:
         q = _WeightedQuery(tuple(float(w) for w in m.weights))
         return mbi.LinearMeasurement(m.values, m.clique, stddev=float(m.stddev), query=q)
 
-    def fit(self, measurements: Sequence[Measurement], *, iters: int,
-            warm_start: FittedModel | None = None) -> FittedModel:
+    def fit(
+        self,
+        measurements: Sequence[Measurement],
+        *,
+        iters: int,
+        warm_start: FittedModel | None = None,
+    ) -> FittedModel:
         """Estimate the model with ``iters`` mirror-descent steps, starting from ``warm_start``'s
         potentials (expanded to the new cliques) or from zero potentials (uniform). Without
         measurements: the uniform model with total 1 (as mbi).
@@ -875,19 +926,27 @@ class PGMFitter:
         plan = _TreePlan(self.sizes, cliques)
         backend = self.backend
         if backend == "auto":
-            backend = choose_backend(sum(math.prod(s) for s in plan.shapes), len(plan.nodes), int(iters))
+            backend = choose_backend(
+                sum(math.prod(s) for s in plan.shapes), len(plan.nodes), int(iters)
+            )
         if backend == "numpy":
-            out_list = _NumpyMirrorDescent(plan, cliques, merged).run(theta, float(total), int(iters),
-                                                                      float(loss.lipschitz))
+            out_list = _NumpyMirrorDescent(plan, cliques, merged).run(
+                theta, float(total), int(iters), float(loss.lipschitz)
+            )
             out = dict(zip(cliques, out_list, strict=True))
         else:
-            tables = {cl: mbi.Factor(self.domain.project(cl), th) for cl, th in zip(cliques, theta, strict=True)}
+            tables = {
+                cl: mbi.Factor(self.domain.project(cl), th)
+                for cl, th in zip(cliques, theta, strict=True)
+            }
             potentials = mbi.CliqueVector(self.domain, cliques, tables)
             pots, _ = _fit_program()(potentials, loss, float(total), int(iters))
             out = {cl: np.asarray(pots[cl].values, dtype=float) for cl in cliques}
         if not all(np.isfinite(v).all() for v in out.values()):
-            raise FloatingPointError("mirror descent produced non-finite potentials (not expected; "
-                                     "please report the data shape, epsilon and random_state)")
+            raise FloatingPointError(
+                "mirror descent produced non-finite potentials (not expected; "
+                "please report the data shape, epsilon and random_state)"
+            )
         return FittedModel(self.sizes, cliques, out, total)
 
 
@@ -1023,8 +1082,10 @@ class _TreePlan:
         """(axes of ``node`` not in ``clique``, broadcast shape of ``clique`` in ``node``)."""
         c = set(clique)
         nd = self.nodes[node]
-        return (tuple(t for t, a in enumerate(nd) if a not in c),
-                tuple(self.sizes[a] if a in c else 1 for a in nd))
+        return (
+            tuple(t for t, a in enumerate(nd) if a not in c),
+            tuple(self.sizes[a] if a in c else 1 for a in nd),
+        )
 
     def calibrate(self, log_psi: list, total: float) -> list:
         """Node beliefs (counts summing to ``total``) from node log-potentials (Hugin schedule:
@@ -1044,7 +1105,9 @@ class _TreePlan:
         for b in acc:
             p = np.exp(b - b.max())
             s = p.sum()
-            out.append(p * (total / s) if s > 0 and np.isfinite(s) else np.full(b.shape, total / b.size))
+            out.append(
+                p * (total / s) if s > 0 and np.isfinite(s) else np.full(b.shape, total / b.size)
+            )
         return out
 
 
@@ -1072,7 +1135,9 @@ class JunctionTree:
         log_psi = [np.zeros(shape) for shape in plan.shapes]
         for cl, pot in model.log_potentials.items():
             host = plan.host(cl)
-            log_psi[host] = log_psi[host] + _align(np.asarray(pot, dtype=float), cl, self.nodes[host])
+            log_psi[host] = log_psi[host] + _align(
+                np.asarray(pot, dtype=float), cl, self.nodes[host]
+            )
         self._beliefs = plan.calibrate(log_psi, self.total)
         self._cond_cache: dict = {}
 
@@ -1080,7 +1145,9 @@ class JunctionTree:
     def _host(self, clique) -> int | None:
         best = None
         for i, c in enumerate(self.nodes):
-            if set(clique) <= set(c) and (best is None or self._beliefs[i].size < self._beliefs[best].size):
+            if set(clique) <= set(c) and (
+                best is None or self._beliefs[i].size < self._beliefs[best].size
+            ):
                 best = i
         return best
 
@@ -1178,8 +1245,12 @@ class JunctionTree:
             if not parents:
                 out[:, col] = _round_sample(marg.reshape(-1), n, rng)
             else:
-                out[:, col] = _conditional_sample(marg.reshape(-1, k), out[:, list(parents)],
-                                                  [self.sizes[a] for a in parents], rng)
+                out[:, col] = _conditional_sample(
+                    marg.reshape(-1, k),
+                    out[:, list(parents)],
+                    [self.sizes[a] for a in parents],
+                    rng,
+                )
             used.append(col)
         return out
 
@@ -1205,7 +1276,9 @@ def _round_sample(counts: np.ndarray, n: int, rng: np.random.Generator) -> np.nd
     return vals
 
 
-def _conditional_sample(marg2d: np.ndarray, parent_codes: np.ndarray, parent_sizes, rng) -> np.ndarray:
+def _conditional_sample(
+    marg2d: np.ndarray, parent_codes: np.ndarray, parent_sizes, rng
+) -> np.ndarray:
     """Stratified draw of one column given parent codes; ``marg2d`` (parent configs, levels)."""
     n, k = parent_codes.shape[0], marg2d.shape[1]
     pidx = np.ravel_multi_index(tuple(parent_codes.T), tuple(parent_sizes))

@@ -53,8 +53,9 @@ __all__ = ["MST", "select_spanning_tree"]
 DEFAULT_ITERS = 10_000
 
 
-def select_spanning_tree(scores: dict, d: int, epsilon: float, rng: np.random.Generator,
-                         ledger=None) -> list[tuple[int, int]]:
+def select_spanning_tree(
+    scores: dict, d: int, epsilon: float, rng: np.random.Generator, ledger=None
+) -> list[tuple[int, int]]:
     """Noisy Kruskal: d − 1 exponential-mechanism draws of edges joining two components.
 
     Parameters
@@ -81,8 +82,9 @@ def select_spanning_tree(scores: dict, d: int, epsilon: float, rng: np.random.Ge
     for step in range(d - 1):
         cand = [e for e in pairs if find(e[0]) != find(e[1])]
         q = np.array([scores[e] for e in cand])
-        i = exponential_mechanism(q, epsilon, 1.0, rng, ledger=ledger,
-                                  note=f"MST tree edge {step + 1}/{d - 1}")
+        i = exponential_mechanism(
+            q, epsilon, 1.0, rng, ledger=ledger, note=f"MST tree edge {step + 1}/{d - 1}"
+        )
         a, b = cand[i]
         comp[find(a)] = find(b)
         edges.append((a, b))
@@ -120,11 +122,20 @@ class MST(PGMSamplingMixin, TabularSynthesizer):
         errors of :meth:`TabularSynthesizer.fit`.
     """
 
-    _description = ("MST: Gaussian 1-way marginals, private domain compression, exponential-mechanism "
-                    "spanning tree of 2-way marginals, Private-PGM (McKenna et al. 2021)")
+    _description = (
+        "MST: Gaussian 1-way marginals, private domain compression, exponential-mechanism "
+        "spanning tree of 2-way marginals, Private-PGM (McKenna et al. 2021)"
+    )
 
-    def __init__(self, epsilon: float = 1.0, delta: float = 1e-9, *, domain=None,
-                 iters: int = DEFAULT_ITERS, random_state=None):
+    def __init__(
+        self,
+        epsilon: float = 1.0,
+        delta: float = 1e-9,
+        *,
+        domain=None,
+        iters: int = DEFAULT_ITERS,
+        random_state=None,
+    ):
         self.iters = iters
         super().__init__(epsilon, delta, domain=domain, random_state=random_state)
 
@@ -138,8 +149,18 @@ class MST(PGMSamplingMixin, TabularSynthesizer):
         sizes = [self.domain_[c] for c in cols]
         d = len(cols)
         budget = mst_budget(self.rho_, d)
-        one_way = [measure(X, sizes, (i,), budget["sigma_1way"], rng, self.ledger,
-                           note=f"MST 1-way marginal {cols[i]!r}") for i in range(d)]
+        one_way = [
+            measure(
+                X,
+                sizes,
+                (i,),
+                budget["sigma_1way"],
+                rng,
+                self.ledger,
+                note=f"MST 1-way marginal {cols[i]!r}",
+            )
+            for i in range(d)
+        ]
         comp, one_way_c = compress_domain(one_way, sizes)
         Xc = compress_codes(X, comp)
         csizes = comp.sizes
@@ -153,9 +174,18 @@ class MST(PGMSamplingMixin, TabularSynthesizer):
                 xhat = np.outer(mu[a], mu[b]).ravel() / total
                 scores[(a, b)] = float(np.abs(true_marginal(Xc, csizes, (a, b)) - xhat).sum())
             edges = select_spanning_tree(scores, d, budget["epsilon_edge"], rng, self.ledger)
-            two_way = [measure(Xc, csizes, e, budget["sigma_2way"], rng, self.ledger,
-                               note=f"MST 2-way marginal ({cols[e[0]]!r}, {cols[e[1]]!r})")
-                       for e in edges]
+            two_way = [
+                measure(
+                    Xc,
+                    csizes,
+                    e,
+                    budget["sigma_2way"],
+                    rng,
+                    self.ledger,
+                    note=f"MST 2-way marginal ({cols[e[0]]!r}, {cols[e[1]]!r})",
+                )
+                for e in edges
+            ]
         self.compression_ = comp
         self.tree_ = [(cols[a], cols[b]) for a, b in edges]
         self.measurements_ = list(one_way_c) + two_way

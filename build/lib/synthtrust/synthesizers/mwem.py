@@ -82,7 +82,10 @@ class _Queries:
         self.cliques = cliques
         coords = np.indices(shape).reshape(len(shape), -1)
         self.cell_map = np.stack(
-            [np.ravel_multi_index(tuple(coords[a] for a in cl), tuple(shape[a] for a in cl)) for cl in cliques]
+            [
+                np.ravel_multi_index(tuple(coords[a] for a in cl), tuple(shape[a] for a in cl))
+                for cl in cliques
+            ]
         )
         sizes = [int(np.prod([shape[a] for a in cl])) for cl in cliques]
         self.clique = np.repeat(np.arange(len(cliques)), sizes)
@@ -106,7 +109,11 @@ class _Queries:
     def describe(self, k: int, names) -> str:
         cl = self.cliques[self.clique[k]]
         vals = np.unravel_index(self.local[k], tuple(self.shape[a] for a in cl))
-        return "count(" + ", ".join(f"{names[a]}={int(v)}" for a, v in zip(cl, vals, strict=True)) + ")"
+        return (
+            "count("
+            + ", ".join(f"{names[a]}={int(v)}" for a, v in zip(cl, vals, strict=True))
+            + ")"
+        )
 
 
 def marginal_queries(shape, marginals=None) -> np.ndarray:
@@ -121,11 +128,17 @@ def marginal_queries(shape, marginals=None) -> np.ndarray:
 # --------------------------------------------------------------------------------------------
 def _check_iterations(iterations, repetitions, n_queries) -> tuple[int, int]:
     iterations = check_positive_int(iterations, "iterations")
-    if isinstance(repetitions, bool) or not isinstance(repetitions, numbers.Integral) or repetitions < 0:
+    if (
+        isinstance(repetitions, bool)
+        or not isinstance(repetitions, numbers.Integral)
+        or repetitions < 0
+    ):
         raise ValueError(f"repetitions must be an integer >= 0, got {repetitions!r}")
     if n_queries is not None and iterations > n_queries:
-        raise ValueError(f"iterations={iterations} exceeds the number of queries ({n_queries}); "
-                         "each round measures a different query")
+        raise ValueError(
+            f"iterations={iterations} exceeds the number of queries ({n_queries}); "
+            "each round measures a different query"
+        )
     return iterations, int(repetitions)
 
 
@@ -183,10 +196,20 @@ def _record_mwem(ledger: PrivacyLedger, epsilon, iterations, n_queries, descript
     eps_round = epsilon / (2 * iterations)
     for t in range(iterations):
         what = f": {descriptions[t]}" if descriptions else ""
-        ledger.record(mechanism="exponential", epsilon=eps_round, rho=eps_round**2 / 8, sensitivity=1.0,
-                      note=f"round {t + 1}: select 1 of {n_queries} counting queries{what}")
-        ledger.record(mechanism="laplace", epsilon=eps_round, sensitivity=1.0, scale=1.0 / eps_round,
-                      note=f"round {t + 1}: measure the selected query{what}")
+        ledger.record(
+            mechanism="exponential",
+            epsilon=eps_round,
+            rho=eps_round**2 / 8,
+            sensitivity=1.0,
+            note=f"round {t + 1}: select 1 of {n_queries} counting queries{what}",
+        )
+        ledger.record(
+            mechanism="laplace",
+            epsilon=eps_round,
+            sensitivity=1.0,
+            scale=1.0 / eps_round,
+            note=f"round {t + 1}: measure the selected query{what}",
+        )
 
 
 def mwem_histogram(
@@ -291,15 +314,25 @@ class MWEM(BaseSynthesizer):
         Query class; default every cell of every 1-way and 2-way marginal.
     random_state : int, Generator or None
 
-    Fitted attributes: ``histogram_`` (A_T, floats summing to n, shape ``shape_``),
+    Fitted attributes
+    -----------------
+    ``histogram_`` (A_T, floats summing to n, shape ``shape_``),
     ``queries_`` (descriptions of the T measured queries), ``measurements_`` (their noisy
     answers), ``ledger`` (2T entries of ε/(2T)). :meth:`sample` draws i.i.d. from A_T.
     """
 
     _description = "MWEM (Hardt et al. 2012): T rounds of exponential mechanism + Laplace + multiplicative weights"
 
-    def __init__(self, epsilon: float = 1.0, *, domain=None, iterations: int = 10, repetitions: int = 10,
-                 marginals=None, random_state=None):
+    def __init__(
+        self,
+        epsilon: float = 1.0,
+        *,
+        domain=None,
+        iterations: int = 10,
+        repetitions: int = 10,
+        marginals=None,
+        random_state=None,
+    ):
         self.iterations = iterations
         self.repetitions = repetitions
         self.marginals = marginals
@@ -311,9 +344,12 @@ class MWEM(BaseSynthesizer):
 
     def _fit_counts(self, counts, n):
         queries = _Queries(self.shape_, self._marginal_axes())
-        iterations, repetitions = _check_iterations(self.iterations, self.repetitions, queries.n_queries)
-        hist, chosen, values = _mwem_core(counts[None, :], float(self.epsilon), queries, iterations,
-                                          repetitions, [self._rng])
+        iterations, repetitions = _check_iterations(
+            self.iterations, self.repetitions, queries.n_queries
+        )
+        hist, chosen, values = _mwem_core(
+            counts[None, :], float(self.epsilon), queries, iterations, repetitions, [self._rng]
+        )
         self._hist = hist[0]
         self.queries_ = [queries.describe(int(k), self.columns_) for k in chosen[0]]
         self.measurements_ = values[0].copy()

@@ -60,7 +60,9 @@ class MWEMPGM(PGMSamplingMixin, TabularSynthesizer):
         Mirror-descent steps per refit (default 1000).
     random_state : int, Generator or None
 
-    Fitted attributes: ``cliques_`` (selected cliques by column names, in order),
+    Fitted attributes
+    -----------------
+    ``cliques_`` (selected cliques by column names, in order),
     ``measurements_``, ``model_``, ``ledger`` (T exponential-mechanism and T Gaussian entries).
 
     Raises
@@ -70,12 +72,23 @@ class MWEMPGM(PGMSamplingMixin, TabularSynthesizer):
         for any workload clique in the first round.
     """
 
-    _description = ("MWEM+PGM: T rounds of exponential-mechanism selection of the worst-approximated "
-                    "workload marginal, Gaussian measurement and Private-PGM refit (McKenna et al. 2019)")
+    _description = (
+        "MWEM+PGM: T rounds of exponential-mechanism selection of the worst-approximated "
+        "workload marginal, Gaussian measurement and Private-PGM refit (McKenna et al. 2019)"
+    )
 
-    def __init__(self, epsilon: float = 1.0, delta: float = 1e-9, *, domain=None, workload=None,
-                 rounds: int | None = None, max_model_size: float = 25, iters: int = 1000,
-                 random_state=None):
+    def __init__(
+        self,
+        epsilon: float = 1.0,
+        delta: float = 1e-9,
+        *,
+        domain=None,
+        workload=None,
+        rounds: int | None = None,
+        max_model_size: float = 25,
+        iters: int = 1000,
+        random_state=None,
+    ):
         self.workload = workload
         self.rounds = rounds
         self.max_model_size = max_model_size
@@ -99,9 +112,11 @@ class MWEMPGM(PGMSamplingMixin, TabularSynthesizer):
         cap = float(self.max_model_size)
         smallest = min(model_size_mb(sizes, [c]) for c in workload)
         if smallest > cap / T:
-            raise ValueError(f"max_model_size={self.max_model_size!r} MB is too small: round 1 allows "
-                             f"{cap / T:.3g} MB (max_model_size/rounds) but the smallest workload "
-                             f"marginal needs {smallest:.3g} MB")
+            raise ValueError(
+                f"max_model_size={self.max_model_size!r} MB is too small: round 1 allows "
+                f"{cap / T:.3g} MB (max_model_size/rounds) but the smallest workload "
+                f"marginal needs {smallest:.3g} MB"
+            )
         sigma, eps = mwem_pgm_budget(self.rho_, T, ALPHA)
         truth = {c: true_marginal(X, sizes, c) for c in workload}
         fitter = PGMFitter(sizes)
@@ -111,13 +126,31 @@ class MWEMPGM(PGMSamplingMixin, TabularSynthesizer):
             limit = cap * i / T
             cands = [c for c in workload if model_size_mb(sizes, chosen + [c]) <= limit]
             jt = JunctionTree(model)
-            scores = np.array([np.abs(truth[c] - jt.marginal(c).ravel()).sum() - truth[c].size
-                               for c in cands])
-            c = cands[exponential_mechanism(scores, eps, 1.0, rng, ledger=self.ledger,
-                                            note=f"MWEM+PGM selection, round {i}/{T}")]
+            scores = np.array(
+                [np.abs(truth[c] - jt.marginal(c).ravel()).sum() - truth[c].size for c in cands]
+            )
+            c = cands[
+                exponential_mechanism(
+                    scores,
+                    eps,
+                    1.0,
+                    rng,
+                    ledger=self.ledger,
+                    note=f"MWEM+PGM selection, round {i}/{T}",
+                )
+            ]
             names = ", ".join(repr(cols[a]) for a in c)
-            measurements.append(measure(X, sizes, c, sigma, rng, self.ledger,
-                                        note=f"MWEM+PGM marginal ({names}), round {i}/{T}"))
+            measurements.append(
+                measure(
+                    X,
+                    sizes,
+                    c,
+                    sigma,
+                    rng,
+                    self.ledger,
+                    note=f"MWEM+PGM marginal ({names}), round {i}/{T}",
+                )
+            )
             chosen.append(c)
             model = fitter.fit(measurements, iters=int(self.iters), warm_start=model)
         self.cliques_ = [tuple(cols[a] for a in c) for c in chosen]

@@ -137,7 +137,9 @@ _DROPOUT = 0.5
 # --------------------------------------------------------------------------------------------
 def _check_votes(votes, n_teachers: int) -> np.ndarray:
     v = np.asarray(votes)
-    if v.ndim != 1 or not (np.issubdtype(v.dtype, np.integer) or np.issubdtype(v.dtype, np.floating)):
+    if v.ndim != 1 or not (
+        np.issubdtype(v.dtype, np.integer) or np.issubdtype(v.dtype, np.floating)
+    ):
         raise ValueError(f"votes must be a 1-D array of vote counts, got shape {v.shape}")
     v = v.astype(np.float64)
     if np.any(~np.isfinite(v)) or np.any(v != np.round(v)) or np.any((v < 0) | (v > n_teachers)):
@@ -145,8 +147,13 @@ def _check_votes(votes, n_teachers: int) -> np.ndarray:
     return v
 
 
-def pate_moments(votes, n_teachers: int, noise_multiplier: float, moments_order: int = 100,
-                 data_dependent: bool = True) -> np.ndarray:
+def pate_moments(
+    votes,
+    n_teachers: int,
+    noise_multiplier: float,
+    moments_order: int = 100,
+    data_dependent: bool = True,
+) -> np.ndarray:
     """Summed log-moment bounds α(l), l = 1..moments_order, of PATE queries with vote counts ``votes``.
 
     Parameters
@@ -208,7 +215,9 @@ def pate_epsilon(alpha, delta: float) -> float:
     return float(np.min((a + math.log(1.0 / delta)) / ls))
 
 
-def pate_noise_for_budget(epsilon: float, delta: float, n_queries: int, moments_order: int = 1000) -> float:
+def pate_noise_for_budget(
+    epsilon: float, delta: float, n_queries: int, moments_order: int = 1000
+) -> float:
     """The largest λ whose **data-independent** moments bound affords ``n_queries`` queries.
 
     Bisection (60 steps on log λ in [1e-12, 1e4]) for the largest λ with
@@ -285,7 +294,10 @@ class _Disc:
     def __init__(self, lead, dims, gen, torch):
         self.params = []
         for fi, fo in zip(dims[:-1], dims[1:], strict=True):
-            self.params += [_uniform((*lead, fi, fo), fi, gen, torch), _uniform((*lead, 1, fo), fi, gen, torch)]
+            self.params += [
+                _uniform((*lead, fi, fo), fi, gen, torch),
+                _uniform((*lead, 1, fo), fi, gen, torch),
+            ]
 
     def __call__(self, x, torch, gen=None):
         """Logits (..., n) of x (..., n, L); dropout masks from ``gen`` if given, else no dropout."""
@@ -323,7 +335,9 @@ class _Gen:
         f = torch.nn.functional
         h = x
         for (w, b), (g, beta), (rm, rv) in zip(self.lin, self.bn, self.stats, strict=True):
-            a = f.batch_norm(f.linear(h, w.T, b), rm, rv, g, beta, training=training, momentum=0.1, eps=1e-5)
+            a = f.batch_norm(
+                f.linear(h, w.T, b), rm, rv, g, beta, training=training, momentum=0.1, eps=1e-5
+            )
             h = torch.cat([torch.relu(a), h], dim=-1)
         return f.linear(h, self.out[0].T, self.out[1])
 
@@ -378,8 +392,8 @@ class PATECTGAN(TabularSynthesizer):
         Cap on the generator iterations (the reference runs until ε is reached).
     random_state : int, numpy.random.Generator, SeedSequence or None
 
-    Fitted attributes
-    -----------------
+    Attributes
+    ----------
     n_records_, n_teachers_ : int
     partitions_ : list of int64 arrays (record indices of each teacher's shard)
     delta_ : float
@@ -468,8 +482,15 @@ class PATECTGAN(TabularSynthesizer):
         super()._validate_params()
         if self.noise_multiplier is not None:
             check_real_range(self.noise_multiplier, "noise_multiplier", 0.0)
-        for name in ("moments_order", "sample_per_teacher", "teacher_iters", "student_iters",
-                     "batch_size", "embedding_dim", "max_iterations"):
+        for name in (
+            "moments_order",
+            "sample_per_teacher",
+            "teacher_iters",
+            "student_iters",
+            "batch_size",
+            "embedding_dim",
+            "max_iterations",
+        ):
             check_positive_int(getattr(self, name), name)
         _dims_param(self.generator_dim, "generator_dim")
         _dims_param(self.discriminator_dim, "discriminator_dim")
@@ -477,7 +498,9 @@ class PATECTGAN(TabularSynthesizer):
             check_real_range(getattr(self, name), name, 0.0)
         for name in ("generator_decay", "discriminator_decay"):
             check_real_range(getattr(self, name), name, 0.0, low_open=False)
-        check_real_range(self.cond_epsilon_fraction, "cond_epsilon_fraction", 0.0, 1.0, low_open=False)
+        check_real_range(
+            self.cond_epsilon_fraction, "cond_epsilon_fraction", 0.0, 1.0, low_open=False
+        )
         if self.accountant not in ("data_dependent", "data_independent"):
             raise ValueError(
                 "accountant must be one of ('data_dependent', 'data_independent'), "
@@ -487,7 +510,9 @@ class PATECTGAN(TabularSynthesizer):
     @property
     def rho_(self) -> float:
         """Not defined: PATE is accounted by the moments accountant (see ``epsilon_spent_``)."""
-        raise AttributeError("PATECTGAN is accounted by the PATE moments accountant, not zCDP: no rho_")
+        raise AttributeError(
+            "PATECTGAN is accounted by the PATE moments accountant, not zCDP: no rho_"
+        )
 
     def _default_n(self) -> int:
         return self.n_records_  # replace-one: n is public
@@ -523,8 +548,9 @@ class PATECTGAN(TabularSynthesizer):
         self.category_probabilities_ = probs
         if self.noise_multiplier is None:
             n_q = int(self.max_iterations) * int(self.student_iters) * int(self.batch_size)
-            self.noise_multiplier_ = pate_noise_for_budget((1.0 - frac) * eps, delta, n_q,
-                                                           int(self.moments_order))
+            self.noise_multiplier_ = pate_noise_for_budget(
+                (1.0 - frac) * eps, delta, n_q, int(self.moments_order)
+            )
         else:
             self.noise_multiplier_ = float(self.noise_multiplier)
 
@@ -536,14 +562,21 @@ class PATECTGAN(TabularSynthesizer):
         self.epsilon_spent_ = eps_cond + self.pate_epsilon_
         if eps_cond > 0:
             self.ledger.record(
-                mechanism="laplace", epsilon=eps_cond, delta=0.0, sensitivity=2.0 * len(names),
+                mechanism="laplace",
+                epsilon=eps_cond,
+                delta=0.0,
+                sensitivity=2.0 * len(names),
                 scale=2.0 * len(names) / eps_cond,
                 note="PATE-CTGAN: noisy 1-way marginals of all columns for the conditional vectors "
                 "(replace-one, L1 sensitivity 2 per column)",
             )
         self.ledger.record(
-            mechanism="pate_moments", epsilon=self.pate_epsilon_, delta=delta, rho=None,
-            sensitivity=1.0, scale=1.0 / self.noise_multiplier_,
+            mechanism="pate_moments",
+            epsilon=self.pate_epsilon_,
+            delta=delta,
+            rho=None,
+            sensitivity=1.0,
+            scale=1.0 / self.noise_multiplier_,
             note=(
                 f"PATE-CTGAN: {self.iterations_} iterations x {self.student_iters}x{self.batch_size} "
                 f"noisy teacher votes, k={self.n_teachers_} teachers, lambda={self.noise_multiplier_:.6g}, "
@@ -578,7 +611,9 @@ class PATECTGAN(TabularSynthesizer):
             cat = torch.zeros(b, dtype=torch.int64)
             for i in range(m):
                 sel = col == i
-                cat[sel] = torch.clamp(torch.searchsorted(cum[i], u[sel], right=True), max=sizes[i] - 1)
+                cat[sel] = torch.clamp(
+                    torch.searchsorted(cum[i], u[sel], right=True), max=sizes[i] - 1
+                )
             cvec = torch.zeros((b, L))
             cvec[torch.arange(b), offs_t[col] + cat] = 1.0
             return col, cat, cvec
@@ -607,8 +642,12 @@ class PATECTGAN(TabularSynthesizer):
         d_lr, d_wd = float(self.discriminator_lr), float(self.discriminator_decay)
         t_opt = torch.optim.Adam(teachers.params, lr=d_lr, betas=betas, weight_decay=d_wd)
         s_opt = torch.optim.Adam(student.params, lr=d_lr, betas=betas, weight_decay=d_wd)
-        g_opt = torch.optim.Adam(gnet.parameters(), lr=float(self.generator_lr), betas=betas,
-                                 weight_decay=float(self.generator_decay))
+        g_opt = torch.optim.Adam(
+            gnet.parameters(),
+            lr=float(self.generator_lr),
+            betas=betas,
+            weight_decay=float(self.generator_decay),
+        )
         ones_t = torch.ones((k, bsz))
 
         alpha = np.zeros(order)
@@ -624,15 +663,21 @@ class PATECTGAN(TabularSynthesizer):
                 out_r = teachers(real, torch, gen)
                 out_f = teachers(fake.expand(k, bsz, L), torch, gen)
                 # sum over teachers of each teacher's mean BCE: gradients stay per teacher
-                loss = (f.binary_cross_entropy_with_logits(out_r, ones_t, reduction="none").mean(-1)
-                        + f.binary_cross_entropy_with_logits(out_f, 0 * ones_t, reduction="none").mean(-1)).sum()
+                loss = (
+                    f.binary_cross_entropy_with_logits(out_r, ones_t, reduction="none").mean(-1)
+                    + f.binary_cross_entropy_with_logits(out_f, 0 * ones_t, reduction="none").mean(
+                        -1
+                    )
+                ).sum()
                 t_opt.zero_grad(set_to_none=True)
                 loss.backward()
                 t_opt.step()
             # 3. student batches and their votes; check the budget before any noise is drawn
             with torch.no_grad():
                 s_x = generate(s_it * bsz)[0].reshape(s_it, bsz, L)
-                votes = (teachers(s_x.reshape(1, s_it * bsz, L).expand(k, -1, -1), torch) > 0).sum(0)
+                votes = (teachers(s_x.reshape(1, s_it * bsz, L).expand(k, -1, -1), torch) > 0).sum(
+                    0
+                )
             votes = votes.numpy().astype(np.int64)
             tentative = alpha + pate_moments(votes, k, lam, order, data_dependent=dd)
             if pate_epsilon(tentative, delta) > eps_target:
@@ -649,7 +694,9 @@ class PATECTGAN(TabularSynthesizer):
                 s_opt.step()
             x, logits, col, cat = generate(bsz)
             out = student(x, torch, gen)
-            loss = f.binary_cross_entropy_with_logits(out, torch.ones(bsz)) + cond_loss(logits, col, cat)
+            loss = f.binary_cross_entropy_with_logits(out, torch.ones(bsz)) + cond_loss(
+                logits, col, cat
+            )
             g_opt.zero_grad(set_to_none=True)
             loss.backward()
             g_opt.step()

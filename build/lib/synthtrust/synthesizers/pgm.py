@@ -47,6 +47,7 @@ import numpy as np
 from .._jax import configure_jax, import_mbi
 from .._validation import check_epsilon, check_positive_int
 from ..privacy.ledger import PrivacyLedger
+from ..privacy.mechanisms import laplace
 from .base import (
     BaseSynthesizer,
     as_count_matrix,
@@ -113,25 +114,27 @@ def _synthetic_counts(model, rows: int, seed: int, method: str, shape) -> np.nda
 # --------------------------------------------------------------------------------------------
 # measurement and estimation
 # --------------------------------------------------------------------------------------------
-def _measure(mat, shape, cliques, epsilon, rngs) -> tuple[list[np.ndarray], float]:
-    """Noisy marginals per clique, each (R, size); returns (list, Laplace scale b)."""
+def _measure(mat, shape, cliques, epsilon, rngs, ledger=None, names=None):
+    """Noisy marginals per clique, each (R, size), by the Laplace mechanism with ε/K each (K
+    cliques; scale b = 2K/ε). Replicate i draws the noise of every marginal in clique order
+    from ``rngs[i]``; ``ledger`` (optional) receives replicate 0's K entries. Returns (list, b).
+    """
     k = len(cliques)
     b = _SENSITIVITY / (epsilon / k)
+    names = names if names is not None else _names(len(shape))
     true = [_marginal_counts(mat, shape, cl) for cl in cliques]
-    sizes = [t.shape[1] for t in true]
-    noise = np.empty((mat.shape[0], sum(sizes)))
+    noisy = [np.empty(t.shape) for t in true]
     for i, rng in enumerate(rngs):
-        noise[i] = rng.laplace(0.0, b, size=noise.shape[1])
-    cuts = np.cumsum(sizes)[:-1]
-    return [t + z for t, z in zip(true, np.split(noise, cuts, axis=1), strict=True)], b
-
-
-def _record_pgm(ledger: PrivacyLedger, epsilon: float, cliques, names) -> None:
-    k = len(cliques)
-    for cl in cliques:
-        ledger.record(mechanism="laplace", epsilon=epsilon / k, sensitivity=_SENSITIVITY,
-                      scale=_SENSITIVITY * k / epsilon,
-                      note=f"marginal ({', '.join(str(names[a]) for a in cl)}); split(eps) = eps/{k}")
+        for t, out, cl in zip(true, noisy, cliques, strict=True):
+            out[i] = laplace(
+                t[i],
+                sensitivity=_SENSITIVITY,
+                epsilon=epsilon / k,
+                random_state=rng,
+                ledger=ledger if i == 0 else None,
+                note=f"marginal ({', '.join(str(names[a]) for a in cl)}); split(eps) = eps/{k}",
+            )
+    return noisy, b
 
 
 def _measurements(noisy_row, cliques, stddev):
@@ -185,7 +188,9 @@ def _fit_batched(domain, noisy, cliques, stddev, totals, iters):
         mbi.LinearMeasurement(jnp.asarray(y), m.clique, stddev=jnp.full(r, float(stddev)))
         for y, m in zip(noisy, template, strict=True)
     )
-    loss = mbi.MarginalLossFn(loss0.cliques, loss0.loss_fn, data, jnp.full(r, float(loss0.lipschitz)))
+    loss = mbi.MarginalLossFn(
+        loss0.cliques, loss0.loss_fn, data, jnp.full(r, float(loss0.lipschitz))
+    )
     init, block, finalize, every = _batched_functions(domain, tuple(m.clique for m in template))
     tot = jnp.asarray(totals, dtype=float)
     state = init(loss, tot)
@@ -202,8 +207,12 @@ def _split_models(models, r: int) -> list:
 
 def _sample_models(models, rows, rngs, method, shape) -> np.ndarray:
     """(R, cells) synthetic counts, one mbi ``synthetic_data`` call per replicate model."""
-    return np.stack([_synthetic_counts(model, int(r), int(rng.integers(2**32)), method, shape)
-                     for model, r, rng in zip(models, rows, rngs, strict=True)])
+    return np.stack(
+        [
+            _synthetic_counts(model, int(r), int(rng.integers(2**32)), method, shape)
+            for model, r, rng in zip(models, rows, rngs, strict=True)
+        ]
+    )
 
 
 def _sample_batched(models, domain, rows, rngs, method, shape) -> np.ndarray:
@@ -216,9 +225,15 @@ def _sample_batched(models, domain, rows, rngs, method, shape) -> np.ndarray:
         return _sample_models(_split_models(models, len(rngs)), rows, rngs, method, shape)
     clique = cliques[0]
     values = np.asarray(models.marginals[clique].values)  # (R, *clique shape), clique order
-    joint = np.moveaxis(values, [1 + clique.index(a) for a in domain.attributes], range(1, values.ndim))
-    return np.stack([round_joint_counts(j, order, int(r), rng).reshape(-1)
-                     for j, r, rng in zip(joint, rows, rngs, strict=True)])
+    joint = np.moveaxis(
+        values, [1 + clique.index(a) for a in domain.attributes], range(1, values.ndim)
+    )
+    return np.stack(
+        [
+            round_joint_counts(j, order, int(r), rng).reshape(-1)
+            for j, r, rng in zip(joint, rows, rngs, strict=True)
+        ]
+    )
 
 
 # --------------------------------------------------------------------------------------------
@@ -273,8 +288,9 @@ def _round_next(parents: np.ndarray, cond: np.ndarray, rng: np.random.Generator)
     return np.diff(below, axis=1).astype(np.int64)
 
 
-def round_joint_counts(joint: np.ndarray, order: tuple[int, ...], rows: int,
-                       rng: np.random.Generator) -> np.ndarray:
+def round_joint_counts(
+    joint: np.ndarray, order: tuple[int, ...], rows: int, rng: np.random.Generator
+) -> np.ndarray:
     """Synthetic counts from a model whose single clique is the whole domain, with the same
     distribution as mbi's ``synthetic_data(rows, method="round")`` without materialising records.
 
@@ -372,7 +388,7 @@ def private_pgm(
         n_synthetic = check_positive_int(n_synthetic, "n_synthetic")
     rngs = replicate_generators(random_state, mat.shape[0])
     domain = _domain(shape)
-    noisy, b = _measure(mat, shape, cliques, epsilon, rngs)
+    noisy, b = _measure(mat, shape, cliques, epsilon, rngs, ledger)
     stddev = math.sqrt(2.0) * b
     totals = _totals(mat, noisy, cliques, stddev, total)
     rows = mat.sum(axis=1) if n_synthetic is None else np.full(mat.shape[0], n_synthetic)
@@ -380,11 +396,11 @@ def private_pgm(
         models = _fit_batched(domain, noisy, cliques, stddev, totals, iters)
         out = _sample_batched(models, domain, rows, rngs, synthetic_method, shape)
     else:
-        models = [_fit_one(domain, [y[i] for y in noisy], cliques, stddev, float(totals[i]), iters)
-                  for i in range(mat.shape[0])]
+        models = [
+            _fit_one(domain, [y[i] for y in noisy], cliques, stddev, float(totals[i]), iters)
+            for i in range(mat.shape[0])
+        ]
         out = _sample_models(models, rows, rngs, synthetic_method, shape)
-    if ledger is not None:
-        _record_pgm(ledger, epsilon, cliques, _names(len(shape)))
     return out[0] if was_1d else out
 
 
@@ -409,14 +425,27 @@ class PrivatePGM(BaseSynthesizer):
     synthetic_method : {"round", "sample"}
     random_state : int, Generator or None
 
-    Fitted attributes: ``model_`` (mbi ``MarkovRandomField``), ``measurements_`` (the noisy
+    Fitted attributes
+    -----------------
+    ``model_`` (mbi ``MarkovRandomField``), ``measurements_`` (the noisy
     marginals: list of mbi ``LinearMeasurement``), ``ledger`` (K entries of ε/K).
     """
 
-    _description = "Private-PGM: Laplace(2K/ε) on all 1-/2-way marginals, mbi MirrorDescent, synthetic_data"
+    _description = (
+        "Private-PGM: Laplace(2K/ε) on all 1-/2-way marginals, mbi MirrorDescent, synthetic_data"
+    )
 
-    def __init__(self, epsilon: float = 1.0, *, domain=None, marginals=None, iters: int = DEFAULT_ITERS,
-                 total: str = "public", synthetic_method: str = "round", random_state=None):
+    def __init__(
+        self,
+        epsilon: float = 1.0,
+        *,
+        domain=None,
+        marginals=None,
+        iters: int = DEFAULT_ITERS,
+        total: str = "public",
+        synthetic_method: str = "round",
+        random_state=None,
+    ):
         self.marginals = marginals
         self.iters = iters
         self.total = total
@@ -431,14 +460,14 @@ class PrivatePGM(BaseSynthesizer):
         cliques = self._marginal_axes()
         eps = float(self.epsilon)
         mat = counts[None, :]
-        noisy, b = _measure(mat, self.shape_, cliques, eps, [self._rng])
+        noisy, b = _measure(mat, self.shape_, cliques, eps, [self._rng], self.ledger, self.columns_)
         stddev = math.sqrt(2.0) * b
         total = float(_totals(mat, noisy, cliques, stddev, self.total)[0])
-        self.model_ = _fit_one(_domain(self.shape_), [y[0] for y in noisy], cliques, stddev, total,
-                               int(self.iters))
+        self.model_ = _fit_one(
+            _domain(self.shape_), [y[0] for y in noisy], cliques, stddev, total, int(self.iters)
+        )
         self.measurements_ = _measurements([y[0] for y in noisy], cliques, stddev)
         self.cliques_ = [tuple(self.columns_[a] for a in cl) for cl in cliques]
-        _record_pgm(self.ledger, eps, cliques, self.columns_)
 
     def _sample_counts(self, n):
         seed = int(self._rng.integers(2**32))

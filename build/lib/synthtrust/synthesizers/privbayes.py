@@ -157,7 +157,9 @@ def _noise(noise) -> str:
 def _beta(beta) -> float:
     beta = check_real(beta, "beta")
     if not 0 < beta < 1:
-        raise ValueError(f"beta (share of epsilon for the network) must be in the open interval (0, 1), got {beta!r}")
+        raise ValueError(
+            f"beta (share of epsilon for the network) must be in the open interval (0, 1), got {beta!r}"
+        )
     return beta
 
 
@@ -285,7 +287,9 @@ def mutual_information(x, y) -> float:
     if y.ndim == 1:
         y = y[:, None]
     if x.ndim != 1 or y.ndim != 2 or x.shape[0] != y.shape[0] or x.shape[0] == 0:
-        raise ValueError(f"x must be (rows,) and y (rows,) or (rows, p) with rows >= 1; got {x.shape} and {y.shape}")
+        raise ValueError(
+            f"x must be (rows,) and y (rows,) or (rows, p) with rows >= 1; got {x.shape} and {y.shape}"
+        )
     for arr, name in ((x, "x"), (y, "y")):
         if not (np.issubdtype(arr.dtype, np.integer) or np.issubdtype(arr.dtype, np.bool_)):
             raise ValueError(f"{name} must hold integer codes, got dtype {arr.dtype}")
@@ -392,8 +396,8 @@ class PrivBayes(TabularSynthesizer):
         ``max_cells=2**24`` (no θ-usefulness cap: DataSynthesizer has none).
     random_state : int, numpy.random.Generator, SeedSequence or None
 
-    Fitted attributes
-    -----------------
+    Attributes
+    ----------
     differentially_private_ : bool
         True iff the release is ε-DP at the nominal ``epsilon`` (``noise="dp"``).
     epsilon_actual_ : float
@@ -436,7 +440,9 @@ class PrivBayes(TabularSynthesizer):
     (5, 2)
     """
 
-    _description = "PrivBayes (Zhang et al. 2017): noisy Bayesian network, pure epsilon-DP, replace-one"
+    _description = (
+        "PrivBayes (Zhang et al. 2017): noisy Bayesian network, pure epsilon-DP, replace-one"
+    )
     _accounting = "pure"
     #: δ of the mechanism (pure ε-DP)
     delta = 0.0
@@ -475,7 +481,9 @@ class PrivBayes(TabularSynthesizer):
         if self.max_cells is not None:
             _int(self.max_cells, "max_cells", 1)
             if self.max_cells > MAX_CELLS_LIMIT:
-                raise ValueError(f"max_cells must be <= {MAX_CELLS_LIMIT} (2**24), got {self.max_cells!r}")
+                raise ValueError(
+                    f"max_cells must be <= {MAX_CELLS_LIMIT} (2**24), got {self.max_cells!r}"
+                )
 
     # -- fitting ------------------------------------------------------------------------------
     def _fit_codes(self, codes: dict, rng: np.random.Generator) -> None:
@@ -486,7 +494,9 @@ class PrivBayes(TabularSynthesizer):
         eps = float(self.epsilon)
         beta = float(self.beta)
         if self.degree is not None and self.degree >= d:
-            raise ValueError(f"degree must be < the number of columns d = {d} (0..{d - 1}), got {self.degree}")
+            raise ValueError(
+                f"degree must be < the number of columns d = {d} (0..{d - 1}), got {self.degree}"
+            )
         k = choose_degree(n, d, eps, self.theta, beta) if self.degree is None else int(self.degree)
 
         if self.max_cells is not None:
@@ -529,7 +539,9 @@ class PrivBayes(TabularSynthesizer):
                 f"n-times-too-small count noise of DataSynthesizer ≤ 0.1.6 (n = {self.n_records_})"
             )
 
-    def _learn_network(self, codes, sizes, n, k, cap, eps_net, rng, names) -> list[tuple[int, tuple]]:
+    def _learn_network(
+        self, codes, sizes, n, k, cap, eps_net, rng, names
+    ) -> list[tuple[int, tuple]]:
         d = len(codes)
         eps_step = eps_net / (d - 1)
         s_bin = mi_sensitivity(n, True)
@@ -546,7 +558,9 @@ class PrivBayes(TabularSynthesizer):
             k_eff = min(len(in_v), k)
             cands: list[tuple[int, tuple]] = []
             # children with the same number of levels share the enumeration of parent sets
-            for size_c, group in groupby(sorted(rest, key=lambda c: (sizes[c], c)), key=lambda c: int(sizes[c])):
+            for size_c, group in groupby(
+                sorted(rest, key=lambda c: (sizes[c], c)), key=lambda c: int(sizes[c])
+            ):
                 group = list(group)
                 for pi in _maximal_parent_sets(in_v, sizes, k_eff, cap // size_c):
                     cands.extend((c, pi) for c in group)
@@ -569,9 +583,13 @@ class PrivBayes(TabularSynthesizer):
                     score_cache[(c, pi)] = mi / sens
             scores = np.array([score_cache[cand] if cand[1] else 0.0 for cand in cands])
             idx = exponential_mechanism(
-                scores, eps_step, 1.0, random_state=rng, ledger=self.ledger,
+                scores,
+                eps_step,
+                1.0,
+                random_state=rng,
+                ledger=self.ledger,
                 note=f"network step {step}/{d - 1}: choose (child, parents) among {len(cands)} "
-                     "candidates, score I/S(I)",
+                "candidates, score I/S(I)",
             )
             c, pi = cands[idx]
             net.append((c, pi))
@@ -603,9 +621,13 @@ class PrivBayes(TabularSynthesizer):
             key = _parent_key(codes, sizes, axes) if len(axes) > 1 else codes[axes[0]]
             counts = np.bincount(key, minlength=cells).astype(np.float64)
             table = laplace(
-                counts, sensitivity=2.0, **calibration, random_state=rng, ledger=self.ledger,
+                counts,
+                sensitivity=2.0,
+                **calibration,
+                random_state=rng,
+                ledger=self.ledger,
                 note=f"noisy joint counts of {[names[a] for a in axes]} ({cells} cells; "
-                     f"replace-one L1 sensitivity 2; table {m - t} of {m}; {what})",
+                f"replace-one L1 sensitivity 2; table {m - t} of {m}; {what})",
             )
             noisy[t] = np.maximum(table, 0.0).reshape(shape)
         self.tables_ = [tuple(names[a] for a in measured[t]) for t in range(m - 1, -1, -1)]
@@ -622,7 +644,9 @@ class PrivBayes(TabularSynthesizer):
             table = np.transpose(table, [kept.index(a) for a in want])
             total = table.sum(axis=-1, keepdims=True)
             with np.errstate(invalid="ignore", divide="ignore"):
-                cond = np.where(total > 0, table / np.where(total > 0, total, 1.0), 1.0 / table.shape[-1])
+                cond = np.where(
+                    total > 0, table / np.where(total > 0, total, 1.0), 1.0 / table.shape[-1]
+                )
             conditionals[c] = cond
         self._cond = conditionals
         self.conditionals_ = {names[c]: conditionals[c] for c, _ in net}
@@ -656,7 +680,9 @@ class PrivBayes(TabularSynthesizer):
         info.update(differentially_private=dp, nominal_epsilon=float(self.epsilon))
         if not dp:
             info["description"] = (
-                self._description.replace("pure epsilon-DP", "NOT epsilon-DP at the nominal epsilon")
+                self._description.replace(
+                    "pure epsilon-DP", "NOT epsilon-DP at the nominal epsilon"
+                )
                 + "; conditional tables with DataSynthesizer-0.1.3 count noise 2m/(n·ε_cond), "
                 "n times too small (Giles et al. 2022)"
             )

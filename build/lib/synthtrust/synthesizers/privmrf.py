@@ -184,14 +184,19 @@ def _eliminate(factors: list, query: str, size: dict) -> np.ndarray:
     todo = {c for s, _ in facs for c in s} - set(query)
     while todo:
         scopes = [s for s, _ in facs]
-        v = min(sorted(todo), key=lambda u: math.prod(size[c] for c in set("".join(s for s in scopes if u in s))))
+        v = min(
+            sorted(todo),
+            key=lambda u: math.prod(size[c] for c in set("".join(s for s in scopes if u in s))),
+        )
         inv = [f for f in facs if v in f[0]]
         scope = "".join(sorted(set("".join(s for s, _ in inv)) - {v}))
         arr = np.einsum(",".join(s for s, _ in inv) + "->" + scope, *[a for _, a in inv])
         top = arr.max()
         facs = [f for f in facs if v not in f[0]] + [(scope, arr / top if top > 0 else arr)]
         todo.discard(v)
-    ops = [a for _, a in facs] + [np.ones(size[c]) for c in query]  # ones: query letters with no factor
+    ops = [a for _, a in facs] + [
+        np.ones(size[c]) for c in query
+    ]  # ones: query letters with no factor
     return np.einsum(",".join([s for s, _ in facs] + list(query)) + "->" + query, *ops)
 
 
@@ -207,7 +212,9 @@ def _model_marginals(model, names, queries) -> list[np.ndarray]:
     if len(names) > len(_LETTERS):
         return [np.ravel(np.asarray(model.project(q).datavector(), dtype=float)) for q in queries]
     letter = {a: _LETTERS[i] for i, a in enumerate(names)}
-    size = {letter[a]: int(k) for a, k in zip(model.domain.attributes, model.domain.shape, strict=True)}
+    size = {
+        letter[a]: int(k) for a, k in zip(model.domain.attributes, model.domain.shape, strict=True)
+    }
     factors = []
     for cl in model.potentials.cliques:
         f = model.potentials[cl]
@@ -353,7 +360,9 @@ def _maximal_cliques(chordal: nx.Graph) -> list[tuple[int, ...]]:
     return sorted(tuple(sorted(c)) for c in nx.find_cliques(chordal))
 
 
-def _graph_score(adj: list[int], r_hat, sizes, max_clique_size, max_parameter_size, size_penalty) -> float:
+def _graph_score(
+    adj: list[int], r_hat, sizes, max_clique_size, max_parameter_size, size_penalty
+) -> float:
     """Score of the authors' ``pairwise_score_TVD`` for a graph given as adjacency bitmasks:
     Σ R̂ over the edges of its triangulation − penalty × cells; _MIN_SCORE if too large."""
     tri, peo = _triangulate_bits(adj)
@@ -383,7 +392,9 @@ def _local_search(r_hat, sizes, rng, max_clique_size, max_parameter_size, size_p
             cand = list(adj)
             cand[a] |= 1 << b
             cand[b] |= 1 << a
-            score = _graph_score(cand, r_hat, sizes, max_clique_size, max_parameter_size, size_penalty)
+            score = _graph_score(
+                cand, r_hat, sizes, max_clique_size, max_parameter_size, size_penalty
+            )
             if score > best:
                 best, best_adj = score, cand
         if best_adj is None:
@@ -469,7 +480,9 @@ def _initial_measures(cliques, r_hat, sizes, rng, limit_2way, limit_high) -> lis
     best_family: dict = {}
     families = []
     for clique in cliques:
-        families.extend(_greedy_bayes(clique, r_hat, sizes, rng, limit_2way, limit_high, best_family))
+        families.extend(
+            _greedy_bayes(clique, r_hat, sizes, rng, limit_2way, limit_high, best_family)
+        )
     measures = _deduplicate(best_family[a][0] for a in best_family)
     covered = {a for m in measures for a in m}
     measures.extend((a,) for a in range(d) if a not in covered)
@@ -490,7 +503,11 @@ def _candidates(cliques, sizes, limit_2way, limit_high, max_attrs) -> dict:
         for length in range(1, min(max_attrs, len(clique) - 1) + 1):
             for m in itertools.combinations(clique, length):
                 cells = _cells(sizes, m)
-                if length == 1 or (length == 2 and cells < limit_2way) or (length > 2 and cells < limit_high):
+                if (
+                    length == 1
+                    or (length == 2 and cells < limit_2way)
+                    or (length > 2 and cells < limit_high)
+                ):
                     found.append(m)
         if found:
             w = len(clique) ** 2 / len(found)
@@ -637,7 +654,9 @@ class PrivMRF(TabularSynthesizer):
         _real(self.convergence_ratio, "convergence_ratio", low=0)
         _real(self.final_convergence_ratio, "final_convergence_ratio", low=0)
         if self.synthetic_method not in _METHODS:
-            raise ValueError(f"synthetic_method must be one of {_METHODS}, got {self.synthetic_method!r}")
+            raise ValueError(
+                f"synthetic_method must be one of {_METHODS}, got {self.synthetic_method!r}"
+            )
 
     # -- fitting ------------------------------------------------------------------------------
     def _fit_codes(self, codes: dict, rng: np.random.Generator) -> None:
@@ -657,8 +676,16 @@ class PrivMRF(TabularSynthesizer):
         pairs = list(itertools.combinations(range(d), 2))
         rho_count = float(self.count_share) * b1 * rho
         rho_r = b1 * rho - rho_count if pairs else 0.0
-        n_hat = float(gaussian(float(data.shape[0]), sigma=1.0 / math.sqrt(2 * rho_count), sensitivity=1.0,
-                               random_state=rng, ledger=led, note="record count (sensitivity 1)"))
+        n_hat = float(
+            gaussian(
+                float(data.shape[0]),
+                sigma=1.0 / math.sqrt(2 * rho_count),
+                sensitivity=1.0,
+                random_state=rng,
+                ledger=led,
+                note="record count (sensitivity 1)",
+            )
+        )
         self.n_hat_ = n_hat
         n_eff = max(n_hat, 1.0)
         r_hat = np.zeros((d, d))
@@ -666,13 +693,25 @@ class PrivMRF(TabularSynthesizer):
             stats = r_score_statistics(data, sizes)
             vec = np.array([stats[a, b] for a, b in pairs])
             sens = _R_SENSITIVITY * math.sqrt(len(pairs))
-            noisy = gaussian(vec, sigma=sens / math.sqrt(2 * rho_r), sensitivity=sens, random_state=rng,
-                             ledger=led, note=f"n*R-score of {len(pairs)} pairs (sensitivity 2 each)")
+            noisy = gaussian(
+                vec,
+                sigma=sens / math.sqrt(2 * rho_r),
+                sensitivity=sens,
+                random_state=rng,
+                ledger=led,
+                note=f"n*R-score of {len(pairs)} pairs (sensitivity 2 each)",
+            )
             for (a, b), v in zip(pairs, np.atleast_1d(noisy), strict=True):
                 r_hat[a, b] = r_hat[b, a] = v / n_eff
         self.r_scores_ = pd.DataFrame(r_hat, index=cols, columns=cols)
-        graph = _local_search(r_hat, sizes, rng, float(self.max_clique_size), float(self.max_parameter_size),
-                              float(self.size_penalty))
+        graph = _local_search(
+            r_hat,
+            sizes,
+            rng,
+            float(self.max_clique_size),
+            float(self.max_parameter_size),
+            float(self.size_penalty),
+        )
         cliques = _maximal_cliques(graph)
         self.graph_edges_ = sorted((cols[a], cols[b]) for a, b in (sorted(e) for e in graph.edges))
         self.graph_cliques_ = [tuple(cols[a] for a in c) for c in cliques]
@@ -691,7 +730,11 @@ class PrivMRF(TabularSynthesizer):
         weights = _candidates(cliques, sizes, limit_mrf, limit_mrf, int(self.max_measure_attr_num))
         k_de = min(k_de, len(weights))
         steps = min(d // 2, int(self.max_refine_steps))
-        per = [k_de // steps + (1 if i < k_de - (k_de // steps) * steps else 0) for i in range(steps)] if steps else []
+        per = (
+            [k_de // steps + (1 if i < k_de - (k_de // steps) * steps else 0) for i in range(steps)]
+            if steps
+            else []
+        )
         while per and per[-1] == 0:
             per.pop()
         left = len(weights)
@@ -712,7 +755,9 @@ class PrivMRF(TabularSynthesizer):
             self._measure(m, sigma, rng)
         self.initial_marginals_ = [tuple(cols[a] for a in m) for m in initial]
         self.iterations_ = []
-        model = self._estimate(None, float(self.final_convergence_ratio if not per else self.convergence_ratio), 0)
+        model = self._estimate(
+            None, float(self.final_convergence_ratio if not per else self.convergence_ratio), 0
+        )
         consider = dict(weights)
         self.selected_marginals_ = []
         for i, k in enumerate(per):
@@ -734,8 +779,14 @@ class PrivMRF(TabularSynthesizer):
 
     def _measure(self, clique, sigma, rng) -> None:
         x = _counts(self._data, self._sizes, clique)
-        y = gaussian(x, sigma=sigma, sensitivity=1.0, random_state=rng, ledger=self.ledger,
-                     note=f"marginal {tuple(self.columns_[a] for a in clique)} (L2 sensitivity 1)")
+        y = gaussian(
+            x,
+            sigma=sigma,
+            sensitivity=1.0,
+            random_state=rng,
+            ledger=self.ledger,
+            note=f"marginal {tuple(self.columns_[a] for a in clique)} (L2 sensitivity 1)",
+        )
         self._measured.pop(clique, None)  # a re-selected marginal replaces the old measurement
         self._measured[clique] = np.atleast_1d(np.asarray(y, dtype=float))
         self._sigma_of[clique] = sigma
@@ -755,8 +806,10 @@ class PrivMRF(TabularSynthesizer):
         import jax.numpy as jnp
 
         mbi = import_mbi()
-        ms = [mbi.LinearMeasurement(y, tuple(self._names[a] for a in m), stddev=self._sigma_of[m])
-              for m, y in self._measured.items()]
+        ms = [
+            mbi.LinearMeasurement(y, tuple(self._names[a] for a in m), stddev=self._sigma_of[m])
+            for m, y in self._measured.items()
+        ]
         total = self._total()
         self.total_ = total
         loss_fn = mbi.marginal_loss.from_linear_measurements(ms, self._mbi_domain)
@@ -779,23 +832,40 @@ class PrivMRF(TabularSynthesizer):
         items = sorted(consider)
         if len(items) > int(self.norm_query_number):
             w = np.array([consider[m] for m in items])
-            idx = rng.choice(len(items), size=int(self.norm_query_number), replace=True, p=w / w.sum())
+            idx = rng.choice(
+                len(items), size=int(self.norm_query_number), replace=True, p=w / w.sum()
+            )
             queried = [items[i] for i in sorted(set(idx.tolist()))]
             if len(queried) < k:  # top up (never seen in practice): heaviest unsampled candidates
-                rest = sorted((m for m in items if m not in set(queried)), key=lambda m: -consider[m])
+                rest = sorted(
+                    (m for m in items if m not in set(queried)), key=lambda m: -consider[m]
+                )
                 queried += rest[: k - len(queried)]
         else:
             queried = items
-        fitted = _model_marginals(model, self._names, [tuple(self._names[a] for a in m) for m in queried])
-        errors = np.array([np.abs(_counts(self._data, self._sizes, m) - f).sum()
-                           for m, f in zip(queried, fitted, strict=True)])
+        fitted = _model_marginals(
+            model, self._names, [tuple(self._names[a] for a in m) for m in queried]
+        )
+        errors = np.array(
+            [
+                np.abs(_counts(self._data, self._sizes, m) - f).sum()
+                for m, f in zip(queried, fitted, strict=True)
+            ]
+        )
         sens = math.sqrt(len(queried))
-        noisy = np.atleast_1d(gaussian(errors, sigma=sens / math.sqrt(2 * rho_step), sensitivity=sens,
-                                       random_state=rng, ledger=self.ledger,
-                                       note=f"L1 error of {len(queried)} candidate marginals (sensitivity 1 each)"))
+        noisy = np.atleast_1d(
+            gaussian(
+                errors,
+                sigma=sens / math.sqrt(2 * rho_step),
+                sensitivity=sens,
+                random_state=rng,
+                ledger=self.ledger,
+                note=f"L1 error of {len(queried)} candidate marginals (sensitivity 1 each)",
+            )
+        )
         order = np.argsort(-noisy, kind="stable")
         chosen = [queried[j] for j in order[:k]]
-        for j in order[len(order) // 2:]:  # lower half of the noisy ranking: weight halved
+        for j in order[len(order) // 2 :]:  # lower half of the noisy ranking: weight halved
             m = queried[j]
             if m in consider and m not in chosen:
                 consider[m] /= 2.0
@@ -809,5 +879,9 @@ class PrivMRF(TabularSynthesizer):
         seed = int(rng.integers(2**32))
         with _global_numpy_seed(seed):
             ds = self.model_.synthetic_data(rows=int(n), method=self.synthetic_method).to_dict()
-        return pd.DataFrame({c: np.asarray(ds[name], dtype=np.int64)
-                             for c, name in zip(self.columns_, self._names, strict=True)})
+        return pd.DataFrame(
+            {
+                c: np.asarray(ds[name], dtype=np.int64)
+                for c, name in zip(self.columns_, self._names, strict=True)
+            }
+        )

@@ -49,8 +49,10 @@ def check_domain_param(domain) -> None:
     ``{column: levels}`` (checked) or None; TypeError/ValueError otherwise."""
     if domain is not None and not is_encoder_domain(domain):
         if not isinstance(domain, Mapping):
-            raise TypeError("domain must be a synthtrust.domain.Domain, a dict {column: levels} "
-                            f"or None, got {type(domain).__name__}")
+            raise TypeError(
+                "domain must be a synthtrust.domain.Domain, a dict {column: levels} "
+                f"or None, got {type(domain).__name__}"
+            )
         check_domain(domain)
 
 
@@ -75,7 +77,9 @@ class TabularSynthesizer(ParamsMixin, FittedMixin):
       (post-processing: no budget);
     * optionally ``_default_n()`` (the default number of rows; e.g. a noisy total).
 
-    Fitted attributes: ``columns_``, ``domain_`` (``{column: levels}``), ``ledger``
+    Fitted attributes
+    -----------------
+    ``columns_``, ``domain_`` (``{column: levels}``), ``ledger``
     (:class:`~synthtrust.privacy.PrivacyLedger`).
     """
 
@@ -86,7 +90,9 @@ class TabularSynthesizer(ParamsMixin, FittedMixin):
     #: True if ``delta=None`` means "choose δ from n at fit time" (e.g. PATE's 1/(n·√n))
     _delta_default_from_n = False
 
-    def __init__(self, epsilon: float = 1.0, delta: float = 1e-9, *, domain=None, random_state=None):
+    def __init__(
+        self, epsilon: float = 1.0, delta: float = 1e-9, *, domain=None, random_state=None
+    ):
         self.epsilon = epsilon
         self.delta = delta
         self.domain = domain
@@ -160,7 +166,11 @@ class TabularSynthesizer(ParamsMixin, FittedMixin):
     def card(self) -> dict:
         """A small generator card: name, parameters, domain and the privacy spend."""
         params = {k: v for k, v in self.get_params().items() if k not in ("random_state", "domain")}
-        info = {"synthesizer": type(self).__name__, "description": self._description, "params": params}
+        info = {
+            "synthesizer": type(self).__name__,
+            "description": self._description,
+            "params": params,
+        }
         if getattr(self, "_fitted", False):
             info.update(
                 domain=self.domain_,
@@ -170,4 +180,3 @@ class TabularSynthesizer(ParamsMixin, FittedMixin):
                 ledger_entries=len(self.ledger),
             )
         return info
-
