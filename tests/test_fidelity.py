@@ -261,10 +261,10 @@ def test_dcr_matches_brute_force_oracle(seed):
 def test_dcr_kernel_variants_agree(monkeypatch, block, tile, dense_bytes, group_bytes):
     """Blocks, tiles (also one word per tile: train/holdout split across tiles), sparse columns
     and column groups are only speed-ups: every combination gives the oracle's distances."""
-    monkeypatch.setattr(F, "_BLOCK_ROWS", block)
-    monkeypatch.setattr(F, "_TILE_WORDS", tile)
-    monkeypatch.setattr(F, "_DENSE_TABLE_BYTES", dense_bytes)
-    monkeypatch.setattr(F, "_GROUP_TABLE_BYTES", group_bytes)
+    monkeypatch.setattr(F.closest, "_BLOCK_ROWS", block)
+    monkeypatch.setattr(F.closest, "_TILE_WORDS", tile)
+    monkeypatch.setattr(F.closest, "_DENSE_TABLE_BYTES", dense_bytes)
+    monkeypatch.setattr(F.closest, "_GROUP_TABLE_BYTES", group_bytes)
     train, holdout, synthetic = triple(10, 140, 200, 90)
     for second, syn in ((False, synthetic), (True, holdout)):
         res = F.dcr(train, holdout, syn, synthetic_is_holdout=second, n_jobs=2)
@@ -274,7 +274,7 @@ def test_dcr_kernel_variants_agree(monkeypatch, block, tile, dense_bytes, group_
 
 
 def test_dcr_identical_for_any_n_jobs(monkeypatch):
-    monkeypatch.setattr(F, "_BLOCK_ROWS", 16)
+    monkeypatch.setattr(F.closest, "_BLOCK_ROWS", 16)
     rng = np.random.default_rng(7)
     train, holdout, synthetic = (mixed_table(rng, n) for n in (900, 800, 700))
     runs = [F.dcr(train, holdout, synthetic, n_jobs=j) for j in (1, 2, 3, None, -1)]

@@ -1,0 +1,166 @@
+"""Constants and input validation of the fidelity tables."""
+
+from __future__ import annotations
+
+import numbers
+import os
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+#: Category of values outside the retained ones: categories beyond the c most frequent training
+#: categories, and numeric values below or above the training range (the paper's ``"_other_"``).
+OTHER = "_other_"
+#: Label of missing values, an explicit category of its own (the reference code turns NaN into
+#: the string ``"nan"`` for numeric columns and fails for text columns).
+MISSING = "_missing_"
+#: The paper's maximum number of categories per column for k-way TVD (Figure 7: "univariate
+#: c=100; bivariate c=10; three-way c=5").
+TVD_BINS: dict[int, int] = {1: 100, 2: 10, 3: 5}
+#: Quantile bins of numeric columns for the DCR (Figure 8: "c=100").
+DCR_BINS = 100
+
+_ROLES = ("train", "holdout", "synthetic")
+
+
+# =============================================================================================
+# validation
+# =============================================================================================
+def _kind(series: pd.Series) -> str:
+    """Type class of a column: ``numeric``, ``datetime``, ``boolean`` or ``text``.
+
+    Integers and floats are one class (a column with NaN or written as ``1e+05`` reads as float
+    in one file and as int in another); an object column holding only booleans and missing
+    values is boolean, as a bool column. Numeric and datetime/timedelta columns are binned on
+    quantiles, boolean and text columns are categorical.
+    """
+    dtype = series.dtype
+    if pd.api.types.is_bool_dtype(dtype):
+        return "boolean"
+    if isinstance(dtype, pd.CategoricalDtype):
+        return "text"
+    if pd.api.types.is_datetime64_any_dtype(dtype) or pd.api.types.is_timedelta64_dtype(dtype):
+        return "datetime"
+    if pd.api.types.is_numeric_dtype(dtype):
+        return "numeric"
+    if pd.api.types.is_object_dtype(dtype):
+        values = series.dropna().unique()
+        if len(values) and all(isinstance(v, (bool, np.bool_)) for v in values):
+            return "boolean"
+    return "text"
+
+
+def _check_frames(frames: dict[str, Any]) -> tuple[list, dict[str, pd.DataFrame], list[str]]:
+    """Validate named frames (the first is the reference) and align their columns.
+
+    Returns ``(columns, aligned_frames, kinds)``; ``kinds[j]`` is the type class of column j.
+    Raises TypeError for a non-DataFrame; ValueError for an empty frame, duplicate column
+    names, different column sets (naming the differing columns), an all-missing column,
+    a column whose type class differs between frames, or an infinite numeric value.
+    """
+    names = list(frames)
+    for name in names:
+        df = frames[name]
+        if not isinstance(df, pd.DataFrame):
+            raise TypeError(f"{name} must be a pandas DataFrame, got {type(df).__name__}")
+        if df.shape[0] == 0 or df.shape[1] == 0:
+            raise ValueError(
+                f"{name} is empty ({df.shape[0]} rows, {df.shape[1]} columns); "
+                "at least one row and one column are needed"
+            )
+        dup = df.columns[df.columns.duplicated()]
+        if len(dup):
+            raise ValueError(f"{name} has duplicate column names: {list(dict.fromkeys(dup))}")
+    ref = names[0]
+    columns = list(frames[ref].columns)
+    problems = []
+    for name in names[1:]:
+        have = list(frames[name].columns)
+        missing = [c for c in columns if c not in set(have)]
+        extra = [c for c in have if c not in set(columns)]
+        if missing:
+            problems.append(f"{name} lacks column(s) {missing}")
+        if extra:
+            problems.append(f"{name} has column(s) not in {ref}: {extra}")
+    if problems:
+        raise ValueError(f"all tables must have the columns of {ref}: " + "; ".join(problems))
+    aligned = {
+        name: frames[name] if name == ref else frames[name].loc[:, columns] for name in names
+    }
+    empty = [
+        f"{col!r} in {name}"
+        for name in names
+        for col, all_na in aligned[name].isna().all().items()
+        if all_na
+    ]
+    if empty:
+        raise ValueError(
+            f"column(s) with only missing values: {'; '.join(empty)}; drop the column from all "
+            "tables or fill it"
+        )
+    kinds = []
+    problems = []
+    for col in columns:
+        per = {name: _kind(aligned[name][col]) for name in names}
+        if len(set(per.values())) > 1:
+            text = ", ".join(f"{n}: {aligned[n][col].dtype} ({per[n]})" for n in names)
+            problems.append(f"column {col!r} has different types ({text})")
+        kinds.append(per[ref])
+    if problems:
+        raise ValueError(
+            "each column must have the same type class (numeric, datetime, boolean, text) in "
+            "all tables: " + "; ".join(problems)
+        )
+    for name in names:
+        for col, kind in zip(columns, kinds, strict=True):
+            if kind == "numeric":
+                x = _as_float(aligned[name][col])
+                if np.isinf(x).any():
+                    raise ValueError(
+                        f"column {col!r} of {name} holds an infinite value; replace it by a "
+                        "finite value or NaN"
+                    )
+    return columns, aligned, kinds
+
+
+def _check_bins(bins, name: str = "bins") -> int:
+    if isinstance(bins, bool) or not isinstance(bins, numbers.Integral):
+        raise TypeError(f"{name} must be an integer >= 1, got {type(bins).__name__} {bins!r}")
+    if bins < 1:
+        raise ValueError(f"{name} must be >= 1, got {bins!r}")
+    return int(bins)
+
+
+def _check_k(k) -> int:
+    if isinstance(k, bool) or not isinstance(k, numbers.Integral) or k not in (1, 2, 3):
+        raise ValueError(f"k must be 1, 2 or 3, got {k!r}")
+    return int(k)
+
+
+def _check_n_jobs(n_jobs) -> int:
+    """None → all cores (the project's convention), -1 → all cores, k ≥ 1 → k threads."""
+    if n_jobs is None:
+        return os.cpu_count() or 1
+    if isinstance(n_jobs, bool) or not isinstance(n_jobs, numbers.Integral):
+        raise TypeError(f"n_jobs must be an integer or None, got {type(n_jobs).__name__}")
+    if n_jobs == 0:
+        raise ValueError("n_jobs must be >= 1, or negative (-1 = all cores), or None; got 0")
+    if n_jobs < 0:
+        return max(1, (os.cpu_count() or 1) + 1 + int(n_jobs))
+    return int(n_jobs)
+
+
+def _as_float(series: pd.Series) -> np.ndarray:
+    """Numeric or datetime column as float64 with NaN for missing values (datetimes and
+    timedeltas as nanoseconds, as the paper prescribes a numeric representation)."""
+    dtype = series.dtype
+    if pd.api.types.is_datetime64_any_dtype(dtype) or pd.api.types.is_timedelta64_dtype(dtype):
+        missing = series.isna().to_numpy()
+        if isinstance(dtype, pd.DatetimeTZDtype):
+            series = series.dt.tz_convert("UTC").dt.tz_localize(None)
+        unit = "timedelta64[ns]" if pd.api.types.is_timedelta64_dtype(dtype) else "datetime64[ns]"
+        out = series.to_numpy(dtype=unit).view(np.int64).astype(np.float64)
+        out[missing] = np.nan
+        return out
+    return pd.to_numeric(series, errors="coerce").to_numpy(dtype=np.float64, na_value=np.nan)
