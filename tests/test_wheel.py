@@ -5,6 +5,7 @@ found where ``SYNTHTRUST_DATA`` points."""
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -31,6 +32,13 @@ def _run(cmd, **kwargs) -> str:
 def installed(tmp_path_factory):
     """A fresh venv with the wheel and its core dependencies, and a folder outside the repo."""
     tmp = tmp_path_factory.mktemp("wheel")
+    # build from a copy of the sources: setuptools writes build/ next to pyproject.toml
+    src = tmp / "src"
+    shutil.copytree(
+        ROOT / "lib", src / "lib", ignore=shutil.ignore_patterns("__pycache__", "*.egg-info")
+    )
+    for name in ("pyproject.toml", "README.md", "LICENSE"):
+        shutil.copy2(ROOT / name, src / name)
     _run(
         [
             sys.executable,
@@ -42,7 +50,7 @@ def installed(tmp_path_factory):
             "--no-build-isolation",
             "-w",
             tmp / "dist",
-            ROOT,
+            src,
         ]
     )
     (wheel,) = (tmp / "dist").glob("synthtrust-*.whl")
@@ -131,3 +139,4 @@ def test_datasets_are_found_where_synthtrust_data_points(installed):
     assert proc.returncode != 0 and "set the environment variable SYNTHTRUST_DATA" in proc.stderr
     out = _run([python, "-c", code], cwd=work, env={"SYNTHTRUST_DATA": os.fspath(ROOT / "data")})
     assert out.strip() == "(48842, 15)"
+

@@ -1,1 +1,0 @@
-"""Experiment code of the chapters: one module per chapter, called from its notebook."""
