@@ -139,4 +139,3 @@ def test_datasets_are_found_where_synthtrust_data_points(installed):
     assert proc.returncode != 0 and "set the environment variable SYNTHTRUST_DATA" in proc.stderr
     out = _run([python, "-c", code], cwd=work, env={"SYNTHTRUST_DATA": os.fspath(ROOT / "data")})
     assert out.strip() == "(48842, 15)"
-
