@@ -334,3 +334,23 @@ def test_ledger_unknown_cost_gives_nan_total_and_validation():
         led.record(mechanism="", epsilon=1.0)
     with pytest.raises(ValueError):
         led.record(mechanism="laplace", epsilon=1.0, delta=2.0)
+
+
+def test_exponential_mechanism_counts_is_a_multinomial_with_its_ledger_entry():
+    from synthtrust.privacy import exponential_mechanism_counts
+
+    p = np.array([0.5, 0.3, 0.2])
+    led = PrivacyLedger()
+    got = exponential_mechanism_counts(p, 40, epsilon=2.0, random_state=9, ledger=led, note="x")
+    np.testing.assert_array_equal(got, np.random.default_rng(9).multinomial(40, p))
+    (entry,) = list(led)
+    assert entry.mechanism == "exponential_counts" and entry.epsilon == 2.0
+    assert entry.rho == pytest.approx(2.0**2 / (8 * 40)) and entry.note == "x"
+    # 40 000 draws follow p (chi-square against the expected counts)
+    big = exponential_mechanism_counts(p, 40_000, epsilon=1.0, random_state=1)
+    assert stats.chisquare(big, 40_000 * p).pvalue > 1e-3
+    for bad in ([0.5, 0.6], [-0.1, 1.1], [[0.5, 0.5]]):
+        with pytest.raises(ValueError, match="probabilities must be"):
+            exponential_mechanism_counts(bad, 3, epsilon=1.0)
+    with pytest.raises(ValueError, match="size must be an integer >= 1"):
+        exponential_mechanism_counts(p, 0, epsilon=1.0)

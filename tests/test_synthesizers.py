@@ -267,7 +267,8 @@ def test_smoothed_histogram_draws_follow_the_probabilities():
     assert stats.chisquare(out.sum(axis=0), reps * m * p).pvalue > 0.001
     led = PrivacyLedger()
     smoothed_histogram(counts, eps, m, random_state=0, ledger=led)
-    assert led.total_epsilon == eps and led.entries[0].mechanism == "exponential"
+    assert led.total_epsilon == eps and led.entries[0].mechanism == "exponential_counts"
+    assert led.total_rho == pytest.approx(eps**2 / (8 * m))
 
 
 def test_smoothed_histogram_estimator_releases_exactly_m_records():

@@ -26,6 +26,7 @@ __all__ = [
     "discrete_laplace",
     "discrete_laplace_pmf",
     "exponential_mechanism",
+    "exponential_mechanism_counts",
     "exponential_mechanism_probabilities",
     "gaussian",
     "laplace",
@@ -429,3 +430,65 @@ def exponential_mechanism(
             note=note or f"{n_sel} selection(s) at epsilon={eps:g} each",
         )
     return int(idx) if np.ndim(idx) == 0 else idx
+
+
+def exponential_mechanism_counts(
+    probabilities,
+    size: int,
+    *,
+    epsilon: float,
+    sensitivity: float = 1.0,
+    random_state=None,
+    ledger: PrivacyLedger | None = None,
+    note: str = "",
+) -> np.ndarray:
+    """Counts of ``size`` i.i.d. selections of one exponential mechanism (a multinomial draw).
+
+    ``probabilities`` are the mechanism's selection probabilities, P(r) ∝ exp(ε_1·q_r/(2Δ))
+    with ε_1 = ``epsilon``/``size`` the budget of one selection (the caller computes them from
+    its scores, e.g. the DP smoothed histogram's p_r ∝ c_r + 2·size/ε); every selection is
+    ε_1-DP and ε_1²/8-zCDP, so the ``size`` of them are ``epsilon``-DP (basic composition) and
+    ``epsilon``²/(8·``size``)-zCDP (Cesar & Rogers 2021, exponential mechanism).
+
+    Parameters
+    ----------
+    probabilities : array-like, shape (k,)
+        Non-negative, summing to 1 (to float rounding).
+    size : int ≥ 1
+        Number of selections.
+    epsilon : float
+        Total ε > 0 of the ``size`` selections.
+    sensitivity : float
+        Δ of the score, for the ledger.
+    random_state, ledger, note
+        As in :func:`laplace`; the ledger entry has mechanism ``"exponential_counts"``.
+
+    Returns
+    -------
+    ndarray of int64, shape (k,)
+        How often each candidate was selected (summing to ``size``).
+
+    Raises
+    ------
+    TypeError, ValueError
+        Probabilities not finite, negative or not summing to 1; ``size`` < 1; ε or Δ not > 0.
+    """
+    _check_ledger(ledger)
+    eps = _positive(epsilon, "epsilon")
+    sens = _positive(sensitivity, "sensitivity")
+    if isinstance(size, bool) or not isinstance(size, numbers.Integral) or size < 1:
+        raise ValueError(f"size must be an integer >= 1, got {size!r}")
+    p = _as_values(probabilities, "probabilities")
+    if p.ndim != 1 or np.any(p < 0) or not math.isclose(float(p.sum()), 1.0, rel_tol=1e-9):
+        raise ValueError("probabilities must be a 1-D array of non-negative values summing to 1")
+    rng = check_random_state(random_state)
+    out = rng.multinomial(int(size), p).astype(np.int64)
+    if ledger is not None:
+        ledger.record(
+            mechanism="exponential_counts",
+            epsilon=eps,
+            rho=eps**2 / (8 * int(size)),
+            sensitivity=sens,
+            note=note,
+        )
+    return out

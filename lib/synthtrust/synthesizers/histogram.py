@@ -16,7 +16,7 @@ import numpy as np
 
 from .._validation import check_epsilon, check_positive_int
 from ..privacy.ledger import PrivacyLedger
-from ..privacy.mechanisms import discrete_laplace
+from ..privacy.mechanisms import discrete_laplace, exponential_mechanism_counts
 from .base import BaseSynthesizer, as_count_matrix, largest_remainder, replicate_generators
 
 __all__ = [
@@ -247,18 +247,21 @@ def smoothed_histogram(
     rngs = replicate_generators(random_state, p.shape[0])
     out = np.empty(p.shape, dtype=np.int64)
     for i, rng in enumerate(rngs):
-        out[i] = rng.multinomial(m, p[i])
-    if ledger is not None:
-        _record_smoothed(ledger, float(epsilon), m, "per replicate")
+        out[i] = _smoothed_release(
+            p[i], m, float(epsilon), rng, ledger if i == 0 else None, "per replicate"
+        )
     return out[0] if one_d else out
 
 
-def _record_smoothed(ledger: PrivacyLedger, epsilon: float, m: int, what: str) -> None:
-    ledger.record(
-        mechanism="exponential",
+def _smoothed_release(p, m: int, epsilon: float, rng, ledger, what: str) -> np.ndarray:
+    """Algorithm 1's release: m i.i.d. exponential-mechanism draws through the privacy gate."""
+    return exponential_mechanism_counts(
+        p,
+        m,
         epsilon=epsilon,
-        rho=epsilon**2 / (8 * m),
         sensitivity=1.0,
+        random_state=rng,
+        ledger=ledger,
         note=(
             f"Algorithm 1: {m} i.i.d. draws, each exponential mechanism at epsilon/m={epsilon / m:g} "
             f"with score alpha*ln(c+alpha), alpha=2m/epsilon={2 * m / epsilon:g} ({what})"
@@ -311,8 +314,9 @@ class SmoothedHistogram(BaseSynthesizer):
         m = n if self.n_synthetic is None else int(self.n_synthetic)
         self.m_ = m
         p = smoothed_histogram_probabilities(counts, float(self.epsilon), m)
-        self._released = self._rng.multinomial(m, p).astype(np.int64)
-        _record_smoothed(self.ledger, float(self.epsilon), m, f"joint histogram of {self.columns_}")
+        self._released = _smoothed_release(
+            p, m, float(self.epsilon), self._rng, self.ledger, f"joint histogram of {self.columns_}"
+        )
 
     @property
     def synthetic_counts_(self) -> np.ndarray:
