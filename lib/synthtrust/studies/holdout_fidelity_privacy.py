@@ -30,6 +30,7 @@ __all__ = [
     "beside_paper",
     "build_grid",
     "dp_epsilon",
+    "dp_warm_up",
     "paper_rows",
     "published_files",
     "score_cell",
@@ -371,6 +372,14 @@ def dp_synthetic(method: str, epsilon: float, rng: np.random.Generator) -> pd.Da
     return pd.DataFrame(
         {c: np.asarray(levels[c], dtype=object)[sample[c].to_numpy()] for c in DP_COLUMNS}
     )
+
+
+def dp_warm_up() -> None:
+    """What the DP cells need once per worker process (``run_grid(..., warm_up=dp_warm_up)``):
+    JAX, mbi and Private-PGM's compiled programs for the DP table's domain, by one fit (a
+    first fit grows a process by ≈ 570 MB, later ones reuse it; loky would recycle a worker
+    whose first task was the holdout row)."""
+    dp_synthetic("private_pgm", 1.0, np.random.default_rng(0))
 
 
 def dp_score_cell(params: dict, rngs: list[np.random.Generator]) -> pd.DataFrame:
