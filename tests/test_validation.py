@@ -55,3 +55,20 @@ def test_array_rejects_nan_and_empty():
     with pytest.raises(ValueError, match="y is empty"):
         check_array([], "y")
     np.testing.assert_array_equal(check_array([[1, 2]], "x"), [[1.0, 2.0]])
+
+
+def test_check_n_jobs_counts_cores_like_joblib():
+    import os
+
+    from synthtrust._validation import check_n_jobs
+
+    cores = os.cpu_count() or 1
+    assert check_n_jobs(None) == cores == check_n_jobs(-1)
+    assert check_n_jobs(3) == 3 and check_n_jobs(-2) == max(1, cores - 1)
+    assert check_n_jobs(-10_000) == 1
+    with pytest.raises(ValueError, match="n_jobs must be >= 1, or negative"):
+        check_n_jobs(0)
+    with pytest.raises(TypeError, match="n_jobs must be an integer or None, got float 2.0"):
+        check_n_jobs(2.0)
+    with pytest.raises(TypeError, match="got bool True"):
+        check_n_jobs(True)

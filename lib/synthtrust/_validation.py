@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numbers
+import os
 
 import numpy as np
 
@@ -12,6 +13,8 @@ __all__ = [
     "check_array",
     "check_delta",
     "check_epsilon",
+    "check_int_at_least",
+    "check_n_jobs",
     "check_positive_int",
     "check_random_state",
 ]
@@ -134,3 +137,20 @@ def check_unit_interval(value, name: str) -> float:
     if not 0 < value < 1:
         raise ValueError(f"{name} must be in the open interval (0, 1), got {value!r}")
     return value
+
+
+def check_n_jobs(n_jobs) -> int:
+    """Workers: None or -1 → all cores, -k → all but k − 1, k ≥ 1 → k; TypeError/ValueError
+    naming ``n_jobs``."""
+    if n_jobs is None:
+        return os.cpu_count() or 1
+    if isinstance(n_jobs, bool) or not isinstance(n_jobs, numbers.Integral):
+        raise TypeError(
+            f"n_jobs must be an integer or None, got {type(n_jobs).__name__} {n_jobs!r}"
+        )
+    if n_jobs == 0:
+        raise ValueError("n_jobs must be >= 1, or negative (-1 = all cores), or None; got 0")
+    n_jobs = int(n_jobs)
+    if n_jobs < 0:
+        n_jobs = max(1, (os.cpu_count() or 1) + 1 + n_jobs)
+    return n_jobs

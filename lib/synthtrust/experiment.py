@@ -278,21 +278,6 @@ def _raise_miss():
     raise _CacheMiss
 
 
-def _check_n_jobs(n_jobs) -> int:
-    if n_jobs is None:
-        return os.cpu_count() or 1
-    if isinstance(n_jobs, bool) or not isinstance(n_jobs, numbers.Integral):
-        raise TypeError(
-            f"n_jobs must be an integer or None, got {type(n_jobs).__name__} {n_jobs!r}"
-        )
-    if n_jobs == 0:
-        raise ValueError("n_jobs must be >= 1, or negative (-1 = all cores), or None; got 0")
-    n_jobs = int(n_jobs)
-    if n_jobs < 0:
-        n_jobs = max(1, (os.cpu_count() or 1) + 1 + n_jobs)
-    return n_jobs
-
-
 def _dask_client(dask, n_jobs: int, stack: ExitStack):
     from synthtrust._optional import import_optional
 
@@ -395,7 +380,7 @@ def run_grid(
     """
     if not callable(func):
         raise TypeError(f"func must be callable as func(params, rngs), got {type(func).__name__}")
-    from synthtrust._validation import check_positive_int
+    from synthtrust._validation import check_n_jobs, check_positive_int
 
     n_reps = check_positive_int(n_reps, "n_reps")
     chunk_size = check_positive_int(chunk_size, "chunk_size")
@@ -406,7 +391,7 @@ def run_grid(
         raise ValueError(f"backend must be one of {', '.join(_BACKENDS)}, got {backend!r}")
     if dask is not None and backend != "dask":
         raise ValueError(f"dask={dask!r} was given with backend={backend!r}; use backend='dask'")
-    n_jobs = _check_n_jobs(n_jobs)
+    n_jobs = check_n_jobs(n_jobs)
     cells = _expand_grid(grid)
     keys = [cell_key(c) for c in cells]
     jsons = [_cell_json(c) for c in cells]

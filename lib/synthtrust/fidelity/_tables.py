@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import numbers
-import os
 from typing import Any
 
 import numpy as np
@@ -136,19 +135,6 @@ def _check_k(k) -> int:
     if isinstance(k, bool) or not isinstance(k, numbers.Integral) or k not in (1, 2, 3):
         raise ValueError(f"k must be 1, 2 or 3, got {k!r}")
     return int(k)
-
-
-def _check_n_jobs(n_jobs) -> int:
-    """None → all cores (the project's convention), -1 → all cores, k ≥ 1 → k threads."""
-    if n_jobs is None:
-        return os.cpu_count() or 1
-    if isinstance(n_jobs, bool) or not isinstance(n_jobs, numbers.Integral):
-        raise TypeError(f"n_jobs must be an integer or None, got {type(n_jobs).__name__}")
-    if n_jobs == 0:
-        raise ValueError("n_jobs must be >= 1, or negative (-1 = all cores), or None; got 0")
-    if n_jobs < 0:
-        return max(1, (os.cpu_count() or 1) + 1 + int(n_jobs))
-    return int(n_jobs)
 
 
 def _as_float(series: pd.Series) -> np.ndarray:

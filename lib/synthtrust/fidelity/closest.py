@@ -7,13 +7,14 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from synthtrust._validation import check_n_jobs
+
 from ._tables import (
     _ROLES,
     DCR_BINS,
     _as_float,
     _check_bins,
     _check_frames,
-    _check_n_jobs,
 )
 from .binning import _cut_codes, _quantile_breaks
 
@@ -584,7 +585,7 @@ def dcr(
     """
     bins = _check_bins(bins)
     synthetic_is_holdout = _check_flag(synthetic_is_holdout, "synthetic_is_holdout")
-    n_jobs = _check_n_jobs(n_jobs)
+    n_jobs = check_n_jobs(n_jobs)
     _, aligned, kinds = _check_frames({"train": train, "holdout": holdout, "synthetic": synthetic})
     frames = [aligned[r] for r in _ROLES]
     if synthetic_is_holdout and len(frames[1]) < 2:

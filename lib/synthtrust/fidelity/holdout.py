@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 
 from synthtrust._atomic import write_text
-from synthtrust._validation import check_random_state
+from synthtrust._validation import check_n_jobs, check_random_state
 
 from ._tables import (
     _ROLES,
@@ -21,7 +21,6 @@ from ._tables import (
     TVD_BINS,
     _check_frames,
     _check_k,
-    _check_n_jobs,
     _kind,
 )
 from .binning import _codes_matrix, _fit_binning
@@ -327,7 +326,7 @@ def holdout_report(
         is_holdout = detected
     else:
         is_holdout = _check_flag(synthetic_is_holdout, "synthetic_is_holdout")
-    n_jobs_ = _check_n_jobs(n_jobs)
+    n_jobs_ = check_n_jobs(n_jobs)
 
     rng = check_random_state(random_state) if max_rows is not None else None
     if max_rows is not None:
