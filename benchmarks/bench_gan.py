@@ -282,6 +282,13 @@ def tvd(real: np.ndarray, synth: np.ndarray) -> float:
     return 0.5 * float(np.abs(real / real.sum() - synth / synth.sum()).sum())
 
 
+def add_checkpoint_tvds(tvds: dict, model, real_counts, bins) -> None:
+    """Append the 2-way TVD of TVD_ROWS records of each checkpoint ε in TVD_EPS to tvds[ε]."""
+    for e in TVD_EPS:
+        synth = model.at_epsilon(e).sample(TVD_ROWS)
+        tvds[e].append(tvd(real_counts, hg.table_counts(synth, bins.n_bins)))
+
+
 def fit_once(cls, table, bins, seed: int, **options):
     """Fit one implementation; returns (model, {phase: (wall, cpu)})."""
     model = cls(
@@ -409,11 +416,7 @@ def warm_start_check(say: Report, table, bins, real_counts, seeds, options, tvd_
             gan.GSWGAN, table, bins, seed, **{**options, "pretrain_iterations": WEBSITE_PRETRAIN}
         )
         walls.append(t["fit total"])
-        for e in TVD_EPS:
-            synth = model.at_epsilon(e).sample(TVD_ROWS)
-            pre[str(WEBSITE_PRETRAIN)][e].append(
-                tvd(real_counts, hg.table_counts(synth, bins.n_bins))
-            )
+        add_checkpoint_tvds(pre[str(WEBSITE_PRETRAIN)], model, real_counts, bins)
     w100 = statistics.median(t["fit total"] for t in times_100)
     w20 = statistics.median(walls)
     say(
@@ -521,9 +524,7 @@ def main(argv=None) -> int:
             models[name] = model
             times[name].append(t)
             cpu[name].append(c)
-            for e in TVD_EPS:
-                synth = model.at_epsilon(e).sample(TVD_ROWS)
-                tvds[name][e].append(tvd(real_counts, hg.table_counts(synth, bins.n_bins)))
+            add_checkpoint_tvds(tvds[name], model, real_counts, bins)
             say(
                 f"seed {seed} {name}: "
                 + ", ".join(f"{p} {secs(t[p])}" for p in phases)

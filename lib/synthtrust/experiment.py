@@ -24,7 +24,6 @@ Caching and resumption
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import hashlib
 import inspect
@@ -43,32 +42,11 @@ import pandas as pd
 from threadpoolctl import threadpool_limits
 
 import synthtrust
+from synthtrust._environ import WORKER_ENV, environ
 
 __all__ = ["cell_key", "replicate_index", "replicate_rngs", "run_grid"]
 
 _BACKENDS = ("loky", "threading", "sequential", "dask")
-
-#: Environment of the loky worker processes, set before their interpreter starts (loky's
-#: children inherit this process's environment). A fixed string-hash seed: mbi builds
-#: junction-tree cliques from Python sets of attribute names, so with Python's per-process hash
-#: randomisation the order of a clique's variables, the einsum order and the last bits of
-#: Private-PGM's estimate (and, through rounding, its synthetic counts) changed from run to run.
-_WORKER_ENV = {"PYTHONHASHSEED": "0"}
-
-
-@contextlib.contextmanager
-def _worker_environ():
-    """Set :data:`_WORKER_ENV` in this process while workers may be spawned; restore it after."""
-    saved = {k: os.environ.get(k) for k in _WORKER_ENV}
-    os.environ.update(_WORKER_ENV)
-    try:
-        yield
-    finally:
-        for key, value in saved.items():
-            if value is None:
-                os.environ.pop(key, None)
-            else:
-                os.environ[key] = value
 
 
 # --------------------------------------------------------------------------------------------
@@ -463,7 +441,8 @@ def run_grid(
                     stack.enter_context(joblib.parallel_config(backend="dask"))
                     par_jobs = -1
                 elif backend == "loky":
-                    stack.enter_context(_worker_environ())
+                    # loky's children inherit this process's environment when spawned
+                    stack.enter_context(environ(WORKER_ENV))
                     stack.enter_context(
                         joblib.parallel_config(backend=backend, initializer=warm_up)
                     )

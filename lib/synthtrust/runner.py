@@ -29,7 +29,9 @@ from pathlib import Path
 import yaml
 
 from synthtrust._atomic import atomic_path
+from synthtrust._environ import WORKER_ENV, environ
 from synthtrust._optional import import_optional
+from synthtrust._validation import check_n_jobs
 
 __all__ = [
     "RUNTIME_KEYS",
@@ -217,7 +219,6 @@ def _kernel_environment(progress: bool):
     """
     from traitlets.config import Config
 
-    saved = {k: os.environ.get(k) for k in ("JUPYTER_PATH", "TQDM_DISABLE")}
     with tempfile.TemporaryDirectory(prefix="synthtrust-kernel-") as tmp:
         spec_dir = Path(tmp) / "kernels" / "python3"
         spec_dir.mkdir(parents=True)
@@ -226,37 +227,25 @@ def _kernel_environment(progress: bool):
             "display_name": "Python 3 (ipykernel)",
             "language": "python",
             "metadata": {"debugger": False},
-            # the string-hash seed of run_grid's workers (experiment._WORKER_ENV), so that a
-            # chapter's sequential tasks compute as its parallel ones
-            "env": {"PYTHONHASHSEED": "0"},
+            # the environment of run_grid's workers, so that a chapter's sequential tasks
+            # compute as its parallel ones
+            "env": dict(WORKER_ENV),
         }
         (spec_dir / "kernel.json").write_text(json.dumps(spec), encoding="utf-8")
-        os.environ["JUPYTER_PATH"] = os.pathsep.join(
-            [tmp] + ([saved["JUPYTER_PATH"]] if saved["JUPYTER_PATH"] else [])
-        )
+        previous = os.environ.get("JUPYTER_PATH")
+        values = {"JUPYTER_PATH": os.pathsep.join([tmp] + ([previous] if previous else []))}
         if not progress:
-            os.environ["TQDM_DISABLE"] = "1"
+            values["TQDM_DISABLE"] = "1"
         config = Config()
         if os.name == "posix":
             config.KernelManager.transport = "ipc"
             config.KernelManager.ip = os.path.join(tmp, "kernel-ipc")
-        try:
+        with environ(values):
             yield config
-        finally:
-            for key, value in saved.items():
-                if value is None:
-                    os.environ.pop(key, None)
-                else:
-                    os.environ[key] = value
 
 
 def _check_runtime(n_jobs, dask) -> None:
-    if n_jobs is not None and (isinstance(n_jobs, bool) or not isinstance(n_jobs, int)):
-        raise TypeError(
-            f"n_jobs must be an integer or None, got {type(n_jobs).__name__} {n_jobs!r}"
-        )
-    if n_jobs == 0:
-        raise ValueError("n_jobs must be >= 1, or negative (-1 = all cores), or None; got 0")
+    check_n_jobs(n_jobs)
     if dask is not None and not isinstance(dask, str):
         raise TypeError(
             f"dask must be None, 'local' or a scheduler address 'tcp://host:port', got "

@@ -1,0 +1,32 @@
+"""Environment variables of the processes a run starts (loky workers, the chapter kernel)."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from collections.abc import Iterator, Mapping
+
+__all__ = ["WORKER_ENV", "environ"]
+
+#: Environment of the processes that compute results, set before their interpreter starts. A
+#: fixed string-hash seed: mbi builds junction-tree cliques from Python sets of attribute names,
+#: so with Python's per-process hash randomisation the order of a clique's variables, the
+#: einsum order and the last bits of Private-PGM's estimate (and, through rounding, its
+#: synthetic counts) changed from run to run.
+WORKER_ENV: dict[str, str] = {"PYTHONHASHSEED": "0"}
+
+
+@contextlib.contextmanager
+def environ(values: Mapping[str, str]) -> Iterator[None]:
+    """Set ``values`` in ``os.environ`` for the duration of the block, then restore each
+    variable to its previous value (or remove it if it was not set)."""
+    saved = {k: os.environ.get(k) for k in values}
+    os.environ.update(values)
+    try:
+        yield
+    finally:
+        for key, value in saved.items():
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value
