@@ -309,8 +309,10 @@ def test_ledger_totals_and_frame():
         "rho",
         "sensitivity",
         "scale",
+        "draws",
         "note",
     ]
+    assert frame["draws"].tolist() == [1] * 11
     assert len(frame) == 11 and frame["step"].tolist() == list(range(11))
     assert frame["epsilon"].dtype == float and frame["epsilon"].sum() == pytest.approx(2.0)
     assert isinstance(frame, pd.DataFrame)
@@ -328,6 +330,9 @@ def test_ledger_unknown_cost_gives_nan_total_and_validation():
     assert len(led) == 2 and led.total_rho == pytest.approx(0.6)
     with pytest.raises(ValueError, match="epsilon and/or rho"):
         led.record(mechanism="laplace")
+    with pytest.raises(ValueError, match="draws must be an integer >= 0, got 1.5"):
+        led.record(mechanism="pate_moments", epsilon=1.0, draws=1.5)
+    assert led.record(mechanism="pate_moments", epsilon=0.0, draws=0).draws == 0
     with pytest.raises(ValueError):
         led.record(mechanism="laplace", epsilon=-1.0)
     with pytest.raises(TypeError):

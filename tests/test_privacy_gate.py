@@ -8,11 +8,8 @@ mechanisms module, and (2) the ledger's entries match the mechanisms' draws one 
 a Laplace entry is one ``laplace`` draw at the entry's scale, a Gaussian entry one ``normal``
 draw at its σ, an exponential-mechanism entry one ``gumbel`` draw, an entry of i.i.d.
 exponential-mechanism selections one ``multinomial`` draw, a discrete-Laplace entry two
-``geometric`` draws.
-
-The synthesizers marked ``xfail(strict=True)`` still draw their noise themselves (issue 14's
-privacy gate is not finished for them): the mark makes the test fail once they are fixed
-without updating it.
+``geometric`` draws. An accountant's entry (PATE's moments accountant) covers ``entry.draws``
+releases, each one ``laplace`` draw at the entry's scale.
 """
 
 from __future__ import annotations
@@ -83,6 +80,7 @@ DRAW_OF = {
     "exponential": ("gumbel", 1),
     "exponential_counts": ("multinomial", 1),
     "discrete_laplace": ("geometric", 2),
+    "pate_moments": ("laplace", 1),  # one noisy teacher vote per entry draw
 }
 
 
@@ -103,8 +101,6 @@ GATED = {
         1.0, n_synthetic=50, domain=DOMAIN, random_state=rng
     ),
     "PrivMRF": lambda rng: PrivMRF(1.0, 1e-9, domain=DOMAIN, random_state=rng),
-}
-NOT_YET = {
     "MWEM": lambda rng: MWEM(1.0, domain=DOMAIN, iterations=3, random_state=rng),
     "PATECTGAN": lambda rng: PATECTGAN(
         1.0,
@@ -117,13 +113,11 @@ NOT_YET = {
         random_state=rng,
     ),
 }
-
-
 #: Draws that spend no privacy: the DP Mann–Whitney U test simulates its null distribution by
 #: pushing simulated statistics through the same noisy pipeline (post-processing, public sizes).
 SIMULATION = {
-    ("synthtrust.hypothesis", "_simulate_release"),
-    ("synthtrust.hypothesis", "_sample_null_u_normal"),
+    ("synthtrust.hypothesis.dp_mannwhitney", "_simulate_release"),
+    ("synthtrust.hypothesis.null_u", "_sample_null_u_normal"),
 }
 
 
@@ -142,32 +136,20 @@ def _check_draws(rng, entries):
     assert outside == [], f"noise drawn outside {GATE}: {outside[:5]}"
     gate = [d for d in rng.draws if d[1][0] == GATE]
     assert entries, "the fit recorded nothing"
-    expected = []
+    expected = []  # (draw, scale) per draw, scale where the draw has one
     for e in entries:
         kind, times = DRAW_OF[e.mechanism]
-        expected += [kind] * times
-    assert [d[0] for d in gate] == expected, "ledger entries and the gate's draws differ"
-    for e, d in zip(
-        (e for e in entries if e.mechanism in ("laplace", "gaussian")),
-        (d for d in gate if d[0] in ("laplace", "normal")),
-        strict=True,
-    ):
-        assert d[2] == pytest.approx(e.scale, rel=1e-12), (e, d)
+        scale = e.scale if kind in ("laplace", "normal") else None
+        expected += [(kind, scale)] * (times * e.draws)
+    assert [d[0] for d in gate] == [k for k, _ in expected], "ledger entries and draws differ"
+    for (kind, scale), d in zip(expected, gate, strict=True):
+        if scale is not None:
+            assert d[2] == pytest.approx(scale, rel=1e-12), (kind, scale, d)
 
 
 @pytest.mark.parametrize("name", sorted(GATED))
 def test_the_ledger_is_the_noise_drawn(name):
     _check_fit(GATED[name])
-
-
-@pytest.mark.parametrize("name", sorted(NOT_YET))
-@pytest.mark.xfail(
-    strict=True,
-    raises=AssertionError,
-    reason="draws its noise outside synthtrust.privacy (issue 14)",
-)
-def test_not_yet_through_the_gate(name):
-    _check_fit(NOT_YET[name])
 
 
 def test_the_dp_mann_whitney_u_ledger_is_its_two_releases():

@@ -304,11 +304,10 @@ def _reference_queries(shape):
 
 
 def _mwem_reference(c, eps, shape, T, repetitions, rng):
-    """Hardt et al. (2012) MWEM in linear space, one replicate, plain loops."""
+    """Hardt et al. (2012) MWEM in linear space, one replicate, plain loops (each round draws the
+    selection's Gumbel variables, then the measurement's Laplace noise)."""
     Q = _reference_queries(shape)
     n = c.sum()
-    gumbel = rng.gumbel(size=(T, len(Q)))
-    noise = rng.laplace(0.0, 2 * T / eps, size=T)
     A = np.full(c.size, n / c.size)
     measured = []
 
@@ -319,11 +318,11 @@ def _mwem_reference(c, eps, shape, T, repetitions, rng):
 
     for t in range(T):
         score = np.abs(Q @ A - Q @ c)
-        logits = eps / (2 * T) * score / 2 + gumbel[t]
+        logits = eps / (2 * T) * score / 2 + rng.gumbel(size=len(Q))
         for q, _ in measured:
             logits[q] = -np.inf
         q = int(np.argmax(logits))
-        measured.append((q, Q[q] @ c + noise[t]))
+        measured.append((q, Q[q] @ c + rng.laplace(0.0, 2 * T / eps)))
         update(*measured[-1])
         for _ in range(repetitions):
             for qm in measured:

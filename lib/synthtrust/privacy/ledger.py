@@ -11,7 +11,7 @@ import pandas as pd
 
 __all__ = ["LedgerEntry", "PrivacyLedger"]
 
-_COLUMNS = ["step", "mechanism", "epsilon", "delta", "rho", "sensitivity", "scale", "note"]
+_COLUMNS = ["step", "mechanism", "epsilon", "delta", "rho", "sensitivity", "scale", "draws", "note"]
 
 
 @dataclass(frozen=True)
@@ -34,6 +34,10 @@ class LedgerEntry:
         sensitivity for the exponential mechanism).
     scale : float or None
         Noise scale (Laplace/discrete-Laplace scale b, Gaussian σ); None for selection steps.
+    draws : int
+        How many calls of the noise mechanism the step accounts for: 1 for a single
+        measurement; an accountant's entry (the PATE moments accountant, the Rényi-DP
+        accountant of DP-SGD) covers every release it composes.
     note : str
         Free text: what was measured (e.g. the marginal).
     """
@@ -44,6 +48,7 @@ class LedgerEntry:
     rho: float | None
     sensitivity: float | None
     scale: float | None
+    draws: int = 1
     note: str = ""
 
 
@@ -89,6 +94,7 @@ class PrivacyLedger:
         rho: float | None = None,
         sensitivity: float | None = None,
         scale: float | None = None,
+        draws: int = 1,
         note: str = "",
     ) -> LedgerEntry:
         """Append one step and return it.
@@ -101,7 +107,8 @@ class PrivacyLedger:
         TypeError
             ``mechanism`` not a non-empty string; a numeric field not a real number.
         ValueError
-            A negative or NaN numeric field; neither ``epsilon`` nor ``rho`` given.
+            A negative or NaN numeric field; neither ``epsilon`` nor ``rho`` given; ``draws``
+            not an integer >= 0.
         """
         if not isinstance(mechanism, str) or not mechanism:
             raise TypeError(f"mechanism must be a non-empty string, got {mechanism!r}")
@@ -114,6 +121,8 @@ class PrivacyLedger:
             raise ValueError(f"delta must be <= 1, got {delta!r}")
         if epsilon is None and rho is None:
             raise ValueError("record() needs the cost of the step: give epsilon and/or rho")
+        if isinstance(draws, bool) or not isinstance(draws, numbers.Integral) or draws < 0:
+            raise ValueError(f"draws must be an integer >= 0, got {draws!r}")
         if rho is None and epsilon is not None and delta == 0:
             rho = epsilon**2 / 2
         entry = LedgerEntry(
@@ -123,6 +132,7 @@ class PrivacyLedger:
             rho=rho,
             sensitivity=_opt_nonneg(sensitivity, "sensitivity"),
             scale=_opt_nonneg(scale, "scale"),
+            draws=int(draws),
             note=str(note),
         )
         self._entries.append(entry)
@@ -162,12 +172,13 @@ class PrivacyLedger:
 
     def to_frame(self) -> pd.DataFrame:
         """Tidy table: one row per entry, columns ``step, mechanism, epsilon, delta, rho,
-        sensitivity, scale, note`` (missing values as NaN)."""
+        sensitivity, scale, draws, note`` (missing values as NaN)."""
         rows = [{"step": i, **asdict(e)} for i, e in enumerate(self._entries)]
         frame = pd.DataFrame(rows, columns=_COLUMNS)
         for col in ("epsilon", "delta", "rho", "sensitivity", "scale"):
             frame[col] = pd.to_numeric(frame[col], errors="coerce").astype(float)
         frame["step"] = frame["step"].astype("int64")
+        frame["draws"] = frame["draws"].astype("int64")
         return frame
 
     def __len__(self) -> int:

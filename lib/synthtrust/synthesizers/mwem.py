@@ -42,8 +42,9 @@ to uniform (the reference packages behave the same; clipping measurements to [0,
 free post-processing improvement that we do not apply, to stay with the published algorithm).
 
 Everything is vectorized over replicates: histograms are ``(reps, cells)`` arrays, each replicate
-drawing its randomness from its own generator (per replicate, in this order: the Gumbel
-variables of the T selections, shape (T, Q); the T Laplace noises; then the multinomial).
+drawing its randomness from its own generator (per replicate, round by round: the selection's
+Q Gumbel variables, then the measurement's Laplace noise; then the multinomial). The noise is
+drawn by the mechanisms of :mod:`synthtrust.privacy.mechanisms`, which write the ledger.
 The histogram is kept in log space, so no cell underflows to an absorbing zero.
 """
 
@@ -55,6 +56,7 @@ import numpy as np
 
 from .._validation import check_epsilon, check_positive_int
 from ..privacy.ledger import PrivacyLedger
+from ..privacy.mechanisms import exponential_mechanism, laplace
 from .base import (
     BaseSynthesizer,
     as_count_matrix,
@@ -147,69 +149,65 @@ def _softmax_scaled(log_a: np.ndarray, n: np.ndarray) -> np.ndarray:
     return z * (n / z.sum(axis=1))[:, None]
 
 
-def _mwem_core(mat, epsilon, queries: _Queries, iterations, repetitions, rngs):
-    """Run MWEM on count matrix (R, C); returns (histograms (R, C) float, chosen (R, T), measured (R, T))."""
-    r, c = mat.shape
-    t_max = iterations
-    n = mat.sum(axis=1).astype(float)
-    eps_round = epsilon / (2 * t_max)  # budget of each selection and of each measurement
-    lap_scale = 1.0 / eps_round  # = 2T/ε, sensitivity 1
-    gumbel = np.empty((r, t_max, queries.n_queries))
-    noise = np.empty((r, t_max))
-    for i, rng in enumerate(rngs):
-        gumbel[i] = rng.gumbel(size=(t_max, queries.n_queries))
-        noise[i] = rng.laplace(0.0, lap_scale, size=t_max)
+def _mwem_core(
+    mat, epsilon, queries: _Queries, iterations, repetitions, rngs, ledger=None, names=None
+):
+    """Run MWEM on count matrix (R, C); returns (histograms (R, C) float, chosen (R, T), measured (R, T)).
 
+    Every round draws, per replicate, the selection through
+    :func:`~synthtrust.privacy.mechanisms.exponential_mechanism` and the measurement through
+    :func:`~synthtrust.privacy.mechanisms.laplace`; ``ledger`` receives the first replicate's 2T
+    entries as they are drawn (``names``: column names for the entries' notes).
+    """
+    r, c = mat.shape
+    n = mat.sum(axis=1).astype(float)
+    eps_round = epsilon / (2 * iterations)  # budget of each selection and of each measurement
     true_ans = queries.answers(mat.astype(float))
     log_a = np.zeros((r, c))  # uniform start; scale n is applied by the softmax
     measured = np.zeros((r, queries.n_queries), dtype=bool)
-    chosen = np.empty((r, t_max), dtype=np.int64)
-    values = np.empty((r, t_max))
+    chosen = np.empty((r, iterations), dtype=np.int64)
+    values = np.empty((r, iterations))
     masks: list[np.ndarray] = []
     rows = np.arange(r)
     half_inv_n = 1.0 / (2.0 * n)
+    names = names if names is not None else [f"x{a}" for a in range(len(queries.shape))]
 
     def update(j: int) -> None:
         a = _softmax_scaled(log_a, n)
         err = values[:, j] - np.einsum("rc,rc->r", a, masks[j])
         log_a[...] += masks[j] * (err * half_inv_n)[:, None]
 
-    for t in range(t_max):
+    for t in range(iterations):
+        # score |q(A) − q(B)| (sensitivity 1); measured queries are excluded (score −inf)
         a = _softmax_scaled(log_a, n)
-        score = np.abs(queries.answers(a) - true_ans)
-        # exponential mechanism (Gumbel-max form): P(q) ∝ exp(ε_round · score / 2), sensitivity 1
-        logits = np.where(measured, -np.inf, 0.5 * eps_round * score) + gumbel[:, t, :]
-        q = np.argmax(logits, axis=1)
-        chosen[:, t] = q
-        measured[rows, q] = True
-        values[:, t] = true_ans[rows, q] + noise[:, t]
-        masks.append(queries.masks(q))
+        scores = np.where(measured, -np.inf, np.abs(queries.answers(a) - true_ans))
+        for i, rng in enumerate(rngs):
+            led = ledger if i == 0 else None
+            q = exponential_mechanism(
+                scores[i],
+                eps_round,
+                1.0,
+                rng,
+                ledger=led,
+                note=f"round {t + 1}: select 1 of {queries.n_queries} counting queries",
+            )
+            chosen[i, t] = q
+            values[i, t] = laplace(
+                true_ans[i, q],
+                sensitivity=1.0,
+                epsilon=eps_round,
+                random_state=rng,
+                ledger=led,
+                note=f"round {t + 1}: measure {queries.describe(q, names)}",
+            )
+        measured[rows, chosen[:, t]] = True
+        masks.append(queries.masks(chosen[:, t]))
         update(t)
         for _ in range(repetitions):
             for j in range(t + 1):
                 update(j)
         log_a -= log_a.max(axis=1, keepdims=True)
     return _softmax_scaled(log_a, n), chosen, values
-
-
-def _record_mwem(ledger: PrivacyLedger, epsilon, iterations, n_queries, descriptions=None) -> None:
-    eps_round = epsilon / (2 * iterations)
-    for t in range(iterations):
-        what = f": {descriptions[t]}" if descriptions else ""
-        ledger.record(
-            mechanism="exponential",
-            epsilon=eps_round,
-            rho=eps_round**2 / 8,
-            sensitivity=1.0,
-            note=f"round {t + 1}: select 1 of {n_queries} counting queries{what}",
-        )
-        ledger.record(
-            mechanism="laplace",
-            epsilon=eps_round,
-            sensitivity=1.0,
-            scale=1.0 / eps_round,
-            note=f"round {t + 1}: measure the selected query{what}",
-        )
 
 
 def mwem_histogram(
@@ -255,9 +253,7 @@ def mwem_histogram(
     queries = _Queries(shape, check_marginals(marginals, len(shape)))
     iterations, repetitions = _check_iterations(iterations, repetitions, queries.n_queries)
     rngs = replicate_generators(random_state, mat.shape[0])
-    hist, _, _ = _mwem_core(mat, epsilon, queries, iterations, repetitions, rngs)
-    if ledger is not None:
-        _record_mwem(ledger, epsilon, iterations, queries.n_queries)
+    hist, _, _ = _mwem_core(mat, epsilon, queries, iterations, repetitions, rngs, ledger)
     return hist[0] if was_1d else hist
 
 
@@ -287,13 +283,11 @@ def mwem_counts(
     if n_synthetic is not None:
         n_synthetic = check_positive_int(n_synthetic, "n_synthetic")
     rngs = replicate_generators(random_state, mat.shape[0])
-    hist, _, _ = _mwem_core(mat, epsilon, queries, iterations, repetitions, rngs)
+    hist, _, _ = _mwem_core(mat, epsilon, queries, iterations, repetitions, rngs, ledger)
     out = np.empty_like(mat)
     for i, rng in enumerate(rngs):
         m = int(mat[i].sum()) if n_synthetic is None else n_synthetic
         out[i] = rng.multinomial(m, hist[i] / hist[i].sum())
-    if ledger is not None:
-        _record_mwem(ledger, epsilon, iterations, queries.n_queries)
     return out[0] if was_1d else out
 
 
@@ -348,12 +342,18 @@ class MWEM(BaseSynthesizer):
             self.iterations, self.repetitions, queries.n_queries
         )
         hist, chosen, values = _mwem_core(
-            counts[None, :], float(self.epsilon), queries, iterations, repetitions, [self._rng]
+            counts[None, :],
+            float(self.epsilon),
+            queries,
+            iterations,
+            repetitions,
+            [self._rng],
+            self.ledger,
+            self.columns_,
         )
         self._hist = hist[0]
         self.queries_ = [queries.describe(int(k), self.columns_) for k in chosen[0]]
         self.measurements_ = values[0].copy()
-        _record_mwem(self.ledger, float(self.epsilon), iterations, queries.n_queries, self.queries_)
 
     @property
     def histogram_(self) -> np.ndarray:
