@@ -7,6 +7,9 @@
 * :mod:`~synthtrust.privacy.rdp` — Rényi-DP accounting of the subsampled Gaussian (dp-accounting):
   :func:`sampled_gaussian_rdp`, :func:`rdp_to_epsilon`, :func:`gswgan_epsilon`,
   :func:`gswgan_max_iterations`.
+* :mod:`~synthtrust.privacy.pate` — the PATE moments accountant and noisy teacher vote:
+  :func:`pate_moments`, :func:`pate_epsilon`, :func:`pate_noise_for_budget`,
+  :func:`noisy_vote_labels`.
 * :mod:`~synthtrust.privacy.ledger` — :class:`PrivacyLedger`.
 """
 
@@ -21,6 +24,7 @@ from .mechanisms import (
     gaussian,
     laplace,
 )
+from .pate import noisy_vote_labels, pate_epsilon, pate_moments, pate_noise_for_budget
 from .rdp import gswgan_epsilon, gswgan_max_iterations, rdp_to_epsilon, sampled_gaussian_rdp
 
 __all__ = [
@@ -38,6 +42,10 @@ __all__ = [
     "gswgan_epsilon",
     "gswgan_max_iterations",
     "laplace",
+    "noisy_vote_labels",
+    "pate_epsilon",
+    "pate_moments",
+    "pate_noise_for_budget",
     "pure_to_zcdp",
     "rdp_to_epsilon",
     "sampled_gaussian_rdp",
