@@ -3,10 +3,12 @@ serialisation, the non-private ``infer`` and the hand-written dataset domains.""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import pickle
 import re
 import warnings
+from importlib import resources
 
 import numpy as np
 import pandas as pd
@@ -528,6 +530,44 @@ def test_adult_pgm_sizes_equal_the_json_file():
     codes = dom.encode(df)
     pd.testing.assert_frame_equal(codes, df)  # identity on integer-coded data
     pd.testing.assert_frame_equal(dom.decode(codes), df)
+
+
+# sha256 of each domain as the hand-written Python builders of the former domain.py built it,
+# before the domains moved to JSON data files: the files must give exactly equal Domain objects
+# (spec reprs included, so 1, 1.0 and True are told apart).
+BUILDER_FINGERPRINTS = {
+    "pima_diabetes": "6d7531c52128f141092f3434acda3e625f8c45edc4d4f02867982b221d8b3329",
+    "ilpd": "8ac1203a9003f53cda6169eb87c97b087b03ac1d76c9e0ddd8786ddd01e57f6e",
+    "hypothyroid_allhypo": "bb41ec6812815ba71746c1a41976a720f0c5d671a3d4def44de0ce793298d317",
+    "adult_pgm_discretized": "49ee06134874152927df5bfed619a0ba815fb838a805e2f2a84aa7575c2a21a0",
+    "cardio": "1149f723e39bb26ed396f0c89900e79ce6bdd88460016acbe31d11ef68b159af",
+    "census2011": "2a7542cf7601a4a3d06d25654a3ce56836e566b0fd8ad95a51f852aba837ae60",
+}
+
+
+def _fingerprint(dom: Domain) -> str:
+    text = json.dumps([dom.to_dict(), {col: repr(spec) for col, spec in dom.specs.items()}])
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+@pytest.mark.parametrize("name", [*DATASET_DOMAINS, "census2011"])
+def test_dataset_domain_equals_the_former_python_builders(name):
+    assert _fingerprint(dataset_domain(name)) == BUILDER_FINGERPRINTS[name]
+
+
+def test_dataset_domain_files():
+    """One JSON file per hand-written domain (adult's sizes come from data/), named after it;
+    a column entry is a Domain.to_dict entry plus an optional "note" on its source."""
+    folder = resources.files("synthtrust.domain").joinpath("data")
+    files = sorted(f.name for f in folder.iterdir() if f.name.endswith(".json"))
+    names = sorted({*DATASET_DOMAINS, "census2011"} - {"adult_pgm_discretized"})
+    assert files == [f"{name}.json" for name in names]
+    for name in names:
+        content = json.loads(folder.joinpath(f"{name}.json").read_text("utf-8"))
+        assert set(content) == {"dataset", "description", "columns"}
+        assert content["dataset"] == name
+        spec_columns = [{k: v for k, v in c.items() if k != "note"} for c in content["columns"]]
+        assert Domain.from_dict({"columns": spec_columns}) == dataset_domain(name)
 
 
 @pytest.mark.parametrize("name", DATASET_DOMAINS)
