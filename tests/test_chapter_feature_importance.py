@@ -164,7 +164,9 @@ def test_one_replicate_is_deterministic():
 def test_a_copy_of_the_real_table_scores_one(monkeypatch):
     """The synthetic side runs the real side's pipeline: a copy gives the same split, forest
     and importances, so every similarity is 1 and the AUCs are the real one."""
-    monkeypatch.setattr(fi, "_synthesize", lambda name, level, dataset, real, params, rng: real)
+    monkeypatch.setattr(
+        fi.grid, "_synthesize", lambda name, level, dataset, real, params, rng: real
+    )
     params = {"dataset": "artificial_5", "generator": "privbayes", "levels": [1.0], **PARAMS}
     a = fi.importance_cell(params, [np.random.default_rng(5)])
     np.testing.assert_allclose(a[["rbo", "corr_rbo", "cosine"]], 1.0, atol=1e-12)
@@ -185,7 +187,7 @@ def test_a_synthetic_table_with_one_class_is_a_failed_run(monkeypatch):
         out[fi.DATASETS[dataset].target] = out[fi.DATASETS[dataset].target].iloc[0]
         return out
 
-    monkeypatch.setattr(fi, "_synthesize", one_class)
+    monkeypatch.setattr(fi.grid, "_synthesize", one_class)
     params = {"dataset": "artificial_5", "generator": "privbayes", "levels": [1.0], **PARAMS}
     out = fi.importance_cell(params, [np.random.default_rng(1)])
     assert out.failed.all() and out.rbo.isna().all() and out.auc_real.notna().all()

@@ -1,0 +1,65 @@
+"""Chapter ``feature_importance``: Giles et al. (2022), "Faking feature importance: a cautionary
+tale on the use of differentially-private synthetic data" (``giles2022``), re-run.
+
+One grid cell = (dataset, generator); one replicate = the paper's App. A run for that cell:
+
+1. the real table (:func:`~synthtrust.studies.feature_importance_data.load_table`) is feature-engineered
+   (:func:`~synthtrust.studies.feature_importance_data.engineer_features`), split 70/30 and a random forest of 150
+   trees is fitted on the 70 %; its MDI, permutation (PFI) and mean-|SHAP| importances are the
+   *real* importances. The split and the forest are seeded from ``(seed, dataset, rep)`` only,
+   so every generator of a replicate is compared with the same real ranking (as in the QUIPP
+   pipeline, where run *i* uses seed *i* for everything);
+2. for each privacy level (or subsample fraction) the generator is fitted on the real table and
+   samples as many rows; the synthetic table goes through the same engineering, split and
+   forest, and its importances are compared with the real ones: extrapolated RBO, correlated
+   RBO (with the association matrix of the real training features), cosine, L2 and KL
+   (:func:`compare_rankings`); the forest's AUC on the synthetic test split and its cross-AUC on
+   the real test split (train on synthetic, test on real) are recorded;
+3. the random-permutation baseline compares random permutations of the real ranking with it.
+
+A synthetic table on which no forest can be trained (one class left, too few rows after the
+pipeline's cleaning, all importances zero) is recorded with ``failed=True`` and NaN scores, as
+the paper reports "PrivBayes fails" for Adult at ε = 10⁻⁴.
+
+Modules (one concept each): :mod:`.models` (the forest, its importances and the similarity
+measures), :mod:`.generators`, :mod:`.grid` (the grid and its replicates), :mod:`.views` (the
+chapter's tables and figures) and :mod:`.findings` (the paper's findings against this run).
+"""
+
+from __future__ import annotations
+
+from ..feature_importance_data import DATASETS
+from ..feature_importance_data import engineer_features as engineer_features
+from ..feature_importance_data import load_table as load_table
+from ..feature_importance_data import nominal_features as nominal_features
+from ..feature_importance_data import study_domain as study_domain
+from .findings import PAPER_FINDINGS, paper_vs_run
+from .generators import GENERATORS, PAPER_TABLE1, make_generator, privbayes_ledgers
+from .grid import build_grid, importance_cell, real_cell, summarize
+from .models import MEASURES, compare_rankings, fit_importances
+
+# private names the chapter's tests and the benchmarks use
+from .models import _auc as _auc
+from .models import _forest as _forest
+from .models import _split as _split
+from .views import baseline_bands, privbayes_gap, top_features
+
+__all__ = [
+    "DATASETS",
+    "GENERATORS",
+    "MEASURES",
+    "PAPER_FINDINGS",
+    "PAPER_TABLE1",
+    "build_grid",
+    "compare_rankings",
+    "baseline_bands",
+    "fit_importances",
+    "importance_cell",
+    "make_generator",
+    "paper_vs_run",
+    "privbayes_gap",
+    "privbayes_ledgers",
+    "real_cell",
+    "summarize",
+    "top_features",
+]
