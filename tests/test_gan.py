@@ -393,7 +393,7 @@ def test_chunks_of_the_pretraining_do_not_change_results(monkeypatch):
     df, dom = _table()
     fits = []
     for chunk in (25, 3, 1000):
-        monkeypatch.setattr(gan_module, "_CHUNK", chunk)
+        monkeypatch.setattr(gan_module.training, "_CHUNK", chunk)
         fits.append(GSWGAN(epsilon=30.0, domain=dom, random_state=5, **SMALL).fit(df))
     for other in fits[1:]:
         assert all(torch.equal(a, b) for a, b in zip(fits[0]._ema, other._ema, strict=True))

@@ -393,11 +393,11 @@ def test_mst_same_seed_same_data_and_different_seed_differs(data):
 
 
 def test_mst_with_jax_backend_matches_numpy_backend(data, monkeypatch):
-    monkeypatch.setattr(mg, "choose_backend", lambda cells, nodes, iters: "jax")
+    monkeypatch.setattr(mg.estimate, "choose_backend", lambda cells, nodes, iters: "jax")
     a = MST(3.0, 1e-6, domain=DOMAIN, iters=200, random_state=9).fit(data)
     b = MST(3.0, 1e-6, domain=DOMAIN, iters=200, random_state=9).fit(data)
     pd.testing.assert_frame_equal(a.sample(100), b.sample(100))
-    monkeypatch.setattr(mg, "choose_backend", lambda cells, nodes, iters: "numpy")
+    monkeypatch.setattr(mg.estimate, "choose_backend", lambda cells, nodes, iters: "numpy")
     c = MST(3.0, 1e-6, domain=DOMAIN, iters=200, random_state=9).fit(data)
     assert a.tree_ == c.tree_ and a.ledger.total_rho == c.ledger.total_rho
     # same iterates up to rounding until rounding flips an Armijo test; then both converge

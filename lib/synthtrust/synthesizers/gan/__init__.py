@@ -1,0 +1,119 @@
+"""GS-WGAN for tables of discrete columns: a Wasserstein GAN whose generator only ever receives
+sanitised gradients from an ensemble of non-private discriminators on disjoint data shards.
+
+Source: D. Chen, T. Orekondy, M. Fritz, "GS-WGAN: a gradient-sanitized approach for learning
+differentially private generators", NeurIPS 2020 [``chen2020``]; defaults, algorithm and
+accounting as in the reference implementation (``DingfanChen/GS-WGAN`` @ 62e77b3 [``gswgan2022``]),
+written from a description of it, not from its code. The tabular port follows Montoya Perez et
+al. (2024) [``montoyaperez2024``], §4.2: a fully connected three-layer generator,
+WGAN-GP hyperparameters (Gulrajani et al. 2017), subsampling rate γ = 1/500 (disjoint subsets
+of 40 records out of 20 000), C = 1, noise multiplier 1.07, generators saved at several ε during
+one training run.
+
+Data and networks
+-----------------
+Each column with k levels is one-hot encoded; a record is a vector of L = Σ k entries.
+
+* Generator G: z ~ N(0, I_{z_dim}) → Linear(z_dim, hidden) → ReLU → Linear(hidden, hidden) → ReLU
+  → Linear(hidden, L) = logits, one block of k logits per column. During training the
+  discriminator sees the **Gumbel-softmax relaxation** (Jang, Gu & Poole 2017) of each block,
+  softmax((logits + g)/τ) with g i.i.d. standard Gumbel and temperature τ = ``tau`` (default 0.2,
+  as CTGAN); small τ makes the relaxed vectors close to one-hot (the real records are exactly
+  one-hot). :meth:`GSWGAN.sample` draws one category per column as argmax(logits + g) (the
+  Gumbel-max trick: exactly a draw from softmax(logits)).
+* Discriminators (WGAN critics): K MLPs Linear(L, hidden) → LeakyReLU(0.2) → Linear(hidden,
+  hidden) → LeakyReLU(0.2) → Linear(hidden, 1), stored as **one batched ensemble** (weights of
+  shape (K, in, out), batched matmul, stacked Adam state), so pretraining all K is one batched
+  computation and a private iteration indexes one member. The gradient of a critic with respect to
+  its input, needed for the gradient penalty and the sanitiser, is written out in closed form
+  (∂D/∂x = W₁ diag φ'(a₁) W₂ diag φ'(a₂) w₃; φ' is piecewise constant), so no double
+  backpropagation is needed.
+
+Implementation (CPU, one thread): no autograd — the critic's WGAN-GP gradient and the
+generator's backward pass (per-column softmax, 1/τ, three Linear layers) are written out and
+checked against autograd in the tests; Adam is PyTorch's fused kernel. In the batched pretraining
+a real record enters the first layer as the sum of the c rows of W₁ of its one-hot entries (and
+its part of ∂/∂W₁ is a scatter-add), the first layer of x̂ = αx_real + (1−α)x_fake is
+α·a₁(x_real) + (1−α)·a₁(x_fake) (it is affine), and the K (critic, generator) pairs are processed
+a chunk of ``_CHUNK`` at a time so that the intermediates stay in the cache; every random number
+is drawn in the same order as an unchunked loop, so the chunk size does not change any result.
+These change only the floating-point rounding, not the algorithm or the random draws: a run
+equals the previous dense, autograd-based implementation (kept as the baseline of
+``benchmarks/bench_gan.py``) to ≈ 1e-7 over short runs (tests/test_gan.py); over thousands of
+iterations the rounding differences grow as in any GAN, so quality is compared by the
+benchmark's TVD check instead.
+
+Algorithm (the reference implementation's, adapted to tables)
+--------------------------------------------------------------
+1. **Partition**: the n records are shuffled once (the synthesizer's generator) and split into
+   K = n // ``subset_size`` disjoint shards (sizes differ by at most one, all ≥ subset_size);
+   discriminator j only ever sees shard j.
+2. **Warm start** (``pretrain_iterations``): every discriminator is trained non-privately on its
+   own shard against its own throw-away generator (as GS-WGAN's ``pretrain.py``: critic_iters
+   critic steps then one generator step per iteration; here all K pairs in one batched
+   computation). Not charged: only the released generator G is a function of the outputs that
+   are accounted, and G only ever receives sanitised gradients. Discriminator j (and its
+   throw-away generator) is a function of shard j and public randomness only, which is what the
+   subsampling argument needs: on neighbouring datasets (one record replaced) every
+   discriminator except the one holding the replaced record is identical given the same
+   history. The Adam state of the critics is reset after pretraining (as the reference, which
+   creates new optimisers).
+3. **Iterations**: pick one discriminator j uniformly at random (a record's shard is used with
+   probability q = 1/K); ``critic_iters`` critic steps on D_j with loss
+   mean D(fake) − mean D(real) + gp_weight·mean(‖∇ₓD(x̂)‖₂ − 1)² + drift_weight·mean D(real)²
+   (x̂ = αx_real + (1−α)x_fake, α ~ U(0, 1); WGAN-GP; drift term of PGGAN); then one generator step
+   through the frozen D_j with loss −mean D_j(G(z)) over B = ``batch_size`` samples: the gradient
+   of that loss with respect to each generated sample (the discriminator's input) is clipped to L2
+   norm C/B (C = ``clip_bound``) and gets Gaussian noise of std (C/B)·σ·2 (σ =
+   ``noise_multiplier``; 2 = replace-one sensitivity of a clipped vector) before it flows into G
+   (:func:`sanitize_gradients`). Adam (``lr``, ``betas``) for G and each D.
+4. **Release**: an exponential moving average of G's parameters with decay
+   min(1 − 1/(t+1), ``ema_decay``) at iteration t = 0, 1, … (the reference's warm-up) is the
+   released model.
+
+Real batches are uniform random subsets of b = min(``batch_size``, ``subset_size``) records of
+the shard (without replacement; so if a shard is smaller than the batch the batch is a random
+subset of that size, never a resample), with b fake samples; the critic is not released, so the
+real-batch size does not enter the accounting.
+
+Accounting (:mod:`synthtrust.privacy.rdp`)
+-------------------------------------------
+ε(T) for T iterations is computed as GS-WGAN does: T·B compositions of the Gaussian mechanism
+(noise multiplier σ) on a subsample of 1 out of K shards drawn without replacement, under
+replace-one neighbours, by Rényi DP (dp-accounting 0.6.0), converted to (ε, δ) by the classic
+bound (``conversion="classic"``, as autodp; reproduces the reference's ε = 9.99 for K = 1000,
+T = 20 000, B = 32, σ = 1.07, δ = 1e-5). Training stops at the largest T ≤ ``max_iterations``
+with ε(T) ≤ ``epsilon``. ⚠ ``composition="per_iteration"`` gives the standard analysis in which
+the B sanitised gradients of one iteration, which all depend on the same discriminator, are one
+Gaussian release with multiplier σ/√B subsampled once; it is orders of magnitude larger (one
+single iteration at K = 500 already costs ε ≈ 28), see :mod:`synthtrust.privacy.rdp`.
+
+Neighbouring relation: **replace-one** (n public; the size of the shards and K are derived from
+n). :meth:`GSWGAN.sample` without ``n`` returns n rows.
+
+Non-private mode: ``noise_multiplier=0`` rescales every per-sample gradient to norm exactly C/B
+and adds no noise (the reference's non-DP mode); ε = ∞ is recorded, training runs
+``max_iterations`` iterations.
+"""
+
+from __future__ import annotations
+
+from .adam import _ADAM_EPS as _ADAM_EPS
+from .adam import _Adam as _Adam
+from .estimator import GSWGAN
+from .networks import _LEAK as _LEAK
+from .networks import _critic_grads as _critic_grads
+from .networks import _critic_input_grad as _critic_input_grad
+from .networks import _FlatMLP as _FlatMLP
+from .networks import _gen_backward as _gen_backward
+from .networks import _gen_forward as _gen_forward
+from .networks import _gen_logits as _gen_logits
+from .networks import _leaky as _leaky
+from .networks import _leaky_back as _leaky_back
+from .networks import _mm as _mm
+from .networks import _row_index as _row_index
+from .networks import _t as _t
+from .sanitize import partition_shards, sanitize_gradients
+
+# ``name as name``: private helpers re-exported for tests/test_gan.py and benchmarks/bench_gan.py
+__all__ = ["GSWGAN", "partition_shards", "sanitize_gradients"]

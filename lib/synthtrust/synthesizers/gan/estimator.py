@@ -1,0 +1,412 @@
+"""The GS-WGAN estimator: parameters, the RDP accounting of a run and its ledger entry, the fit
+(shards, iteration budget, checkpoints; the training loop is :mod:`.training`), sampling by the
+Gumbel-max trick and the checkpoint snapshots.
+
+Source: Chen, Orekondy & Fritz (NeurIPS 2020) [``chen2020``]; the reference implementation
+[``gswgan2022``]; the tabular port of Montoya Perez et al. (2024) [``montoyaperez2024``], §4.2.
+"""
+
+from __future__ import annotations
+
+import copy
+import math
+import warnings
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+
+from ..._optional import import_optional
+from ..._validation import (
+    check_delta,
+    check_epsilon,
+    check_nonnegative_int,
+    check_positive_int,
+    check_random_state,
+    check_real_range,
+)
+from ...privacy.ledger import PrivacyLedger
+from ...privacy.rdp import gswgan_epsilon, gswgan_max_iterations
+from .._torch_tables import decode_gumbel_max, one_thread
+from ..tabular import TabularSynthesizer
+from .networks import _gen_logits
+from .sanitize import _SENSITIVITY, partition_shards
+from .training import _GSWGANTraining
+
+
+class GSWGAN(_GSWGANTraining, TabularSynthesizer):
+    """GS-WGAN (Chen et al. 2020) for integer-coded discrete tables; (ε, δ)-DP, replace-one.
+
+    See the package docstring (:mod:`synthtrust.synthesizers.gan`) for the networks, the algorithm
+    and the accounting.
+
+    Parameters
+    ----------
+    epsilon : float > 0, default 10.0
+        Budget ε (nats); training runs the largest number of iterations with ε(T) ≤ epsilon.
+        Ignored in the non-private mode (``noise_multiplier=0``).
+    delta : float in (0, 1), default 1e-5
+    domain : dict {column: levels}, a synthtrust Domain, or None
+        Public domain (None infers it from the data with a warning: not DP).
+    subset_size : int ≥ 1, default 40
+        Records per discriminator shard; K = n // subset_size shards (the paper: 40 of 20 000,
+        γ = 1/500). Must be ≤ n (checked at :meth:`fit`).
+    noise_multiplier : float ≥ 0, default 1.07
+        σ (0: non-private mode, ε = ∞).
+    clip_bound : float > 0, default 1.0
+        C.
+    batch_size : int ≥ 1, default 32
+        B, generated samples per generator step (and real records per critic step, capped at
+        ``subset_size``).
+    z_dim : int ≥ 1, default 10
+    hidden : int ≥ 1, default 64
+        Width of the hidden layers of the generator and the critics.
+    critic_iters : int ≥ 1, default 5
+    lr : float > 0, default 1e-4
+    betas : (float, float) in [0, 1), default (0.5, 0.9)
+        Adam (Gulrajani et al. 2017).
+    gp_weight : float ≥ 0, default 10.0
+    drift_weight : float ≥ 0, default 1e-3
+    ema_decay : float in [0, 1), default 0.999
+    tau : float > 0, default 0.2
+        Gumbel-softmax temperature of the samples shown to the critics.
+    pretrain_iterations : int ≥ 0, default 100
+        Non-private warm-start iterations of every discriminator (each: ``critic_iters`` critic
+        steps and one step of its throw-away generator). The reference uses 2000 (MNIST); one
+        batched iteration for K = 500 critics on the (2, 100)-level table costs ≈ 0.3–0.7 s on
+        one CPU thread (``benchmarks/bench_gan.py``; the range is the machine's load), so 2000
+        would take 10–20 min per fit and the default is smaller.
+    max_iterations : int ≥ 1, default 20000
+        Cap on the private iterations (the reference's ``iterations``).
+    checkpoints : sequence of floats or None
+        Strictly increasing ε values in (0, epsilon]: the EMA generator is kept at the last
+        iteration whose ε ≤ each value; :meth:`at_epsilon` returns those snapshots. They come
+        from the same run, so releasing several costs the largest of their ε, not the sum. A run
+        is a prefix of any longer run with the same ``random_state`` and parameters, so the
+        snapshot at checkpoint c is identical to the generator of a fresh fit with epsilon=c.
+    composition : {"per_sample", "per_iteration"}, default "per_sample"
+        Accounting (package docstring; "per_sample" is GS-WGAN's).
+    conversion : {"classic", "improved"}, default "classic"
+        RDP → (ε, δ) conversion (:mod:`synthtrust.privacy.rdp`; "classic" is autodp's).
+    random_state : int, numpy.random.Generator, SeedSequence or None
+
+    Attributes
+    ----------
+    n_records_ : int
+    n_discriminators_ : int
+        K.
+    iterations_ : int
+        Private iterations run.
+    epsilon_spent_ : float
+        ε(``iterations_``) (≤ epsilon; ∞ in the non-private mode; 0 if no iteration was affordable).
+    checkpoints_ : dict {ε checkpoint: (iterations, ε spent)}
+    wasserstein_ : ndarray, shape (``iterations_``,)
+        The critic's estimate mean D(real) − mean D(fake) at the last critic step of each
+        iteration (a training diagnostic computed on non-released quantities; not DP).
+    ledger : PrivacyLedger
+        One ``"subsampled_gaussian"`` entry with ε = ``epsilon_spent_``, δ = delta, sensitivity 2C/B,
+        scale 2σC/B (ρ not defined: the accounting is RDP, not zCDP).
+
+    Raises
+    ------
+    TypeError, ValueError
+        At construction or :meth:`fit`: a parameter of the wrong type or out of range (the message
+        names it, its value and the allowed range); at :meth:`fit` also ``subset_size`` > n and
+        codes outside the domain.
+
+    Examples
+    --------
+    >>> import numpy as np, pandas as pd
+    >>> df = pd.DataFrame({"a": np.arange(2000) % 2, "b": np.arange(2000) % 3})
+    >>> g = GSWGAN(epsilon=5.0, subset_size=20, pretrain_iterations=5, domain={"a": 2, "b": 3},
+    ...            random_state=0).fit(df)
+    >>> g.n_discriminators_, g.iterations_, g.epsilon_spent_ <= 5.0
+    (100, 54, True)
+    >>> g.sample(5).shape
+    (5, 2)
+    """
+
+    _description = (
+        "GS-WGAN (Chen et al. 2020): WGAN-GP generator trained on sanitised gradients from "
+        "discriminators on disjoint shards; (epsilon, delta)-DP by RDP, replace-one"
+    )
+    _accounting = "rdp"
+
+    def __init__(
+        self,
+        epsilon: float = 10.0,
+        delta: float = 1e-5,
+        *,
+        domain=None,
+        subset_size: int = 40,
+        noise_multiplier: float = 1.07,
+        clip_bound: float = 1.0,
+        batch_size: int = 32,
+        z_dim: int = 10,
+        hidden: int = 64,
+        critic_iters: int = 5,
+        lr: float = 1e-4,
+        betas: tuple[float, float] = (0.5, 0.9),
+        gp_weight: float = 10.0,
+        drift_weight: float = 1e-3,
+        ema_decay: float = 0.999,
+        tau: float = 0.2,
+        pretrain_iterations: int = 100,
+        max_iterations: int = 20000,
+        checkpoints: Sequence[float] | None = None,
+        composition: str = "per_sample",
+        conversion: str = "classic",
+        random_state=None,
+    ):
+        self.epsilon = epsilon
+        self.delta = delta
+        self.domain = domain
+        self.subset_size = subset_size
+        self.noise_multiplier = noise_multiplier
+        self.clip_bound = clip_bound
+        self.batch_size = batch_size
+        self.z_dim = z_dim
+        self.hidden = hidden
+        self.critic_iters = critic_iters
+        self.lr = lr
+        self.betas = betas
+        self.gp_weight = gp_weight
+        self.drift_weight = drift_weight
+        self.ema_decay = ema_decay
+        self.tau = tau
+        self.pretrain_iterations = pretrain_iterations
+        self.max_iterations = max_iterations
+        self.checkpoints = checkpoints
+        self.composition = composition
+        self.conversion = conversion
+        self.random_state = random_state
+        self._validate_params()
+
+    # -- parameters ---------------------------------------------------------------------------
+    def _validate_params(self) -> None:
+        super()._validate_params()
+        check_delta(self.delta)  # the base skips δ = 0 outside zCDP; GS-WGAN needs δ > 0
+        for name in (
+            "subset_size",
+            "batch_size",
+            "z_dim",
+            "hidden",
+            "critic_iters",
+            "max_iterations",
+        ):
+            check_positive_int(getattr(self, name), name)
+        check_nonnegative_int(self.pretrain_iterations, "pretrain_iterations")
+        check_real_range(self.noise_multiplier, "noise_multiplier", 0.0, low_open=False)
+        check_real_range(self.clip_bound, "clip_bound", 0.0)
+        check_real_range(self.lr, "lr", 0.0)
+        check_real_range(self.gp_weight, "gp_weight", 0.0, low_open=False)
+        check_real_range(self.drift_weight, "drift_weight", 0.0, low_open=False)
+        check_real_range(self.ema_decay, "ema_decay", 0.0, 1.0, low_open=False)
+        check_real_range(self.tau, "tau", 0.0)
+        betas = self.betas
+        if not isinstance(betas, Sequence) or isinstance(betas, str) or len(betas) != 2:
+            raise ValueError(f"betas must be a pair (beta1, beta2) in [0, 1), got {betas!r}")
+        for i, b in enumerate(betas):
+            check_real_range(b, f"betas[{i}]", 0.0, 1.0, low_open=False)
+        if self.composition not in ("per_sample", "per_iteration"):
+            raise ValueError(
+                f"composition must be one of ('per_sample', 'per_iteration'), got {self.composition!r}"
+            )
+        if self.conversion not in ("classic", "improved"):
+            raise ValueError(
+                f"conversion must be one of ('classic', 'improved'), got {self.conversion!r}"
+            )
+        if self.checkpoints is not None:
+            cps = self.checkpoints
+            if not isinstance(cps, Sequence) or isinstance(cps, str) or len(cps) == 0:
+                raise ValueError(
+                    f"checkpoints must be None or a non-empty sequence of epsilons, got {cps!r}"
+                )
+            values = [check_epsilon(c, f"checkpoints[{i}]") for i, c in enumerate(cps)]
+            if any(b <= a for a, b in zip(values[:-1], values[1:], strict=True)):
+                raise ValueError(f"checkpoints must be strictly increasing, got {list(cps)!r}")
+            if values[-1] > float(self.epsilon):
+                raise ValueError(
+                    f"checkpoints must be <= epsilon = {self.epsilon!r}, got {values[-1]!r}"
+                )
+            if float(self.noise_multiplier) == 0:
+                raise ValueError(
+                    "checkpoints need a private run: noise_multiplier must be > 0 with checkpoints, "
+                    "got noise_multiplier=0"
+                )
+
+    @property
+    def rho_(self) -> float:
+        """Not defined: GS-WGAN is accounted in Rényi DP (see ``epsilon_spent_``), not zCDP."""
+        raise AttributeError(
+            "GSWGAN is accounted in Renyi DP (epsilon_spent_, ledger), not in zCDP: no rho_"
+        )
+
+    # -- accounting -----------------------------------------------------------------------------
+    def _accountant_kwargs(self, k: int) -> dict:
+        return dict(
+            n_discriminators=k,
+            batch_size=int(self.batch_size),
+            noise_multiplier=float(self.noise_multiplier),
+            delta=float(self.delta),
+            composition=self.composition,
+            conversion=self.conversion,
+        )
+
+    def _iterations_for(self, eps: float, k: int) -> int:
+        return gswgan_max_iterations(
+            float(eps), max_iterations=int(self.max_iterations), **self._accountant_kwargs(k)
+        )
+
+    def epsilon_at(self, iterations: int) -> float:
+        """ε(iterations) (nats) of this fitted configuration (K, B, σ, δ, composition, conversion).
+
+        ∞ for iterations ≥ 1 in the non-private mode. Raises NotFittedError before :meth:`fit`,
+        TypeError/ValueError for ``iterations`` not an integer ≥ 0.
+        """
+        self._check_fitted()
+        return self._epsilon(check_nonnegative_int(iterations, "iterations"))
+
+    def _epsilon(self, iterations: int) -> float:
+        if float(self.noise_multiplier) == 0:
+            return 0.0 if iterations == 0 else math.inf
+        return gswgan_epsilon(iterations, **self._accountant_kwargs(self.n_discriminators_))
+
+    def _record(self, ledger: PrivacyLedger, iterations: int, eps: float) -> None:
+        b, c, s = int(self.batch_size), float(self.clip_bound), float(self.noise_multiplier)
+        ledger.record(
+            mechanism="subsampled_gaussian",
+            epsilon=eps,
+            delta=float(self.delta) if s > 0 else 0.0,
+            rho=None,
+            sensitivity=_SENSITIVITY * c / b,
+            scale=_SENSITIVITY * c * s / b,
+            note=(
+                f"GS-WGAN: {iterations} iterations x B={b} sanitised per-sample gradients; "
+                f"1 of K={self.n_discriminators_} disjoint shards per iteration (q=1/K, without "
+                f"replacement), sigma={s}, C={c}; RDP via dp-accounting 0.6.0, replace-one, "
+                f"{self.composition} composition, {self.conversion} conversion"
+                + ("" if s > 0 else "; NON-PRIVATE mode (noise_multiplier=0)")
+            ),
+        )
+
+    # -- fitting --------------------------------------------------------------------------------
+    def _fit_codes(self, codes: dict, rng: np.random.Generator) -> None:
+        torch = import_optional("torch", "GSWGAN")
+
+        names = list(codes)
+        sizes = [int(self.domain_[c]) for c in names]
+        n = int(next(iter(codes.values())).shape[0])
+        subset = int(self.subset_size)
+        if subset > n:
+            raise ValueError(f"subset_size must be <= the number of records n = {n}, got {subset}")
+        shards = partition_shards(n, subset, rng)
+        k = len(shards)
+        self.n_records_ = n
+        self.n_discriminators_ = k
+        private = float(self.noise_multiplier) > 0
+
+        # iterations: budget, checkpoints
+        if private:
+            total_it = self._iterations_for(self.epsilon, k)
+            cp_eps = [] if self.checkpoints is None else [float(c) for c in self.checkpoints]
+            cp_it = [self._iterations_for(c, k) for c in cp_eps]
+        else:
+            total_it, cp_eps, cp_it = int(self.max_iterations), [], []
+        if private and total_it == 0:
+            warnings.warn(
+                f"one GS-WGAN iteration already costs more than epsilon={self.epsilon}: no training "
+                "iteration is run and the released generator is the untrained initial one",
+                UserWarning,
+                stacklevel=3,
+            )
+        seed = int(rng.integers(0, 2**63 - 1))
+        self._checkpoint_seeds = [int(rng.integers(0, 2**63 - 1)) for _ in cp_eps]
+
+        with one_thread(torch), torch.no_grad():
+            gen = torch.Generator().manual_seed(seed)
+            ema, snaps, wass = self._train(codes, names, sizes, shards, total_it, cp_it, gen, torch)
+
+        self._ema = ema
+        self.iterations_ = total_it
+        self.epsilon_spent_ = self._epsilon(total_it)
+        self.wasserstein_ = wass
+        self._snapshots = dict(zip(cp_eps, snaps, strict=True))
+        self.checkpoints_ = {c: (t, self._epsilon(t)) for c, t in zip(cp_eps, cp_it, strict=True)}
+        self._record(self.ledger, total_it, self.epsilon_spent_)
+
+    def _default_n(self) -> int:
+        # replace-one neighbours: n is public, no budget is spent on it
+        return self.n_records_
+
+    # -- sampling -------------------------------------------------------------------------------
+    def _logits(self, n: int, rng: np.random.Generator, params) -> np.ndarray:
+        torch = import_optional("torch", "GSWGAN")
+
+        z = rng.standard_normal((n, int(self.z_dim))).astype(np.float32)
+        with one_thread(torch), torch.no_grad():
+            out = _gen_logits(params, torch.from_numpy(z), torch).numpy()
+        return out.astype(np.float64)
+
+    def _sample_codes(self, n: int, rng: np.random.Generator) -> pd.DataFrame:
+        """One category per column by the Gumbel-max trick on the EMA generator's logits."""
+        sizes = [int(self.domain_[c]) for c in self.columns_]
+        return decode_gumbel_max(self._logits(n, rng, self._ema), self.columns_, sizes, rng)
+
+    def category_probabilities(self, n: int = 10000, random_state=None) -> dict:
+        """Monte-Carlo average of the generator's per-column softmax over ``n`` latent draws.
+
+        Returns ``{column: ndarray (levels,)}`` summing to 1 (post-processing; no budget).
+        """
+        self._check_fitted()
+        n = check_positive_int(n, "n")
+        logits = self._logits(n, check_random_state(random_state), self._ema)
+        out, off = {}, 0
+        for c in self.columns_:
+            size = int(self.domain_[c])
+            block = logits[:, off : off + size]
+            p = np.exp(block - block.max(axis=1, keepdims=True))
+            out[c] = (p / p.sum(axis=1, keepdims=True)).mean(axis=0)
+            off += size
+        return out
+
+    # -- checkpoints ----------------------------------------------------------------------------
+    def at_epsilon(self, epsilon: float) -> GSWGAN:
+        """The fitted synthesizer whose generator is the EMA snapshot of checkpoint ``epsilon``.
+
+        Returns a new fitted :class:`GSWGAN` (parameters ``epsilon`` = the checkpoint,
+        ``checkpoints`` = None) with ``iterations_`` / ``epsilon_spent_`` of the snapshot and a
+        ledger of one entry recording that ε; its sampler has its own generator seeded at fit
+        time, so repeated calls sample identically.
+
+        Raises
+        ------
+        ValueError
+            ``epsilon`` is not one of the fitted ``checkpoints`` (within 1e-9 relative).
+        NotFittedError
+            Before :meth:`fit`.
+        """
+        self._check_fitted()
+        epsilon = check_epsilon(epsilon)
+        match = [i for i, c in enumerate(self._snapshots) if math.isclose(c, epsilon, rel_tol=1e-9)]
+        if not match:
+            raise ValueError(
+                f"epsilon must be one of the fitted checkpoints {list(self._snapshots)}, got {epsilon!r}"
+            )
+        i = match[0]
+        cp = list(self._snapshots)[i]
+        its, eps_spent = self.checkpoints_[cp]
+        new = copy.copy(self)
+        new.epsilon = cp
+        new.checkpoints = None
+        new._ema = self._snapshots[cp]
+        new._snapshots = {}
+        new.checkpoints_ = {}
+        new._checkpoint_seeds = []
+        new.iterations_ = its
+        new.epsilon_spent_ = eps_spent
+        new.wasserstein_ = self.wasserstein_[:its].copy()
+        new._rng = np.random.default_rng(self._checkpoint_seeds[i])
+        new.ledger = PrivacyLedger()
+        new._record(new.ledger, its, eps_spent)
+        return new
