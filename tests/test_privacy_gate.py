@@ -152,6 +152,38 @@ def test_the_ledger_is_the_noise_drawn(name):
     _check_fit(GATED[name])
 
 
+def test_the_gswgan_ledger_is_its_sanitised_gradients(monkeypatch):
+    """GS-WGAN draws its noise with torch inside the training loop: every ``torch.normal`` call
+    is made by the sanitiser of ``synthtrust.privacy.gradients``, one per private iteration at the
+    ledger entry's scale, and the accountant's single entry covers exactly those draws."""
+    torch = pytest.importorskip("torch")
+    from synthtrust.synthesizers import GSWGAN
+
+    draws, normal = [], torch.normal
+
+    def spy(mean, std, *args, **kwargs):
+        draws.append((sys._getframe(1).f_globals.get("__name__", "?"), float(std)))
+        return normal(mean, std, *args, **kwargs)
+
+    monkeypatch.setattr(torch, "normal", spy)
+    rng = SpyGenerator(5)
+    synth = GSWGAN(
+        30.0,
+        domain=DOMAIN,
+        subset_size=20,
+        pretrain_iterations=2,
+        hidden=8,
+        max_iterations=12,
+        random_state=rng,
+    ).fit(_table())
+    assert [d for d in rng.draws if d[0] != "multinomial"] == []  # no numpy noise at all
+    assert {module for module, _ in draws} == {"synthtrust.privacy.gradients"}
+    (entry,) = synth.ledger
+    assert entry.mechanism == "subsampled_gaussian" and entry.epsilon == synth.epsilon_spent_
+    assert entry.draws == synth.iterations_ == len(draws) == 12
+    assert all(std == pytest.approx(entry.scale, rel=1e-12) for _, std in draws)
+
+
 def test_the_dp_mann_whitney_u_ledger_is_its_two_releases():
     from synthtrust import hypothesis
     from synthtrust.privacy import PrivacyLedger

@@ -316,7 +316,7 @@ def _mwem_reference(c, eps, shape, T, repetitions, rng):
         A = A * np.exp(Q[q] * (m - Q[q] @ A) / (2 * n))
         A = n * A / A.sum()
 
-    for t in range(T):
+    for _ in range(T):
         score = np.abs(Q @ A - Q @ c)
         logits = eps / (2 * T) * score / 2 + rng.gumbel(size=len(Q))
         for q, _ in measured:

@@ -10,6 +10,8 @@
 * :mod:`~synthtrust.privacy.pate` — the PATE moments accountant and noisy teacher vote:
   :func:`pate_moments`, :func:`pate_epsilon`, :func:`pate_noise_for_budget`,
   :func:`noisy_vote_labels`.
+* :mod:`~synthtrust.privacy.gradients` — :func:`sanitize_gradients` (per-sample clipping plus
+  Gaussian noise, GS-WGAN's sanitiser; needs the ``[gan]`` extra).
 * :mod:`~synthtrust.privacy.ledger` — :class:`PrivacyLedger`.
 """
 

@@ -98,6 +98,7 @@ and adds no noise (the reference's non-DP mode); ε = ∞ is recorded, training 
 
 from __future__ import annotations
 
+from ...privacy.gradients import sanitize_gradients
 from .adam import _ADAM_EPS as _ADAM_EPS
 from .adam import _Adam as _Adam
 from .estimator import GSWGAN
@@ -113,7 +114,7 @@ from .networks import _leaky_back as _leaky_back
 from .networks import _mm as _mm
 from .networks import _row_index as _row_index
 from .networks import _t as _t
-from .sanitize import partition_shards, sanitize_gradients
+from .shards import partition_shards
 
 # ``name as name``: private helpers re-exported for tests/test_gan.py and benchmarks/bench_gan.py
 __all__ = ["GSWGAN", "partition_shards", "sanitize_gradients"]

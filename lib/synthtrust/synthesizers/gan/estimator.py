@@ -25,12 +25,13 @@ from ..._validation import (
     check_random_state,
     check_real_range,
 )
+from ...privacy.gradients import SENSITIVITY
 from ...privacy.ledger import PrivacyLedger
 from ...privacy.rdp import gswgan_epsilon, gswgan_max_iterations
 from .._torch_tables import decode_gumbel_max, one_thread
 from ..tabular import TabularSynthesizer
 from .networks import _gen_logits
-from .sanitize import _SENSITIVITY, partition_shards
+from .shards import partition_shards
 from .training import _GSWGANTraining
 
 
@@ -279,8 +280,9 @@ class GSWGAN(_GSWGANTraining, TabularSynthesizer):
             epsilon=eps,
             delta=float(self.delta) if s > 0 else 0.0,
             rho=None,
-            sensitivity=_SENSITIVITY * c / b,
-            scale=_SENSITIVITY * c * s / b,
+            sensitivity=SENSITIVITY * c / b,
+            scale=SENSITIVITY * c * s / b,
+            draws=iterations if s > 0 else 0,
             note=(
                 f"GS-WGAN: {iterations} iterations x B={b} sanitised per-sample gradients; "
                 f"1 of K={self.n_discriminators_} disjoint shards per iteration (q=1/K, without "

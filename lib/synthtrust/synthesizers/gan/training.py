@@ -13,6 +13,7 @@ import time
 
 import numpy as np
 
+from ...privacy.gradients import sanitize_gradients
 from .._torch_tables import code_shards, gumbel, onehot_shards
 from .adam import _Adam
 from .networks import (
@@ -23,7 +24,6 @@ from .networks import (
     _gen_forward,
     _row_index,
 )
-from .sanitize import sanitize_gradients
 
 _CHUNK = 25  # (critic, generator) pairs pretrained together (cache-sized intermediates)
 

@@ -1,6 +1,6 @@
-"""GS-WGAN's privacy building blocks: the disjoint shards of the records (one per
-discriminator) and the gradient sanitiser (per-sample clipping to C/B plus Gaussian noise) through
-which the generator receives every gradient.
+"""Per-sample gradient clipping plus Gaussian noise: the sanitiser through which GS-WGAN's
+generator receives every gradient (the DP mechanism of the training; the subsampling and its
+Rényi-DP accounting are in :mod:`synthtrust.privacy.rdp`).
 
 Source: Chen, Orekondy & Fritz (NeurIPS 2020) [``chen2020``]; ``dp_conv_hook`` /
 ``modify_gradnorm_conv_hook`` of the reference implementation [``gswgan2022``].
@@ -8,12 +8,13 @@ Source: Chen, Orekondy & Fritz (NeurIPS 2020) [``chen2020``]; ``dp_conv_hook`` /
 
 from __future__ import annotations
 
-import numpy as np
+from .._optional import import_optional
+from .._validation import check_real
 
-from ..._optional import import_optional
-from ..._validation import check_random_state, check_real
+__all__ = ["SENSITIVITY", "sanitize_gradients"]
 
-_SENSITIVITY = 2.0  # replace-one sensitivity factor of a clipped per-sample gradient
+#: Replace-one sensitivity factor of a clipped per-sample gradient (a vector of norm ≤ C/B).
+SENSITIVITY = 2.0
 
 
 def sanitize_gradients(grad, clip_bound: float, noise_multiplier: float, generator=None):
@@ -33,11 +34,15 @@ def sanitize_gradients(grad, clip_bound: float, noise_multiplier: float, generat
         C/B (scale (C/B)/(‖row‖ + 1e-10), no minimum with 1) and no noise is added.
     generator : torch.Generator or None
         Source of the Gaussian noise (a torch generator, as this runs inside the torch training
-        loop; :class:`GSWGAN` seeds it from its ``random_state``).
+        loop; :class:`~synthtrust.synthesizers.GSWGAN` seeds it from its ``random_state``).
 
     Returns
     -------
     torch.Tensor, shape (B, L) (a new tensor).
+
+    One call is one release: one ``torch.normal`` draw of std 2σC/B. No ledger entry is written
+    here: the caller's Rényi-DP accountant composes the releases (:mod:`synthtrust.privacy.rdp`)
+    and records one entry with ``draws`` = the number of calls.
 
     Raises
     ------
@@ -61,30 +66,8 @@ def sanitize_gradients(grad, clip_bound: float, noise_multiplier: float, generat
     if noise_multiplier == 0:
         return grad * coef
     out = grad * torch.clamp(coef, max=1.0)
-    noise = torch.randn(grad.shape, generator=generator, dtype=grad.dtype, device=grad.device)
-    return out + noise * (bound * noise_multiplier * _SENSITIVITY)
-
-
-def partition_shards(n: int, subset_size: int, random_state=None) -> list[np.ndarray]:
-    """Shuffle ``range(n)`` once and split it into K = n // subset_size disjoint shards.
-
-    Shard sizes differ by at most one and are all ≥ ``subset_size`` (``numpy.array_split``).
-    ``random_state``: int, numpy Generator, SeedSequence or None (the shuffle).
-
-    Returns
-    -------
-    list of K int64 arrays of record indices (disjoint, covering 0..n−1).
-
-    Raises
-    ------
-    ValueError
-        ``subset_size`` > n or either < 1.
-    """
-    if n < 1 or subset_size < 1:
-        raise ValueError(
-            f"n and subset_size must be >= 1, got n={n!r}, subset_size={subset_size!r}"
-        )
-    if subset_size > n:
-        raise ValueError(f"subset_size must be <= the number of records n = {n}, got {subset_size}")
-    perm = check_random_state(random_state).permutation(n).astype(np.int64)
-    return list(np.array_split(perm, n // subset_size))
+    std = bound * noise_multiplier * SENSITIVITY
+    noise = torch.normal(
+        0.0, std, size=grad.shape, generator=generator, dtype=grad.dtype, device=grad.device
+    )
+    return out + noise
