@@ -307,3 +307,35 @@ def test_write_manifest_outside_git(tmp_path, monkeypatch):
     assert info["git"] == {"commit": "unknown", "dirty": None}
     assert info["extra"] == "/x" and info["dask"] == "local"
     assert [p.name for p in path.parent.iterdir()] == ["manifest.json"]
+
+
+def test_two_runs_never_write_into_the_same_folder(book, tmp_path, capsys):
+    import subprocess
+
+    out_dir = tmp_path / "runs" / "tiny"
+    holder = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "import sys, time; from synthtrust._lock import folder_lock\n"
+            "with folder_lock(sys.argv[1]):\n    print('locked', flush=True); time.sleep(60)",
+            str(out_dir),
+        ],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert holder.stdout.readline().strip() == "locked"
+        code, out, err = run_cli(capsys, "run", "tiny", "--out", str(out_dir), "--no-progress")
+        assert code == 1 and "Traceback" not in err
+        assert f"is being written by another run (pid {holder.pid} on " in err
+        assert "choose another --out" in err
+        assert not (out_dir / "results").exists()  # nothing written by the refused run
+    finally:
+        holder.kill()
+        holder.wait()
+    # the holder was killed: its lock went with it (its lock file is taken over)
+    assert (out_dir / ".lock").exists()
+    code, out, err = run_cli(capsys, "run", "tiny", "--out", str(out_dir), "--no-progress")
+    assert code == 0, err
+    assert not (out_dir / ".lock").exists()

@@ -6,8 +6,10 @@ import functools
 import hashlib
 import json
 import uuid
+import warnings
 from pathlib import Path
 
+import joblib
 import numpy as np
 import pandas as pd
 import pytest
@@ -274,6 +276,37 @@ def test_killed_run_resumes_from_cache(tmp_path):
         progress=False,
     )
     assert len(calls(markers)) == 6 * 3 + 1
+
+
+def test_a_corrupt_cache_entry_is_computed_again_not_loaded(tmp_path):
+    markers, cache = tmp_path / "markers", tmp_path / "cache"
+    markers.mkdir()
+    func = functools.partial(flaky, str(markers))
+    grid = {"mu": [0.0], "name": ["a"]}
+
+    def run():
+        return run_grid(
+            func, grid, n_reps=9, seed=4, chunk_size=3, n_jobs=1, cache_dir=cache, progress=False
+        )
+
+    first = run()
+    entries = sorted(cache.rglob("output.pkl"))
+    assert len(entries) == 3 and len(calls(markers)) == 3
+    # silent corruption: one value changed, the stored digest not
+    digest, frame = joblib.load(entries[0])
+    frame.loc[0, "x"] += 1.0
+    joblib.dump((digest, frame), entries[0])
+    # a file cut short (a write interrupted by a crash)
+    entries[1].write_bytes(entries[1].read_bytes()[:40])
+    with pytest.warns(UserWarning, match="does not match its digest") as record:
+        again = run()
+    assert len(record) == 2
+    assert len(calls(markers)) == 5  # the two bad tasks were computed again, the third loaded
+    pd.testing.assert_frame_equal(again, first)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        pd.testing.assert_frame_equal(run(), first)  # the entries were rewritten sound
+    assert len(calls(markers)) == 5
 
 
 # ---------------------------------------------------------------------------------------------

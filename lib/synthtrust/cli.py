@@ -765,6 +765,7 @@ def main(argv: list[str] | None = None) -> int:
         args = parser.parse_args(argv)
     except SystemExit as exc:  # --help, --version, usage errors (argparse exits with 2)
         return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 2)
+    from synthtrust._lock import FolderLockedError
     from synthtrust.runner import ChapterExecutionError
 
     try:
@@ -774,7 +775,7 @@ def main(argv: list[str] | None = None) -> int:
             raise
         print(f"synthtrust: error: {exc}", file=sys.stderr)
         return 2
-    except ChapterExecutionError as exc:
+    except (ChapterExecutionError, FolderLockedError) as exc:
         print(f"synthtrust: error: {exc}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:

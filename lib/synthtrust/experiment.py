@@ -17,8 +17,10 @@ Caching and resumption
     With ``cache_dir`` set, each finished task is stored with :class:`joblib.Memory` (written by
     the calling process, so Dask workers need no shared file system), keyed by the function's
     module, qualified name and source code, the cell's parameters, ``r0``, ``r1``, ``seed`` and
-    ``synthtrust.__version__``. Rerunning the same call after a crash loads the finished tasks
-    and computes only the missing ones. Changing a helper that ``func`` calls does *not*
+    ``synthtrust.__version__``. Rerunning the same call after a crash (or after the calling
+    process was killed) loads the finished tasks and computes only the missing ones. Each entry
+    holds the task's frame with its digest (``joblib.hash``): an entry that cannot be read or no
+    longer matches its digest is computed again, with a warning, never loaded. Changing a helper that ``func`` calls does *not*
     invalidate the cache: delete ``cache_dir`` (``make clean``) in that case.
 """
 
@@ -33,6 +35,7 @@ import logging
 import math
 import numbers
 import os
+import warnings
 from collections.abc import Callable, Mapping, Sequence
 from contextlib import ExitStack
 
@@ -243,9 +246,18 @@ def _compute(func, params: dict, key: int, r0: int, r1: int, seed: int, task_id:
     return task_id, out
 
 
-def _cached_task(func_token, cell_json, r0, r1, seed, version, compute):
+#: Layout of a cache entry, part of the key: 2 = (digest, frame); 1 was the bare frame.
+_CACHE_FORMAT = 2
+
+
+def _cached_task(func_token, cell_json, r0, r1, seed, version, cache_format, compute):
     """The unit joblib.Memory stores: everything but ``compute`` is the cache key."""
     return compute()
+
+
+def _sealed(frame: pd.DataFrame) -> tuple[str, pd.DataFrame]:
+    """What a cache entry holds: the frame with its digest (``joblib.hash``)."""
+    return joblib.hash(frame), frame
 
 
 class _CacheMiss(Exception):
@@ -254,6 +266,33 @@ class _CacheMiss(Exception):
 
 def _raise_miss():
     raise _CacheMiss
+
+
+def _load_task(memorized, args, what: str) -> pd.DataFrame | None:
+    """The cached result of one task; None if absent, unreadable or corrupt (then it is
+    computed again and overwritten, with a warning naming the task)."""
+    if not memorized.check_call_in_cache(*args, compute=_raise_miss):
+        return None
+    try:
+        with warnings.catch_warnings():  # joblib warns with a traceback; one line below says it
+            warnings.simplefilter("ignore")
+            value = memorized(*args, compute=_raise_miss)
+    except _CacheMiss:
+        value = None
+    if (
+        isinstance(value, tuple)
+        and len(value) == 2
+        and isinstance(value[1], pd.DataFrame)
+        and value[0] == joblib.hash(value[1])
+    ):
+        return value[1]
+    warnings.warn(
+        f"run_grid: the cache entry of {what} is unreadable or does not match its digest; "
+        "computing it again",
+        UserWarning,
+        stacklevel=3,
+    )
+    return None
 
 
 def _dask_client(dask, n_jobs: int, stack: ExitStack):
@@ -390,14 +429,13 @@ def run_grid(
 
         def cache_args(t):
             i, r0, r1 = tasks[t]
-            return (token, jsons[i], r0, r1, seed, version)
+            return (token, jsons[i], r0, r1, seed, version, _CACHE_FORMAT)
 
-        for t in range(len(tasks)):
-            if memorized.check_call_in_cache(*cache_args(t), compute=_raise_miss):
-                try:
-                    results[t] = memorized(*cache_args(t), compute=_raise_miss)
-                except _CacheMiss:  # unreadable item: compute it again
-                    pass
+        for t, (i, r0, r1) in enumerate(tasks):
+            what = f"cell {cells[i]!r}, replicates [{r0}, {r1})"
+            out = _load_task(memorized, cache_args(t), what)
+            if out is not None:
+                results[t] = out
 
     pending = [t for t in range(len(tasks)) if t not in results]
     param_names = _param_names(cells)
@@ -416,8 +454,8 @@ def run_grid(
 
     def collect(t, out):
         _check_columns(out, param_names)  # fail at the first result, not after the whole run
-        if memorized is not None:
-            memorized(*cache_args(t), compute=lambda: out)
+        if memorized is not None:  # stored even over an entry found corrupt
+            memorized.call(*cache_args(t), compute=lambda: _sealed(out))
         results[t] = out
         bar.update(1)
 

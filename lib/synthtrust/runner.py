@@ -30,6 +30,7 @@ import yaml
 
 from synthtrust._atomic import atomic_path
 from synthtrust._environ import WORKER_ENV, environ
+from synthtrust._lock import folder_lock
 from synthtrust._optional import import_optional
 from synthtrust._validation import check_n_jobs
 
@@ -322,13 +323,12 @@ def run_chapter(
         ``n_jobs`` not an int or None, ``dask`` not a str or None.
     ChapterExecutionError
         A cell raised; the partly executed notebook is kept as ``<out>/<name>.failed.ipynb``.
+    synthtrust._lock.FolderLockedError
+        Another run is writing to ``out`` (its pid and host are named); two runs never
+        interleave their files.
     """
     jupytext = import_optional("jupytext", "running a chapter")
-    nbformat = import_optional("nbformat", "running a chapter")
-    papermill = import_optional("papermill", "running a chapter")
-    from papermill.exceptions import PapermillExecutionError
-
-    from synthtrust.manifest import write_manifest
+    import_optional("papermill", "running a chapter")
 
     _check_chapter(name)
     params = load_params(name, preset)
@@ -354,6 +354,19 @@ def run_chapter(
 
     out = Path(out) if out is not None else repo_root() / "_build" / "runs" / preset / name
     out = out.expanduser().resolve()
+    with folder_lock(out):
+        _execute(name, preset, nb, source, final, overrides, out, cache_dir, n_jobs, dask, progress)
+    return out
+
+
+def _execute(name, preset, nb, source, final, overrides, out, cache_dir, n_jobs, dask, progress):
+    """Run the chapter notebook into ``out`` (held locked by the caller) and write the manifest."""
+    import nbformat
+    import papermill
+    from papermill.exceptions import PapermillExecutionError
+
+    from synthtrust.manifest import write_manifest
+
     results = out / "results"
     notebook = out / f"{name}.ipynb"
     failed = out / f"{name}.failed.ipynb"
@@ -431,4 +444,3 @@ def run_chapter(
         results=sorted(p.name for p in results.iterdir() if p.is_file()),
         cache_dir=str(cache),
     )
-    return out
