@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import os
 
+import pytest
+
 from synthtrust._environ import WORKER_ENV, environ
 
 
@@ -27,5 +29,10 @@ def test_environ_restores_after_an_exception(monkeypatch):
     assert "SYNTHTRUST_T_UNSET" not in os.environ
 
 
-def test_workers_get_a_fixed_hash_seed():
-    assert WORKER_ENV == {"PYTHONHASHSEED": "0"}
+def test_workers_get_the_hash_seed_of_dask_nannies():
+    assert WORKER_ENV == {"PYTHONHASHSEED": "6640"}
+    pytest.importorskip("distributed")
+    from distributed.nanny import Nanny
+
+    nanny = Nanny("tcp://127.0.0.1:1", nthreads=1)  # not started: its environment only
+    assert nanny.env["PYTHONHASHSEED"] == WORKER_ENV["PYTHONHASHSEED"]

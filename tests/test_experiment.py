@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
+import logging
 import uuid
 import warnings
 from pathlib import Path
@@ -139,12 +140,21 @@ def test_dask_local_cluster_equals_sequential():
     pd.testing.assert_frame_equal(a, b)
 
 
+def _local_cluster(distributed, hash_seed: str | None = None, **kwargs):
+    """A LocalCluster; its nannies start the workers with PYTHONHASHSEED=hash_seed if given."""
+    import dask
+
+    env = {} if hash_seed is None else {"PYTHONHASHSEED": hash_seed}
+    with dask.config.set({"distributed.nanny.pre-spawn-environ": env}):
+        return distributed.LocalCluster(
+            processes=True, dashboard_address=None, silence_logs=logging.ERROR, **kwargs
+        )
+
+
 def test_dask_scheduler_address_and_client_equal_sequential():
     distributed = pytest.importorskip("distributed")
     b = run_grid(normal_draws, GRID, n_reps=5, seed=9, n_jobs=1, progress=False)
-    with distributed.LocalCluster(
-        n_workers=1, threads_per_worker=2, processes=True, dashboard_address=None
-    ) as cluster:
+    with _local_cluster(distributed, n_workers=1, threads_per_worker=2) as cluster:
         by_address = run_grid(
             normal_draws,
             GRID,
@@ -161,6 +171,17 @@ def test_dask_scheduler_address_and_client_equal_sequential():
             assert client.status == "running"  # a client we did not create is left open
     pd.testing.assert_frame_equal(by_address, b)
     pd.testing.assert_frame_equal(by_client, b)
+
+
+def test_dask_workers_without_the_fixed_hash_seed_are_refused():
+    distributed = pytest.importorskip("distributed")
+    with _local_cluster(distributed, "7", n_workers=1, threads_per_worker=1) as cluster:
+        with pytest.raises(
+            ValueError, match=r"1 Dask worker\(s\) run without PYTHONHASHSEED=6640"
+        ) as info:
+            run_grid(normal_draws, GRID, n_reps=2, dask=cluster.scheduler_address, progress=False)
+    assert "{'PYTHONHASHSEED': '7'}" in str(info.value)
+    assert "PYTHONHASHSEED=6640 dask worker <scheduler address>" in str(info.value)
 
 
 def test_adding_a_grid_value_keeps_other_cells():

@@ -12,8 +12,11 @@ __all__ = ["WORKER_ENV", "environ"]
 #: fixed string-hash seed: mbi builds junction-tree cliques from Python sets of attribute names,
 #: so with Python's per-process hash randomisation the order of a clique's variables, the
 #: einsum order and the last bits of Private-PGM's estimate (and, through rounding, its
-#: synthetic counts) changed from run to run.
-WORKER_ENV: dict[str, str] = {"PYTHONHASHSEED": "0"}
+#: synthetic counts) changed from run to run. The value is the one Dask's nannies give every
+#: worker they start (``distributed.nanny``, unless ``distributed.nanny.pre-spawn-environ``
+#: sets another; they treat 0 as unset), so a Dask cluster with default settings computes
+#: what loky workers and the chapter kernel compute.
+WORKER_ENV: dict[str, str] = {"PYTHONHASHSEED": "6640"}
 
 
 @contextlib.contextmanager

@@ -295,12 +295,28 @@ def _load_task(memorized, args, what: str) -> pd.DataFrame | None:
     return None
 
 
+def _worker_env() -> dict[str, str | None]:
+    """The variables of :data:`~synthtrust._environ.WORKER_ENV` as a Dask worker sees them."""
+    return {key: os.environ.get(key) for key in WORKER_ENV}
+
+
+def _check_workers(client) -> None:
+    """Refuse a cluster whose workers run without :data:`~synthtrust._environ.WORKER_ENV`."""
+    bad = {address: env for address, env in client.run(_worker_env).items() if env != WORKER_ENV}
+    if bad:
+        address, env = next(iter(sorted(bad.items())))
+        need = " ".join(f"{k}={v}" for k, v in WORKER_ENV.items())
+        raise ValueError(
+            f"{len(bad)} Dask worker(s) run without {need} (e.g. {address}: {env}); results "
+            f"would depend on the backend (Private-PGM's depend on the string-hash seed). "
+            f"Start the workers with it: {need} dask worker <scheduler address>"
+        )
+
+
 def _dask_client(dask, n_jobs: int, stack: ExitStack):
     from synthtrust._optional import import_optional
 
     distributed = import_optional("distributed", "run_grid(..., dask=...)")
-    if isinstance(dask, distributed.Client):
-        return dask
     if dask is None or dask == "local":
         cluster = stack.enter_context(
             distributed.LocalCluster(
@@ -311,13 +327,18 @@ def _dask_client(dask, n_jobs: int, stack: ExitStack):
                 silence_logs=logging.ERROR,
             )
         )
-        return stack.enter_context(distributed.Client(cluster))
-    if isinstance(dask, str):
-        return stack.enter_context(distributed.Client(dask))
-    raise TypeError(
-        f"dask must be None, 'local', a scheduler address such as 'tcp://host:8786' or a "
-        f"distributed.Client, got {type(dask).__name__} {dask!r}"
-    )
+        client = stack.enter_context(distributed.Client(cluster))
+    elif isinstance(dask, distributed.Client):
+        client = dask
+    elif isinstance(dask, str):
+        client = stack.enter_context(distributed.Client(dask))
+    else:
+        raise TypeError(
+            f"dask must be None, 'local', a scheduler address such as 'tcp://host:8786' or a "
+            f"distributed.Client, got {type(dask).__name__} {dask!r}"
+        )
+    _check_workers(client)
+    return client
 
 
 # --------------------------------------------------------------------------------------------

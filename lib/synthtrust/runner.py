@@ -215,7 +215,7 @@ def _kernel_environment(progress: bool):
     A temporary kernelspec placed first on ``JUPYTER_PATH`` makes ``python3`` this interpreter
     (whatever user-level kernelspecs say); IPC sockets in the same temporary folder replace
     unencrypted TCP ports (and ipykernel's warning about them). The kernel starts with
-    ``PYTHONHASHSEED=0``, as run_grid's workers do. tqdm is disabled in the kernel
+    the fixed ``PYTHONHASHSEED`` of run_grid's workers (:data:`synthtrust._environ.WORKER_ENV`). tqdm is disabled in the kernel
     (``TQDM_DISABLE=1``) when ``progress`` is False. Yields the traitlets ``Config`` for nbclient.
     """
     from traitlets.config import Config
