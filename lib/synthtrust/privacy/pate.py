@@ -15,13 +15,13 @@ Papernot et al. (2017) bound the log-moment α(l) of an ε_q-DP query with Pr[an
                 log[(1−q)·((1−q)/(1 − e^{ε_q}·q))^l + q·e^{ε_q·l}] )   (2nd only if q < 1/(e^{ε_q}+1))
 
 and here q is the exact probability that the label differs from the majority:
-q = ½·exp(−λ·|v − k/2|). The α of all queries add (adaptive composition), and
+q = ½·exp(−λ·``|v − k/2|``). The α of all queries add (adaptive composition), and
 ε = min_{l=1..moments_order} (α(l) + ln(1/δ))/l (:func:`pate_epsilon`).
 
 ⚠ Differences from the reference accountant (smartnoise's ``privacy_utils.py``
 [``smartnoise2025``]): besides omitting the ``log`` of the second term (smartnoise-sdk issue
 #596), it plugs in Papernot's noisy-argmax quantities — q = (2 + λ·gap)/
-(4·e^{λ·gap}) with gap = |2v − k| and ε_q = 2λ — for a mechanism that adds a *single* Laplace
+(4·e^{λ·gap}) with gap = ``|2v − k|`` and ε_q = 2λ — for a mechanism that adds a *single* Laplace
 draw to v. That q is smaller than this mechanism's true flip probability ½·e^{−λ·gap/2}
 (2·e^{x} ≥ 2 + 2x), so the reference's data-dependent bound is not valid for its own mechanism;
 its ε_q = 2λ is valid but twice the true value. This module uses the exact q and ε_q = λ.
@@ -79,7 +79,7 @@ def pate_moments(
     Returns
     -------
     ndarray, shape (moments_order,): Σ_queries min(λ²l(l+1)/2, data-dependent bound) (module
-    docstring; Papernot et al. 2017, Theorems 2–3, with q = ½·exp(−λ·|v − k/2|)).
+    docstring; Papernot et al. 2017, Theorems 2–3, with q = ½·exp(−λ·``|v − k/2|``)).
 
     Raises
     ------
