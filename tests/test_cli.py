@@ -339,3 +339,31 @@ def test_two_runs_never_write_into_the_same_folder(book, tmp_path, capsys):
     code, out, err = run_cli(capsys, "run", "tiny", "--out", str(out_dir), "--no-progress")
     assert code == 0, err
     assert not (out_dir / ".lock").exists()
+
+
+def test_estimate_prints_the_cost_without_running(book, capsys):
+    code, out, err = run_cli(
+        capsys,
+        "run",
+        "tiny",
+        "--estimate",
+        "--estimate-tasks",
+        "2",
+        "-p",
+        "epsilon",
+        "[0.5, 1, 2]",
+        "-p",
+        "n_reps",
+        "8",
+        "--no-progress",
+    )
+    assert code == 0, err
+    lines = out.splitlines()
+    assert lines[0] == (
+        "tiny --preset default, epsilon=[0.5, 1, 2], n_reps=8: 2 task(s) timed per grid"
+    )
+    row = next(line for line in lines if line.startswith("simulate"))
+    assert row.split()[1:4] == ["3", "6", "2"]  # 3 cells x 2 chunks of 4, 2 timed
+    assert not (book / "_build").exists()  # nothing was run into a run folder
+    code, out, err = run_cli(capsys, "run", "tiny", "--estimate", "--estimate-tasks", "0")
+    assert code == 2 and "n_tasks must be" in err

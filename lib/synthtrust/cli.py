@@ -99,6 +99,19 @@ def _add_run(sub) -> None:
         help="joblib cache of finished replicates (default: .cache/joblib)",
     )
     p.add_argument("--no-progress", action="store_true", help="hide progress bars")
+    p.add_argument(
+        "--estimate",
+        action="store_true",
+        help="print the run's tasks, core-hours and memory per task from a few timed tasks, "
+        "instead of running it",
+    )
+    p.add_argument(
+        "--estimate-tasks",
+        type=int,
+        default=3,
+        metavar="K",
+        help="tasks timed per grid with --estimate (default: %(default)s)",
+    )
     p.set_defaults(handler=_cmd_run)
 
 
@@ -111,6 +124,17 @@ def _cmd_run(args) -> int:
             overrides[key] = runner.parse_value(value)
         except ValueError as exc:
             raise ValueError(f"-p {key}: {exc}") from None
+    if args.estimate:
+        print(
+            runner.estimate_chapter(
+                args.chapter,
+                preset=args.preset,
+                overrides=overrides,
+                n_tasks=args.estimate_tasks,
+                progress=not args.no_progress,
+            )
+        )
+        return 0
     out = runner.run_chapter(
         args.chapter,
         preset=args.preset,

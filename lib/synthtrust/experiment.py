@@ -45,6 +45,7 @@ import pandas as pd
 from threadpoolctl import threadpool_limits
 
 import synthtrust
+from synthtrust import estimate
 from synthtrust._environ import WORKER_ENV, environ
 
 __all__ = ["cell_key", "replicate_index", "replicate_rngs", "run_grid"]
@@ -400,6 +401,8 @@ def run_grid(
         while some jobs were given to the executor" — so one-time state loaded lazily by a
         later task would recycle the worker. A call with another ``warm_up`` than the previous
         call starts fresh workers. Other backends ignore it; results never depend on it.
+
+    Returns
     -------
     DataFrame
         The cell's parameter columns (in grid key order), then ``rep``, then ``func``'s columns;
@@ -439,6 +442,9 @@ def run_grid(
         for i in range(len(cells))
         for r0 in range(0, n_reps, chunk_size)
     ]
+    record = estimate.active()
+    if record is not None:
+        return _calibrate(func, cells, keys, tasks, seed, warm_up, record)
     results: dict[int, pd.DataFrame] = {}
 
     memorized = None
@@ -516,6 +522,35 @@ def run_grid(
         bar.close()
 
     return _assemble(cells, tasks, results)
+
+
+def _calibrate(func, cells, keys, tasks, seed: int, warm_up, record) -> pd.DataFrame:
+    """Estimate mode (:mod:`synthtrust.estimate`): time a seeded random sample of the tasks in
+    this process, append the stage's record to ``record`` and return the sampled tasks' rows."""
+    if warm_up is not None:
+        warm_up()
+    size = min(estimate.n_sampled(), len(tasks))
+    picked = sorted(np.random.default_rng(seed).choice(len(tasks), size, replace=False).tolist())
+    results, seconds, peaks = {}, [], []
+    for j, t in enumerate(picked):
+        i, r0, r1 = tasks[t]
+        (_, out), sec, peak = estimate.measure(
+            functools.partial(_compute, func, cells[i], keys[i], r0, r1, seed, t)
+        )
+        results[j] = out
+        seconds.append(sec)
+        peaks.append(peak)
+    target = func.func if isinstance(func, functools.partial) else func
+    stage = estimate.Stage(
+        name=getattr(target, "__name__", type(target).__name__),
+        cells=len(cells),
+        tasks=len(tasks),
+        seconds=seconds,
+        peak_mb=peaks,
+    )
+    with open(record, "a", encoding="utf-8") as fh:
+        fh.write(stage.to_json() + "\n")
+    return _assemble(cells, [tasks[t] for t in picked], results)
 
 
 def _param_names(cells: list[dict]) -> list[str]:

@@ -276,6 +276,36 @@ def _default_cache_dir(out: Path) -> Path:
     return out / ".cache" / "joblib"
 
 
+def _prepare(name, preset, overrides, n_jobs, dask):
+    """Check a run request; return (notebook, MyST source, final parameters, overrides)."""
+    jupytext = import_optional("jupytext", "running a chapter")
+    import_optional("papermill", "running a chapter")
+
+    _check_chapter(name)
+    params = load_params(name, preset)
+    overrides = dict(overrides or {})
+    unknown = [k for k in overrides if k not in params]
+    if unknown:
+        raise ValueError(
+            f"unknown parameter(s) {', '.join(map(repr, unknown))} for chapter {name!r} "
+            f"(preset {preset!r}); allowed: {', '.join(params) or 'none'}"
+        )
+    _check_runtime(n_jobs, dask)
+    final = {**params, **overrides}
+
+    source = chapters_dir() / f"{name}.md"
+    nb = jupytext.read(source)
+    if _parameters_cell(nb) is None:
+        raise ValueError(f"{source} has no code cell tagged 'parameters'; papermill needs one")
+    nb.metadata["kernelspec"] = {
+        "name": "python3",
+        "display_name": "Python 3 (ipykernel)",
+        "language": "python",
+    }
+
+    return nb, source, final, overrides
+
+
 def run_chapter(
     name: str,
     preset: str = "default",
@@ -327,31 +357,7 @@ def run_chapter(
         Another run is writing to ``out`` (its pid and host are named); two runs never
         interleave their files.
     """
-    jupytext = import_optional("jupytext", "running a chapter")
-    import_optional("papermill", "running a chapter")
-
-    _check_chapter(name)
-    params = load_params(name, preset)
-    overrides = dict(overrides or {})
-    unknown = [k for k in overrides if k not in params]
-    if unknown:
-        raise ValueError(
-            f"unknown parameter(s) {', '.join(map(repr, unknown))} for chapter {name!r} "
-            f"(preset {preset!r}); allowed: {', '.join(params) or 'none'}"
-        )
-    _check_runtime(n_jobs, dask)
-    final = {**params, **overrides}
-
-    source = chapters_dir() / f"{name}.md"
-    nb = jupytext.read(source)
-    if _parameters_cell(nb) is None:
-        raise ValueError(f"{source} has no code cell tagged 'parameters'; papermill needs one")
-    nb.metadata["kernelspec"] = {
-        "name": "python3",
-        "display_name": "Python 3 (ipykernel)",
-        "language": "python",
-    }
-
+    nb, source, final, overrides = _prepare(name, preset, overrides, n_jobs, dask)
     out = Path(out) if out is not None else repo_root() / "_build" / "runs" / preset / name
     out = out.expanduser().resolve()
     with folder_lock(out):
@@ -444,3 +450,77 @@ def _execute(name, preset, nb, source, final, overrides, out, cache_dir, n_jobs,
         results=sorted(p.name for p in results.iterdir() if p.is_file()),
         cache_dir=str(cache),
     )
+
+
+def estimate_chapter(
+    name: str,
+    preset: str = "paper",
+    overrides: Mapping | None = None,
+    *,
+    n_tasks: int = 3,
+    progress: bool = False,
+) -> str:
+    """What running chapter ``name`` would cost: its tasks, core-hours and memory per task.
+
+    Executes the chapter in estimate mode (:mod:`synthtrust.estimate`): every ``run_grid`` call
+    times ``n_tasks`` of its tasks, chosen at random, in the chapter's process, and the chapter's
+    later cells run on those partial results (their errors are ignored). Nothing is written
+    outside a temporary folder; the cache is neither read nor written.
+
+    Parameters
+    ----------
+    name, preset, overrides
+        As :func:`run_chapter`.
+    n_tasks : int ≥ 1
+        Tasks timed per ``run_grid`` call.
+    progress : bool
+        Stream the kernel's stderr.
+
+    Returns
+    -------
+    str
+        The report (:func:`synthtrust.estimate.format_report`): per grid, cells, tasks, the
+        sampled seconds per task, estimated core-hours and peak memory per task; totals.
+
+    Raises
+    ------
+    ValueError
+        As :func:`run_chapter`; ``n_tasks`` < 1; a chapter that calls ``run_grid`` nowhere.
+    """
+    import nbformat
+    import papermill
+    from papermill.exceptions import PapermillExecutionError
+
+    from synthtrust import estimate
+    from synthtrust._validation import check_positive_int
+
+    n_tasks = check_positive_int(n_tasks, "n_tasks")
+    nb, _, final, overrides = _prepare(name, preset, overrides, None, None)
+    t0 = time.perf_counter()
+    with _kernel_environment(progress) as config, tempfile.TemporaryDirectory() as tmp:
+        tmp = Path(tmp)
+        record, results = tmp / "stages.jsonl", tmp / "results"
+        results.mkdir()
+        converted = tmp / f"{name}.ipynb"
+        nbformat.write(nb, converted)
+        runtime = {"results_dir": str(results), "cache_dir": None, "n_jobs": 1, "dask": None}
+        mode = {estimate.ESTIMATE_ENV: str(record), estimate.TASKS_ENV: str(n_tasks)}
+        with environ(mode), contextlib.suppress(PapermillExecutionError):
+            papermill.execute_notebook(
+                str(converted),
+                str(tmp / "estimated.ipynb"),
+                parameters={**final, **runtime},
+                kernel_name="python3",
+                language="python",
+                cwd=str(chapters_dir()),
+                progress_bar=False,
+                stderr_file=sys.stderr if progress else None,
+                config=config,
+                allow_errors=True,  # later cells see the sampled tasks only
+            )
+        stages = estimate.read_stages(record)
+    if not stages:
+        raise ValueError(f"chapter {name!r} calls run_grid nowhere: there is nothing to estimate")
+    shown = "".join(f", {k}={v!r}" for k, v in overrides.items())
+    title = f"{name} --preset {preset}{shown}: {n_tasks} task(s) timed per grid"
+    return estimate.format_report(title, stages, time.perf_counter() - t0)

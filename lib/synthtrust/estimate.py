@@ -1,0 +1,150 @@
+"""What a run will cost before it runs: tasks, core-hours and memory per task, from a short
+calibration.
+
+``synthtrust run CHAPTER --preset P --estimate`` executes the chapter with the environment
+variable :data:`ESTIMATE_ENV` naming a JSON-lines file. Every :func:`~synthtrust.experiment.run_grid`
+call of the chapter (a *stage*) then counts its tasks, runs a few of them chosen at random
+(:data:`TASKS_ENV`, default 3; seeded, so the same tasks each time) one after the other in the
+chapter's process, times each and reads the process's peak resident memory around it, appends
+one record to the file, and returns the frame of the sampled tasks only — the chapter's later
+cells see partial results and their errors are ignored in this mode. Nothing is read from or
+written to the cache.
+
+The estimate of a stage is (mean seconds per sampled task) × (number of tasks): unbiased over
+the random choice of tasks, but with few samples of tasks whose cost varies across the grid
+(synthesizer, ε, dataset) it is rough; the report gives the spread of the sampled times, and
+more samples (``--estimate-tasks``) narrow it. The first task of a stage includes one-time costs
+(imports, JIT compilation) that a long-running worker pays once; that makes the estimate err on
+the high side.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import resource
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+__all__ = ["ESTIMATE_ENV", "TASKS_ENV", "Stage", "format_report", "measure", "read_stages"]
+
+#: Path of the JSON-lines file that run_grid appends its stage records to (estimate mode).
+ESTIMATE_ENV = "SYNTHTRUST_ESTIMATE"
+#: Number of tasks timed per stage (default :data:`DEFAULT_TASKS`).
+TASKS_ENV = "SYNTHTRUST_ESTIMATE_TASKS"
+DEFAULT_TASKS = 3
+
+
+def active() -> Path | None:
+    """The record file when estimate mode is on, else None."""
+    path = os.environ.get(ESTIMATE_ENV)
+    return Path(path) if path else None
+
+
+def n_sampled() -> int:
+    """Tasks to time per stage (:data:`TASKS_ENV`, at least 1)."""
+    return max(1, int(os.environ.get(TASKS_ENV, DEFAULT_TASKS)))
+
+
+def _reset_peak() -> bool:
+    """Reset the kernel's peak-RSS counter of this process (Linux); False where unsupported."""
+    try:
+        Path("/proc/self/clear_refs").write_text("5")
+        return True
+    except OSError:
+        return False
+
+
+def _peak_mb() -> float:
+    """Peak resident memory of this process in MB (VmHWM; else ``ru_maxrss``)."""
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def measure(call: Callable[[], object]) -> tuple[object, float, float]:
+    """Run ``call()``; return (its result, seconds, peak resident MB of this process during it —
+    since the process started where the counter cannot be reset)."""
+    _reset_peak()
+    t0 = time.perf_counter()
+    out = call()
+    return out, time.perf_counter() - t0, _peak_mb()
+
+
+@dataclass(frozen=True)
+class Stage:
+    """One run_grid call of a chapter, as calibrated.
+
+    Attributes
+    ----------
+    name : str
+        The grid function's name.
+    cells, tasks : int
+        Grid cells and tasks (cells × replicate chunks).
+    seconds : list of float
+        Wall seconds of each sampled task (one core each).
+    peak_mb : list of float
+        Peak resident memory (MB) of the process running each sampled task.
+    """
+
+    name: str
+    cells: int
+    tasks: int
+    seconds: list[float]
+    peak_mb: list[float]
+
+    @property
+    def core_hours(self) -> float:
+        """Estimated core-hours of all tasks: mean sampled seconds × tasks / 3600."""
+        return sum(self.seconds) / len(self.seconds) * self.tasks / 3600
+
+    def to_json(self) -> str:
+        return json.dumps(self.__dict__)
+
+
+def read_stages(path: str | os.PathLike) -> list[Stage]:
+    """The stages recorded in a JSON-lines file (empty if it does not exist)."""
+    path = Path(path)
+    if not path.exists():
+        return []
+    return [Stage(**json.loads(line)) for line in path.read_text().splitlines() if line.strip()]
+
+
+def _duration(hours: float) -> str:
+    if hours < 1 / 60:
+        return f"{hours * 3600:.0f} s"
+    if hours < 1:
+        return f"{hours * 60:.0f} min"
+    return f"{hours:.1f} h"
+
+
+def format_report(title: str, stages: Iterable[Stage], wall_seconds: float) -> str:
+    """A plain-text table of the stages and their totals (what ``--estimate`` prints)."""
+    stages = list(stages)
+    head = f"{'stage':<24}{'cells':>8}{'tasks':>9}{'timed':>7}{'s/task (min-max)':>22}"
+    head += f"{'core-hours':>12}{'peak MB/task':>14}"
+    lines = [title, head, "-" * len(head)]
+    for s in stages:
+        mean = sum(s.seconds) / len(s.seconds)
+        spread = f"{mean:.2f} ({min(s.seconds):.2f}-{max(s.seconds):.2f})"
+        lines.append(
+            f"{s.name:<24}{s.cells:>8,}{s.tasks:>9,}{len(s.seconds):>7}{spread:>22}"
+            f"{s.core_hours:>12.2f}{max(s.peak_mb):>14,.0f}"
+        )
+    total = math.fsum(s.core_hours for s in stages)
+    tasks = sum(s.tasks for s in stages)
+    peak = max((max(s.peak_mb) for s in stages), default=0.0)
+    lines.append("-" * len(head))
+    lines.append(f"{'total':<24}{'':>8}{tasks:>9,}{'':>7}{'':>22}{total:>12.2f}{peak:>14,.0f}")
+    lines.append(
+        f"about {_duration(total)} on one core, {_duration(total / 2)} on 2, "
+        f"{_duration(total / 64)} on 64 (tasks only); calibration took {wall_seconds:.0f} s"
+    )
+    return "\n".join(lines)

@@ -1,0 +1,65 @@
+"""Tests of synthtrust.estimate and run_grid's estimate mode (``synthtrust run --estimate``)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from synthtrust import estimate
+from synthtrust.experiment import run_grid
+
+GRID = {"mu": [0.0, 1.0, 2.0], "name": ["a", "b"]}
+
+
+def draws(params, rngs):
+    return pd.DataFrame({"x": [rng.normal(params["mu"]) for rng in rngs]})
+
+
+def test_estimate_mode_times_a_seeded_sample_and_returns_its_rows(tmp_path, monkeypatch):
+    record = tmp_path / "stages.jsonl"
+    monkeypatch.setenv(estimate.ESTIMATE_ENV, str(record))
+    monkeypatch.setenv(estimate.TASKS_ENV, "4")
+    got = run_grid(draws, GRID, n_reps=10, seed=5, chunk_size=3, cache_dir=tmp_path / "c")
+    again = run_grid(draws, GRID, n_reps=10, seed=5, chunk_size=3)
+    monkeypatch.delenv(estimate.ESTIMATE_ENV)
+    full = run_grid(draws, GRID, n_reps=10, seed=5, chunk_size=3, n_jobs=1, progress=False)
+
+    # 6 cells x 4 chunks = 24 tasks; 4 of them run, the same ones each time
+    pd.testing.assert_frame_equal(got, again)
+    assert 4 <= len(got) <= 12 and len(got.groupby(["mu", "name"])) <= 4
+    merged = got.merge(full, on=["mu", "name", "rep"], suffixes=("", "_full"))
+    assert len(merged) == len(got) and (merged["x"] == merged["x_full"]).all()
+    assert not (tmp_path / "c").exists()  # the cache is neither read nor written
+
+    first, second = estimate.read_stages(record)
+    assert first == estimate.Stage("draws", 6, 24, first.seconds, first.peak_mb)
+    assert len(first.seconds) == len(first.peak_mb) == 4 and min(first.peak_mb) > 10
+    assert first.core_hours == pytest.approx(np.mean(first.seconds) * 24 / 3600)
+    assert second.tasks == 24
+
+
+def test_measure_reads_the_peak_memory_of_the_call():
+    base = estimate.measure(lambda: None)[2]
+    out, seconds, peak = estimate.measure(lambda: np.ones(64 * 2**20).sum())  # 512 MB
+    assert out == 64 * 2**20 and seconds > 0
+    assert peak > base + 400
+
+
+def test_report_totals_by_hand():
+    stages = [
+        estimate.Stage("simulate_cell", 10, 100, [1.0, 3.0], [300.0, 350.0]),
+        estimate.Stage("gan_cell", 2, 720, [60.0], [900.0]),
+    ]
+    text = estimate.format_report("ch --preset paper", stages, 12.3)
+    lines = text.splitlines()
+    assert lines[0] == "ch --preset paper"
+    sim = next(line for line in lines if line.startswith("simulate_cell"))
+    assert "2.00 (1.00-3.00)" in sim and sim.split()[-2:] == ["0.06", "350"]  # 2 s x 100 tasks
+    gan = next(line for line in lines if line.startswith("gan_cell"))
+    assert gan.split()[-2:] == ["12.00", "900"]  # 60 s x 720 tasks
+    total = next(line for line in lines if line.startswith("total"))
+    assert total.split()[1:] == ["820", "12.06", "900"]
+    assert lines[-1].startswith("about 12.1 h on one core, 6.0 h on 2, 11 min on 64")
+    assert "calibration took 12 s" in lines[-1]
+    assert estimate.read_stages("/nonexistent/stages.jsonl") == []
