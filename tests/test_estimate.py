@@ -39,6 +39,20 @@ def test_estimate_mode_times_a_seeded_sample_and_returns_its_rows(tmp_path, monk
     assert second.tasks == 24
 
 
+def nested(params, rngs):
+    """A task that runs a grid of its own (as an audit trains its generator copies)."""
+    inner = run_grid(draws, {"mu": [params["mu"]]}, n_reps=6, chunk_size=1, progress=False)
+    return pd.DataFrame({"n": [len(inner)] * len(rngs)})
+
+
+def test_a_tasks_own_grids_run_in_full(tmp_path, monkeypatch):
+    record = tmp_path / "stages.jsonl"
+    monkeypatch.setenv(estimate.ESTIMATE_ENV, str(record))
+    got = run_grid(nested, {"mu": [0.0, 1.0]}, n_reps=1)
+    assert got["n"].tolist() == [6] * len(got)  # not the inner grid's sample
+    assert [s.name for s in estimate.read_stages(record)] == ["nested"]
+
+
 def test_measure_reads_the_peak_memory_of_the_call():
     base = estimate.measure(lambda: None)[2]
     out, seconds, peak = estimate.measure(lambda: np.ones(64 * 2**20).sum())  # 512 MB

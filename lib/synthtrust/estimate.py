@@ -70,12 +70,19 @@ def _peak_mb() -> float:
 
 
 def measure(call: Callable[[], object]) -> tuple[object, float, float]:
-    """Run ``call()``; return (its result, seconds, peak resident MB of this process during it —
-    since the process started where the counter cannot be reset)."""
-    _reset_peak()
-    t0 = time.perf_counter()
-    out = call()
-    return out, time.perf_counter() - t0, _peak_mb()
+    """Run ``call()`` in full — estimate mode off inside it, so a task's own ``run_grid`` calls
+    (e.g. an audit training its generator copies) compute everything — and return (its result,
+    seconds, peak resident MB of this process during it; since the process started where the
+    counter cannot be reset)."""
+    saved = os.environ.pop(ESTIMATE_ENV, None)
+    try:
+        _reset_peak()
+        t0 = time.perf_counter()
+        out = call()
+        return out, time.perf_counter() - t0, _peak_mb()
+    finally:
+        if saved is not None:
+            os.environ[ESTIMATE_ENV] = saved
 
 
 @dataclass(frozen=True)
