@@ -15,6 +15,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from synthtrust._environ import environ
 from synthtrust.experiment import cell_key, replicate_rngs, run_grid
 
 GRID = {"mu": [0.0, 2.5], "name": ["a", "b", "c"]}
@@ -141,14 +142,19 @@ def test_dask_local_cluster_equals_sequential():
 
 
 def _local_cluster(distributed, hash_seed: str | None = None, **kwargs):
-    """A LocalCluster; its nannies start the workers with PYTHONHASHSEED=hash_seed if given."""
+    """A LocalCluster; its nannies start the workers with PYTHONHASHSEED=hash_seed if given.
+
+    (A nanny reads the variable from this process's environment before its configuration, and
+    writes it back into this environment: both are set here and restored afterwards.)"""
     import dask
 
-    env = {} if hash_seed is None else {"PYTHONHASHSEED": hash_seed}
-    with dask.config.set({"distributed.nanny.pre-spawn-environ": env}):
+    if hash_seed is None:
         return distributed.LocalCluster(
             processes=True, dashboard_address=None, silence_logs=logging.ERROR, **kwargs
         )
+    env = {"PYTHONHASHSEED": hash_seed}
+    with dask.config.set({"distributed.nanny.pre-spawn-environ": env}), environ(env):
+        return _local_cluster(distributed, None, **kwargs)
 
 
 def test_dask_scheduler_address_and_client_equal_sequential():

@@ -297,128 +297,6 @@ def _add_fidelity(sub) -> None:
     p.set_defaults(handler=_cmd_fidelity)
 
 
-def _dtype_kind(series) -> str:
-    """Type class of a column for the same-type check: numeric, boolean, datetime or text.
-
-    Integers and floats are one class (a column with NaN, or written as ``1e+05``, reads as
-    float in one file and int in another). An object column holding only True/False and
-    missing values (``TRUE``/``FALSE`` with empty cells) is boolean like a bool column.
-    """
-    import numpy as np
-    import pandas as pd
-
-    dtype = series.dtype
-    if pd.api.types.is_bool_dtype(dtype):
-        return "boolean"
-    if pd.api.types.is_numeric_dtype(dtype):
-        return "numeric"
-    if pd.api.types.is_datetime64_any_dtype(dtype) or pd.api.types.is_timedelta64_dtype(dtype):
-        return "datetime"
-    if pd.api.types.is_object_dtype(dtype):
-        values = series.dropna().unique()
-        if len(values) and all(isinstance(v, (bool, np.bool_)) for v in values):
-            return "boolean"
-    return "text"
-
-
-def _first_non_numeric(series):
-    """(row number, value) of the first non-missing value of ``series`` that is not a number."""
-    import pandas as pd
-
-    values = series.dropna()
-    bad = values[pd.to_numeric(values.astype(str), errors="coerce").isna()]
-    if bad.empty:
-        return None
-    return int(series.index.get_loc(bad.index[0])) + 1, bad.iloc[0]
-
-
-def check_tables(tables: dict, paths: dict | None = None) -> dict:
-    """Check three tables for :func:`synthtrust.fidelity.holdout_report` and align them.
-
-    Parameters
-    ----------
-    tables : dict
-        ``{"train": df, "holdout": df, "synthetic": df}`` (pandas DataFrames).
-    paths : dict, optional
-        The file of each table, named in the messages.
-
-    Returns
-    -------
-    dict
-        The same tables with the holdout's and synthetic table's columns in the training
-        table's order.
-
-    Raises
-    ------
-    ValueError
-        A table without rows; columns missing from or extra in the holdout or synthetic table
-        (each named, with the file); a column whose values are all missing in some table; a
-        column whose type class (numeric, boolean, datetime, text; see :func:`_dtype_kind`)
-        differs between tables (the column, each table's dtype, and a first non-numeric value
-        where a numeric column turned into text).
-    """
-    paths = paths or {}
-
-    def where(role: str) -> str:
-        return f"the {role} file {paths[role]}" if role in paths else f"the {role} table"
-
-    for role in _ROLES:
-        if len(tables[role]) == 0 or tables[role].shape[1] == 0:
-            raise ValueError(
-                f"{where(role)} is empty ({tables[role].shape[0]} rows, "
-                f"{tables[role].shape[1]} columns)"
-            )
-    columns = list(tables["train"].columns)
-    problems = []
-    for role in _ROLES[1:]:
-        have = list(tables[role].columns)
-        missing = [c for c in columns if c not in set(have)]
-        extra = [c for c in have if c not in set(columns)]
-        if missing:
-            problems.append(
-                f"{where(role)} lacks {len(missing)} column(s) of the train file: "
-                f"{', '.join(map(repr, missing))}"
-            )
-        if extra:
-            problems.append(
-                f"{where(role)} has {len(extra)} column(s) not in the train file: "
-                f"{', '.join(map(repr, extra))}"
-            )
-    if problems:
-        raise ValueError("the three files must have the same columns: " + "; ".join(problems))
-    out = {role: tables[role][columns] if role != "train" else tables[role] for role in _ROLES}
-
-    empty = []
-    for role in _ROLES:
-        all_na = out[role].isna().all()
-        empty += [f"{c!r} in {where(role)}" for c in columns if all_na[c]]
-    if empty:
-        raise ValueError(
-            f"column(s) with only missing values: {'; '.join(empty)}; drop the "
-            "column from all three files or fill it"
-        )
-
-    problems = []
-    for col in columns:
-        kinds = {role: _dtype_kind(out[role][col]) for role in _ROLES}
-        if len(set(kinds.values())) == 1:
-            continue
-        text = ", ".join(f"{role} {out[role][col].dtype} ({kinds[role]})" for role in _ROLES)
-        hint = ""
-        if "numeric" in kinds.values():
-            for role in _ROLES:
-                found = _first_non_numeric(out[role][col]) if kinds[role] == "text" else None
-                if found:
-                    hint = f"; e.g. data row {found[0]} of {where(role)} holds {found[1]!r}"
-                    break
-        problems.append(f"column {col!r} has different types: {text}{hint}")
-    if problems:
-        raise ValueError(
-            "each column must have the same type in the three files: " + "; ".join(problems)
-        )
-    return out
-
-
 def _write_atomic(path: Path, write) -> None:
     """Call ``write(tmp)`` on a temporary file next to ``path``, then rename it to ``path``
     (:func:`synthtrust._atomic.atomic_path`)."""
@@ -458,7 +336,10 @@ def _cmd_fidelity(args) -> int:
             tables[role] = datasets.read_table(path, sep=args.sep)
         except (FileNotFoundError, ValueError) as exc:
             raise ValueError(f"--{role}: {exc}") from None
-    tables = check_tables(tables, paths)
+    from synthtrust.fidelity._tables import _check_frames
+
+    where = {role: f"the {role} file {paths[role]}" for role in _ROLES}
+    _, tables, _ = _check_frames(tables, where)
 
     from synthtrust.fidelity import holdout_report
     from synthtrust.report import write_holdout_html

@@ -50,14 +50,33 @@ def _kind(series: pd.Series) -> str:
     return "text"
 
 
-def _check_frames(frames: dict[str, Any]) -> tuple[list, dict[str, pd.DataFrame], list[str]]:
+def _first_non_numeric(series: pd.Series):
+    """(data row number, value) of the first non-missing value of ``series`` that is not a
+    number, or None."""
+    values = series.dropna()
+    bad = values[pd.to_numeric(values.astype(str), errors="coerce").isna()]
+    if bad.empty:
+        return None
+    return int(series.index.get_loc(bad.index[0])) + 1, bad.iloc[0]
+
+
+def _check_frames(
+    frames: dict[str, Any], where: dict[str, str] | None = None
+) -> tuple[list, dict[str, pd.DataFrame], list[str]]:
     """Validate named frames (the first is the reference) and align their columns.
 
-    Returns ``(columns, aligned_frames, kinds)``; ``kinds[j]`` is the type class of column j.
-    Raises TypeError for a non-DataFrame; ValueError for an empty frame, duplicate column
-    names, different column sets (naming the differing columns), an all-missing column,
-    a column whose type class differs between frames, or an infinite numeric value.
+    ``where`` optionally describes each frame for the messages (e.g. ``"the train file
+    t.csv"``; default its name). Returns ``(columns, aligned_frames, kinds)``; ``kinds[j]`` is
+    the type class of column j. Raises TypeError for a non-DataFrame; ValueError for an empty
+    frame, duplicate column names, different column sets (naming the differing columns), an
+    all-missing column, a column whose type class differs between frames (with the first
+    non-numeric value where a numeric column turned into text), or an infinite numeric value.
     """
+    where = where or {}
+
+    def label(name: str) -> str:
+        return where.get(name, name)
+
     names = list(frames)
     for name in names:
         df = frames[name]
@@ -65,12 +84,14 @@ def _check_frames(frames: dict[str, Any]) -> tuple[list, dict[str, pd.DataFrame]
             raise TypeError(f"{name} must be a pandas DataFrame, got {type(df).__name__}")
         if df.shape[0] == 0 or df.shape[1] == 0:
             raise ValueError(
-                f"{name} is empty ({df.shape[0]} rows, {df.shape[1]} columns); "
+                f"{label(name)} is empty ({df.shape[0]} rows, {df.shape[1]} columns); "
                 "at least one row and one column are needed"
             )
         dup = df.columns[df.columns.duplicated()]
         if len(dup):
-            raise ValueError(f"{name} has duplicate column names: {list(dict.fromkeys(dup))}")
+            raise ValueError(
+                f"{label(name)} has duplicate column names: {list(dict.fromkeys(dup))}"
+            )
     ref = names[0]
     columns = list(frames[ref].columns)
     problems = []
@@ -79,16 +100,18 @@ def _check_frames(frames: dict[str, Any]) -> tuple[list, dict[str, pd.DataFrame]
         missing = [c for c in columns if c not in set(have)]
         extra = [c for c in have if c not in set(columns)]
         if missing:
-            problems.append(f"{name} lacks column(s) {missing}")
+            problems.append(f"{label(name)} lacks column(s) {missing}")
         if extra:
-            problems.append(f"{name} has column(s) not in {ref}: {extra}")
+            problems.append(f"{label(name)} has column(s) not in {label(ref)}: {extra}")
     if problems:
-        raise ValueError(f"all tables must have the columns of {ref}: " + "; ".join(problems))
+        raise ValueError(
+            f"all tables must have the same columns as {label(ref)}: " + "; ".join(problems)
+        )
     aligned = {
         name: frames[name] if name == ref else frames[name].loc[:, columns] for name in names
     }
     empty = [
-        f"{col!r} in {name}"
+        f"{col!r} in {label(name)}"
         for name in names
         for col, all_na in aligned[name].isna().all().items()
         if all_na
@@ -102,10 +125,18 @@ def _check_frames(frames: dict[str, Any]) -> tuple[list, dict[str, pd.DataFrame]
     problems = []
     for col in columns:
         per = {name: _kind(aligned[name][col]) for name in names}
-        if len(set(per.values())) > 1:
-            text = ", ".join(f"{n}: {aligned[n][col].dtype} ({per[n]})" for n in names)
-            problems.append(f"column {col!r} has different types ({text})")
         kinds.append(per[ref])
+        if len(set(per.values())) == 1:
+            continue
+        text = ", ".join(f"{n} {aligned[n][col].dtype} ({per[n]})" for n in names)
+        hint = ""
+        if "numeric" in per.values():
+            found = [(n, _first_non_numeric(aligned[n][col])) for n in names if per[n] == "text"]
+            found = [(n, f) for n, f in found if f is not None]
+            if found:
+                n, (row, value) = found[0]
+                hint = f"; e.g. data row {row} of {label(n)} holds {value!r}"
+        problems.append(f"column {col!r} has different types ({text}){hint}")
     if problems:
         raise ValueError(
             "each column must have the same type class (numeric, datetime, boolean, text) in "
@@ -117,8 +148,8 @@ def _check_frames(frames: dict[str, Any]) -> tuple[list, dict[str, pd.DataFrame]
                 x = _as_float(aligned[name][col])
                 if np.isinf(x).any():
                     raise ValueError(
-                        f"column {col!r} of {name} holds an infinite value; replace it by a "
-                        "finite value or NaN"
+                        f"column {col!r} of {label(name)} holds an infinite value; replace it "
+                        "by a finite value or NaN"
                     )
     return columns, aligned, kinds
 
