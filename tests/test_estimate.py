@@ -21,7 +21,7 @@ def test_estimate_mode_times_a_seeded_sample_and_returns_its_rows(tmp_path, monk
     monkeypatch.setenv(estimate.ESTIMATE_ENV, str(record))
     monkeypatch.setenv(estimate.TASKS_ENV, "4")
     got = run_grid(draws, GRID, n_reps=10, seed=5, chunk_size=3, cache_dir=tmp_path / "c")
-    again = run_grid(draws, GRID, n_reps=10, seed=5, chunk_size=3)
+    again = run_grid(draws, GRID, n_reps=10, seed=5, chunk_size=3, n_jobs=1)  # in this process
     monkeypatch.delenv(estimate.ESTIMATE_ENV)
     full = run_grid(draws, GRID, n_reps=10, seed=5, chunk_size=3, n_jobs=1, progress=False)
 

@@ -4,8 +4,9 @@ calibration.
 ``synthtrust run CHAPTER --preset P --estimate`` executes the chapter with the environment
 variable :data:`ESTIMATE_ENV` naming a JSON-lines file. Every :func:`~synthtrust.experiment.run_grid`
 call of the chapter (a *stage*) then counts its tasks, runs a few of them chosen at random
-(:data:`TASKS_ENV`, default 3; seeded, so the same tasks each time) one after the other in the
-chapter's process, times each and reads the process's peak resident memory around it, appends
+(:data:`TASKS_ENV`, default 3; seeded, so the same tasks each time), each on one core (the
+grid's ``n_jobs`` of them at a time, in loky workers), times each and reads the peak resident
+memory of the process running it, appends
 one record to the file, and returns the frame of the sampled tasks only — the chapter's later
 cells see partial results and their errors are ignored in this mode. Nothing is read from or
 written to the cache.

@@ -444,7 +444,7 @@ def run_grid(
     ]
     record = estimate.active()
     if record is not None:
-        return _calibrate(func, cells, keys, tasks, seed, warm_up, record)
+        return _calibrate(func, cells, keys, tasks, seed, warm_up, n_jobs, record)
     results: dict[int, pd.DataFrame] = {}
 
     memorized = None
@@ -524,32 +524,42 @@ def run_grid(
     return _assemble(cells, tasks, results)
 
 
-def _calibrate(func, cells, keys, tasks, seed: int, warm_up, record) -> pd.DataFrame:
-    """Estimate mode (:mod:`synthtrust.estimate`): time a seeded random sample of the tasks in
-    this process, append the stage's record to ``record`` and return the sampled tasks' rows."""
-    if warm_up is not None:
-        warm_up()
+def _timed_task(func, params: dict, key: int, r0: int, r1: int, seed: int, task_id: int):
+    """One task in full, timed: (frame, seconds, peak resident MB of the process running it)."""
+    (_, out), seconds, peak = estimate.measure(
+        functools.partial(_compute, func, params, key, r0, r1, seed, task_id)
+    )
+    return out, seconds, peak
+
+
+def _calibrate(func, cells, keys, tasks, seed: int, warm_up, n_jobs: int, record):
+    """Estimate mode (:mod:`synthtrust.estimate`): run a seeded random sample of the tasks, each
+    timed on one core (``n_jobs`` loky workers at a time), append the stage's record to
+    ``record`` and return the sampled tasks' rows."""
     size = min(estimate.n_sampled(), len(tasks))
     picked = sorted(np.random.default_rng(seed).choice(len(tasks), size, replace=False).tolist())
-    results, seconds, peaks = {}, [], []
-    for j, t in enumerate(picked):
-        i, r0, r1 = tasks[t]
-        (_, out), sec, peak = estimate.measure(
-            functools.partial(_compute, func, cells[i], keys[i], r0, r1, seed, t)
-        )
-        results[j] = out
-        seconds.append(sec)
-        peaks.append(peak)
+    calls = [
+        joblib.delayed(_timed_task)(func, cells[i], keys[i], r0, r1, seed, t)
+        for t, (i, r0, r1) in ((t, tasks[t]) for t in picked)
+    ]
+    if n_jobs == 1 or size == 1:
+        if warm_up is not None:
+            warm_up()
+        timed = [f(*args, **kwargs) for f, args, kwargs in calls]
+    else:
+        with environ(WORKER_ENV), joblib.parallel_config(backend="loky", initializer=warm_up):
+            timed = joblib.Parallel(n_jobs=min(n_jobs, size))(calls)
     target = func.func if isinstance(func, functools.partial) else func
     stage = estimate.Stage(
         name=getattr(target, "__name__", type(target).__name__),
         cells=len(cells),
         tasks=len(tasks),
-        seconds=seconds,
-        peak_mb=peaks,
+        seconds=[sec for _, sec, _ in timed],
+        peak_mb=[peak for _, _, peak in timed],
     )
     with open(record, "a", encoding="utf-8") as fh:
         fh.write(stage.to_json() + "\n")
+    results = {j: out for j, (out, _, _) in enumerate(timed)}
     return _assemble(cells, [tasks[t] for t in picked], results)
 
 

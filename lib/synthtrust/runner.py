@@ -463,7 +463,8 @@ def estimate_chapter(
     """What running chapter ``name`` would cost: its tasks, core-hours and memory per task.
 
     Executes the chapter in estimate mode (:mod:`synthtrust.estimate`): every ``run_grid`` call
-    times ``n_tasks`` of its tasks, chosen at random, in the chapter's process, and the chapter's
+    times ``n_tasks`` of its tasks, chosen at random, each on one core (as many at a time as
+    there are cores), and the chapter's
     later cells run on those partial results (their errors are ignored). Nothing is written
     outside a temporary folder; the cache is neither read nor written.
 
@@ -503,7 +504,7 @@ def estimate_chapter(
         results.mkdir()
         converted = tmp / f"{name}.ipynb"
         nbformat.write(nb, converted)
-        runtime = {"results_dir": str(results), "cache_dir": None, "n_jobs": 1, "dask": None}
+        runtime = {"results_dir": str(results), "cache_dir": None, "n_jobs": None, "dask": None}
         mode = {estimate.ESTIMATE_ENV: str(record), estimate.TASKS_ENV: str(n_tasks)}
         with environ(mode), contextlib.suppress(PapermillExecutionError):
             papermill.execute_notebook(
