@@ -77,3 +77,24 @@ def test_report_totals_by_hand():
     assert lines[-1].startswith("about 12.1 h on one core, 6.0 h on 2, 11 min on 64")
     assert "calibration took 12 s" in lines[-1]
     assert estimate.read_stages("/nonexistent/stages.jsonl") == []
+
+
+def sleepy(params, rngs):
+    import time
+
+    time.sleep(params["seconds"])
+    return pd.DataFrame({"x": [rng.normal() for rng in rngs]})
+
+
+def test_a_task_over_the_time_cap_is_stopped_and_counted_as_a_lower_bound(tmp_path, monkeypatch):
+    record = tmp_path / "stages.jsonl"
+    monkeypatch.setenv(estimate.ESTIMATE_ENV, str(record))
+    monkeypatch.setenv(estimate.TASKS_ENV, "2")
+    monkeypatch.setenv(estimate.TIMEOUT_ENV, "3")
+    got = run_grid(sleepy, {"seconds": [0.0, 120.0]}, n_reps=1, n_jobs=2)
+    assert got["seconds"].tolist() == [0.0]  # the quick task's row; the slow one was stopped
+    (stage,) = estimate.read_stages(record)
+    assert stage.censored == 1 and len(stage.peak_mb) == 1
+    assert sorted(stage.seconds)[1] == 3.0 and sorted(stage.seconds)[0] < 3.0
+    text = estimate.format_report("t", [stage], 3.2)
+    assert "≥" in text.splitlines()[3] and "1 timed task(s) stopped at the time cap of 3 s" in text

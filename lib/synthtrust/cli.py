@@ -112,6 +112,14 @@ def _add_run(sub) -> None:
         metavar="K",
         help="tasks timed per grid with --estimate (default: %(default)s)",
     )
+    p.add_argument(
+        "--estimate-timeout",
+        type=float,
+        default=600.0,
+        metavar="SECONDS",
+        help="with --estimate, stop a timed task after this long and count it as a lower bound "
+        "(default: %(default)s)",
+    )
     p.set_defaults(handler=_cmd_run)
 
 
@@ -131,6 +139,7 @@ def _cmd_run(args) -> int:
                 preset=args.preset,
                 overrides=overrides,
                 n_tasks=args.estimate_tasks,
+                timeout=args.estimate_timeout,
                 progress=not args.no_progress,
             )
         )

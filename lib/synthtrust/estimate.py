@@ -30,13 +30,26 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-__all__ = ["ESTIMATE_ENV", "TASKS_ENV", "Stage", "format_report", "measure", "read_stages"]
+__all__ = [
+    "ESTIMATE_ENV",
+    "TASKS_ENV",
+    "TIMEOUT_ENV",
+    "Stage",
+    "format_report",
+    "measure",
+    "read_stages",
+    "task_timeout",
+]
 
 #: Path of the JSON-lines file that run_grid appends its stage records to (estimate mode).
 ESTIMATE_ENV = "SYNTHTRUST_ESTIMATE"
 #: Number of tasks timed per stage (default :data:`DEFAULT_TASKS`).
 TASKS_ENV = "SYNTHTRUST_ESTIMATE_TASKS"
 DEFAULT_TASKS = 3
+#: Seconds after which a timed task is stopped and counted as taking at least that long
+#: (default :data:`DEFAULT_TIMEOUT`).
+TIMEOUT_ENV = "SYNTHTRUST_ESTIMATE_TIMEOUT"
+DEFAULT_TIMEOUT = 600.0
 
 
 def active() -> Path | None:
@@ -48,6 +61,11 @@ def active() -> Path | None:
 def n_sampled() -> int:
     """Tasks to time per stage (:data:`TASKS_ENV`, at least 1)."""
     return max(1, int(os.environ.get(TASKS_ENV, DEFAULT_TASKS)))
+
+
+def task_timeout() -> float:
+    """The time cap of a timed task in seconds (:data:`TIMEOUT_ENV`, > 0)."""
+    return max(1e-3, float(os.environ.get(TIMEOUT_ENV, DEFAULT_TIMEOUT)))
 
 
 def _reset_peak() -> bool:
@@ -97,9 +115,13 @@ class Stage:
     cells, tasks : int
         Grid cells and tasks (cells × replicate chunks).
     seconds : list of float
-        Wall seconds of each sampled task (one core each).
+        Wall seconds of each sampled task (one core each); the time cap for a task stopped
+        at the cap.
     peak_mb : list of float
-        Peak resident memory (MB) of the process running each sampled task.
+        Peak resident memory (MB) of the process running each sampled task that finished.
+    censored : int
+        Sampled tasks stopped at the time cap: then the seconds and core-hours are lower
+        bounds.
     """
 
     name: str
@@ -107,10 +129,12 @@ class Stage:
     tasks: int
     seconds: list[float]
     peak_mb: list[float]
+    censored: int = 0
 
     @property
     def core_hours(self) -> float:
-        """Estimated core-hours of all tasks: mean sampled seconds × tasks / 3600."""
+        """Estimated core-hours of all tasks: mean sampled seconds × tasks / 3600 (a lower
+        bound if some task was stopped at the cap)."""
         return sum(self.seconds) / len(self.seconds) * self.tasks / 3600
 
     def to_json(self) -> str:
@@ -141,18 +165,31 @@ def format_report(title: str, stages: Iterable[Stage], wall_seconds: float) -> s
     lines = [title, head, "-" * len(head)]
     for s in stages:
         mean = sum(s.seconds) / len(s.seconds)
-        spread = f"{mean:.2f} ({min(s.seconds):.2f}-{max(s.seconds):.2f})"
+        at_least = "≥" if s.censored else ""
+        spread = f"{at_least}{mean:.2f} ({min(s.seconds):.2f}-{max(s.seconds):.2f})"
+        peak = f"{max(s.peak_mb):,.0f}" if s.peak_mb else "?"
         lines.append(
             f"{s.name:<24}{s.cells:>8,}{s.tasks:>9,}{len(s.seconds):>7}{spread:>22}"
-            f"{s.core_hours:>12.2f}{max(s.peak_mb):>14,.0f}"
+            f"{at_least + format(s.core_hours, '.2f'):>12}{peak:>14}"
         )
     total = math.fsum(s.core_hours for s in stages)
     tasks = sum(s.tasks for s in stages)
-    peak = max((max(s.peak_mb) for s in stages), default=0.0)
+    peak = max((max(s.peak_mb) for s in stages if s.peak_mb), default=0.0)
+    censored = sum(s.censored for s in stages)
+    at_least = "≥" if censored else ""
     lines.append("-" * len(head))
-    lines.append(f"{'total':<24}{'':>8}{tasks:>9,}{'':>7}{'':>22}{total:>12.2f}{peak:>14,.0f}")
     lines.append(
-        f"about {_duration(total)} on one core, {_duration(total / 2)} on 2, "
-        f"{_duration(total / 64)} on 64 (tasks only); calibration took {wall_seconds:.0f} s"
+        f"{'total':<24}{'':>8}{tasks:>9,}{'':>7}{'':>22}"
+        f"{at_least + format(total, '.2f'):>12}{peak:>14,.0f}"
     )
+    lines.append(
+        f"about {at_least}{_duration(total)} on one core, {at_least}{_duration(total / 2)} on 2, "
+        f"{at_least}{_duration(total / 64)} on 64 (tasks only); calibration took "
+        f"{wall_seconds:.0f} s"
+    )
+    if censored:
+        lines.append(
+            f"≥: {censored} timed task(s) stopped at the time cap of {task_timeout():.0f} s "
+            "(--estimate-timeout); their grids cost at least this much"
+        )
     return "\n".join(lines)

@@ -533,34 +533,44 @@ def _timed_task(func, params: dict, key: int, r0: int, r1: int, seed: int, task_
 
 
 def _calibrate(func, cells, keys, tasks, seed: int, warm_up, n_jobs: int, record):
-    """Estimate mode (:mod:`synthtrust.estimate`): run a seeded random sample of the tasks, each
-    timed on one core (``n_jobs`` loky workers at a time), append the stage's record to
-    ``record`` and return the sampled tasks' rows."""
+    """Estimate mode (:mod:`synthtrust.estimate`): run a seeded random sample of the tasks in
+    loky workers, each on one core (``n_jobs`` at a time), each stopped after the time cap
+    (counted as taking at least the cap); append the stage's record to ``record`` and return
+    the rows of the tasks that finished."""
+    from concurrent.futures import wait
+
+    from joblib.externals.loky import get_reusable_executor
+
     size = min(estimate.n_sampled(), len(tasks))
     picked = sorted(np.random.default_rng(seed).choice(len(tasks), size, replace=False).tolist())
-    calls = [
-        joblib.delayed(_timed_task)(func, cells[i], keys[i], r0, r1, seed, t)
+    workers = min(n_jobs, size)
+    cap = estimate.task_timeout()
+    with environ(WORKER_ENV):
+        executor = get_reusable_executor(max_workers=workers, initializer=warm_up)
+    futures = [
+        executor.submit(_timed_task, func, cells[i], keys[i], r0, r1, seed, t)
         for t, (i, r0, r1) in ((t, tasks[t]) for t in picked)
     ]
-    if n_jobs == 1 or size == 1:
-        if warm_up is not None:
-            warm_up()
-        timed = [f(*args, **kwargs) for f, args, kwargs in calls]
-    else:
-        with environ(WORKER_ENV), joblib.parallel_config(backend="loky", initializer=warm_up):
-            timed = joblib.Parallel(n_jobs=min(n_jobs, size))(calls)
+    done, late = wait(futures, timeout=cap * math.ceil(size / workers))
+    if late:  # stop the tasks over the cap with their workers
+        executor.shutdown(wait=False, kill_workers=True)
+    timed = [f.result() if f in done else (None, float(cap), None) for f in futures]
     target = func.func if isinstance(func, functools.partial) else func
     stage = estimate.Stage(
         name=getattr(target, "__name__", type(target).__name__),
         cells=len(cells),
         tasks=len(tasks),
         seconds=[sec for _, sec, _ in timed],
-        peak_mb=[peak for _, _, peak in timed],
+        peak_mb=[peak for _, _, peak in timed if peak is not None],
+        censored=len(late),
     )
     with open(record, "a", encoding="utf-8") as fh:
         fh.write(stage.to_json() + "\n")
-    results = {j: out for j, (out, _, _) in enumerate(timed)}
-    return _assemble(cells, [tasks[t] for t in picked], results)
+    finished = [(t, out) for t, (out, _, _) in zip(picked, timed, strict=True) if out is not None]
+    if not finished:
+        return pd.DataFrame(columns=[*_param_names(cells), "rep"])
+    results = {j: out for j, (_, out) in enumerate(finished)}
+    return _assemble(cells, [tasks[t] for t, _ in finished], results)
 
 
 def _param_names(cells: list[dict]) -> list[str]:

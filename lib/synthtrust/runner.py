@@ -458,6 +458,7 @@ def estimate_chapter(
     overrides: Mapping | None = None,
     *,
     n_tasks: int = 3,
+    timeout: float = 600.0,
     progress: bool = False,
 ) -> str:
     """What running chapter ``name`` would cost: its tasks, core-hours and memory per task.
@@ -474,6 +475,9 @@ def estimate_chapter(
         As :func:`run_chapter`.
     n_tasks : int ≥ 1
         Tasks timed per ``run_grid`` call.
+    timeout : float > 0
+        Seconds after which a timed task is stopped; it then counts as taking at least that
+        long, and the report marks its grid's figures as lower bounds (≥).
     progress : bool
         Stream the kernel's stderr.
 
@@ -486,16 +490,18 @@ def estimate_chapter(
     Raises
     ------
     ValueError
-        As :func:`run_chapter`; ``n_tasks`` < 1; a chapter that calls ``run_grid`` nowhere.
+        As :func:`run_chapter`; ``n_tasks`` < 1; ``timeout`` not > 0; a chapter that calls
+        ``run_grid`` nowhere.
     """
     import nbformat
     import papermill
     from papermill.exceptions import PapermillExecutionError
 
     from synthtrust import estimate
-    from synthtrust._validation import check_positive_int
+    from synthtrust._validation import check_positive_int, check_real_range
 
     n_tasks = check_positive_int(n_tasks, "n_tasks")
+    timeout = check_real_range(timeout, "timeout", 0.0)
     nb, _, final, overrides = _prepare(name, preset, overrides, None, None)
     t0 = time.perf_counter()
     with _kernel_environment(progress) as config, tempfile.TemporaryDirectory() as tmp:
@@ -505,7 +511,11 @@ def estimate_chapter(
         converted = tmp / f"{name}.ipynb"
         nbformat.write(nb, converted)
         runtime = {"results_dir": str(results), "cache_dir": None, "n_jobs": None, "dask": None}
-        mode = {estimate.ESTIMATE_ENV: str(record), estimate.TASKS_ENV: str(n_tasks)}
+        mode = {
+            estimate.ESTIMATE_ENV: str(record),
+            estimate.TASKS_ENV: str(n_tasks),
+            estimate.TIMEOUT_ENV: repr(timeout),
+        }
         with environ(mode), contextlib.suppress(PapermillExecutionError):
             papermill.execute_notebook(
                 str(converted),
