@@ -115,6 +115,20 @@ def _wait_for(condition, timeout: float = 60.0) -> None:
         time.sleep(0.05)
 
 
+def _on_cluster(cluster, cache):
+    """The grid on the cluster, cached in ``cache``."""
+    return run_grid(
+        slow_draws,
+        GRID,
+        N_REPS,
+        seed=3,
+        chunk_size=1,
+        dask=cluster.address,
+        cache_dir=cache,
+        progress=False,
+    )
+
+
 @pytest.fixture(scope="module")
 def sequential():
     """The grid computed in this process, one task after the other."""
@@ -166,16 +180,7 @@ def test_a_worker_killed_mid_run_changes_nothing(cluster, sequential, tmp_path):
 
     killer = threading.Thread(target=kill_when_running)
     killer.start()
-    got = run_grid(
-        slow_draws,
-        GRID,
-        N_REPS,
-        seed=3,
-        chunk_size=1,
-        dask=cluster.address,
-        cache_dir=cache,
-        progress=False,
-    )
+    got = _on_cluster(cluster, cache)
     killer.join()
     assert victim.wait(timeout=10) == -signal.SIGKILL
     assert seen["done_at_kill"] < 16  # killed while tasks were left
@@ -212,16 +217,7 @@ def test_a_client_killed_mid_run_resumes_from_the_cache(cluster, sequential, tmp
         client.kill()
     before = {p: p.stat().st_mtime_ns for p in _entries(cache)}
     assert 4 <= len(before) < 16
-    got = run_grid(
-        slow_draws,
-        GRID,
-        N_REPS,
-        seed=3,
-        chunk_size=1,
-        dask=cluster.address,
-        cache_dir=cache,
-        progress=False,
-    )
+    got = _on_cluster(cluster, cache)
     assert len(_entries(cache)) == 16
     assert {p: p.stat().st_mtime_ns for p in before} == before  # loaded, not computed again
     pd.testing.assert_frame_equal(got, sequential)
