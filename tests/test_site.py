@@ -300,10 +300,11 @@ def test_stage_refuses_notebook_whose_chart_loads_from_cdn(tmp_path):
     stage_dir = book.stage({"hypothesis_validity": path}, root=ROOT, out=tmp_path / "_build")
     assert (stage_dir / "chapters" / "hypothesis_validity.ipynb").is_file()
     # the chapters are staged as executed notebooks only (their MyST sources stay behind);
-    # the Markdown pages are the intro and the API reference
+    # the Markdown pages are the intro, the guides and the API reference
     staged = {p.relative_to(stage_dir).as_posix() for p in stage_dir.rglob("*.md")}
-    api = {f"api/{p.name}" for p in (ROOT / "api").glob("*.md")}
-    assert staged == {"intro.md"} | api
+    pages = {f"{d}/{p.name}" for d in ("api", "guides") for p in (ROOT / d).glob("*.md")}
+    assert "guides/scale.md" in pages
+    assert staged == {"intro.md"} | pages
     assert (stage_dir / book.ASSETS_DIR / charts.VEGA_BUNDLE_FILENAME).is_file()
     assert (stage_dir / book.ASSETS_DIR / "mathjax" / "tex-chtml.js").is_file()
     assert not (stage_dir / "_static").exists()
@@ -392,6 +393,18 @@ def test_intro_page_offline(site, browser):
     _fail_on(report)
     assert report.math["nodes"] > 0 and report.math["containers"] >= report.math["nodes"]
     assert "differentially private" in report.title.lower() or report.title
+
+
+@pytest.mark.site
+def test_the_scale_guide_page_offline(site, browser):
+    page = site / "guides" / "scale.html"
+    report = check_page(browser, page)
+    _fail_on(report)
+    text = page.read_text(encoding="utf-8")
+    assert "Running at the published scale" in text
+    assert "--estimate" in text and "dask worker tcp://HEAD:8786" in text
+    for chapter in CHAPTERS:  # a measured cost row per chapter
+        assert f'<td><code class="docutils literal notranslate"><span class="pre">{chapter}' in text
 
 
 @pytest.mark.site

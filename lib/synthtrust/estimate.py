@@ -160,7 +160,7 @@ def _duration(hours: float) -> str:
 def format_report(title: str, stages: Iterable[Stage], wall_seconds: float) -> str:
     """A plain-text table of the stages and their totals (what ``--estimate`` prints)."""
     stages = list(stages)
-    head = f"{'stage':<24}{'cells':>8}{'tasks':>9}{'timed':>7}{'s/task (min-max)':>22}"
+    head = f"{'stage':<24}{'cells':>8}{'tasks':>9}{'timed':>7}{'s/task (min-max)':>26}"
     head += f"{'core-hours':>12}{'peak MB/task':>14}"
     lines = [title, head, "-" * len(head)]
     for s in stages:
@@ -169,7 +169,7 @@ def format_report(title: str, stages: Iterable[Stage], wall_seconds: float) -> s
         spread = f"{at_least}{mean:.2f} ({min(s.seconds):.2f}-{max(s.seconds):.2f})"
         peak = f"{max(s.peak_mb):,.0f}" if s.peak_mb else "?"
         lines.append(
-            f"{s.name:<24}{s.cells:>8,}{s.tasks:>9,}{len(s.seconds):>7}{spread:>22}"
+            f"{s.name:<24}{s.cells:>8,}{s.tasks:>9,}{len(s.seconds):>7}{spread:>26}"
             f"{at_least + format(s.core_hours, '.2f'):>12}{peak:>14}"
         )
     total = math.fsum(s.core_hours for s in stages)
@@ -179,7 +179,7 @@ def format_report(title: str, stages: Iterable[Stage], wall_seconds: float) -> s
     at_least = "≥" if censored else ""
     lines.append("-" * len(head))
     lines.append(
-        f"{'total':<24}{'':>8}{tasks:>9,}{'':>7}{'':>22}"
+        f"{'total':<24}{'':>8}{tasks:>9,}{'':>7}{'':>26}"
         f"{at_least + format(total, '.2f'):>12}{peak:>14,.0f}"
     )
     lines.append(
