@@ -1,10 +1,13 @@
-"""Benchmark of synthtrust's synthesizers for high-dimensional tables against PyPI peers, adult, ε = 1.
+"""Benchmark of synthtrust's synthesizers for high-dimensional tables against PyPI peers, adult, ε = 1
+(AIM also at ε = 10).
 
 Run from the repository root::
 
-    .venv/bin/python benchmarks/bench_synthesizers.py                # full run (up to ~1 h)
+    .venv/bin/python benchmarks/bench_synthesizers.py                # full run (up to ~1.5 h)
     .venv/bin/python benchmarks/bench_synthesizers.py --quick        # 10k rows: ours + DataSynthesizer
     .venv/bin/python benchmarks/bench_synthesizers.py --skip-peers   # ours only, full adult
+    .venv/bin/python benchmarks/bench_synthesizers.py --skip-peers --only "AIM synthtrust"  # our AIM
+    .venv/bin/python benchmarks/bench_synthesizers.py --only "AIM" --aim-epsilons 10  # AIM, ε = 10
 
 Data: ``synthtrust.datasets.load("adult_pgm_discretized")`` (48,842 × 14, integer codes), public
 domain sizes from ``data/adult_pgm_discretized_domain.json``; the 10k-row table is a seeded random
@@ -26,7 +29,10 @@ nothing of them is copied into the project), driven by the scripts in ``benchmar
 
 AIM runs everywhere with the same workload (all 2-way marginals) and ``max_model_size`` 80 MB
 (OpenDP's default workload is all 3-way: set to 2); everything else at each library's defaults.
-The zCDP synthesizers use ρ = ``cdp_rho(1, 1e-9)``.
+The zCDP synthesizers use ρ = ``cdp_rho(1, 1e-9)``; AIM runs at every ε of ``--aim-epsilons``
+(default 1 and 10, ρ = ``cdp_rho(ε, 1e-9)``). At ε = 10 the reference's mechanism refits a model
+growing towards the 80 MB cap with 1000 mirror-descent steps a round, for hours; ours caps the
+effort of the refits of large models (``AIM(refit_mb=2)``, see its docstring).
 
 Measured per run, each in a fresh subprocess (so JAX/NumPy allocations are counted and imports are
 paid by every run alike):
@@ -43,10 +49,11 @@ paid by every run alike):
   contingency tables of the real table and of the synthetic output (``np.bincount``; a synthetic
   value outside the public domain counts as an extra, always-wrong cell);
 * ``ratio``: the peer's fit + sample time divided by ours for the same algorithm at the same
-  number of rows (``> x`` after a timeout).
+  number of rows and ε (``> x`` after a timeout).
 
-Each run gets ``--timeout`` seconds (default 900); the row then says "timeout". The report goes to
-stdout and, for a full run, to ``benchmarks/results_synthesizers.txt`` (``--output``).
+Each run gets ``--timeout`` seconds (default 900); the row then says "> 900 s (timeout)". The
+report goes to stdout and, for a full run, to ``benchmarks/results_synthesizers.txt``
+(``--output``).
 """
 
 from __future__ import annotations
@@ -105,6 +112,8 @@ SIDE_ENVS = {
     ),
 }
 AIM_MAX_MODEL_MB = 80
+#: AIM runs (ours and the peers') at these ε; the other synthesizers at EPS only
+AIM_EPSILONS = (1.0, 10.0)
 
 
 # --------------------------------------------------------------------------------------------
@@ -337,152 +346,62 @@ def run_job(cmd: list[str], timeout: float, log: Path, result: Path) -> dict:
 # --------------------------------------------------------------------------------------------
 # the benchmark
 # --------------------------------------------------------------------------------------------
-def build_jobs(args, files: dict[int, Path], rho: float) -> list[dict]:
-    jobs = _all_jobs(args, files, rho)
+def build_jobs(args, files: dict[int, Path]) -> list[dict]:
+    jobs = _all_jobs(args, files)
     if args.only:
         keep = [s.lower() for s in args.only]
-        jobs = [
-            j
-            for j in jobs
-            if any(k in f"{j['algo']} {j['impl']} {j['rows']}".lower() for k in keep)
-        ]
+        jobs = [j for j in jobs if any(k in job_label(j).lower() for k in keep)]
     return jobs
 
 
-def _all_jobs(args, files: dict[int, Path], rho: float) -> list[dict]:
+def job_label(job: dict) -> str:
+    """What ``--only`` matches: e.g. ``AIM synthtrust (ours) 48842 eps=10``."""
+    return f"{job['algo']} {job['impl']} {job['rows']} eps={job['eps']:g}"
+
+
+def _all_jobs(args, files: dict[int, Path]) -> list[dict]:
+    from synthtrust.privacy.accounting import cdp_rho  # noqa: PLC0415
+
     me = [sys.executable, str(Path(__file__).resolve())]
     full = max(files)
     jobs = []
 
-    def common(rows):
-        return [
-            "--input",
-            str(files[rows]),
-            "--domain",
-            str(DOMAIN_JSON),
-            "--epsilon",
-            str(EPS),
-            "--delta",
-            str(DELTA),
-            "--seed",
-            str(SEED),
-        ]
+    def add(algo, impl, rows, env, cmd, eps=EPS):
+        common = ["--input", str(files[rows]), "--domain", str(DOMAIN_JSON), "--epsilon"]
+        common += [str(eps), "--delta", str(DELTA), "--seed", str(SEED)]
+        jobs.append(dict(algo=algo, impl=impl, rows=rows, env=env, eps=eps, cmd=cmd + common))
 
     our_rows = [QUICK_ROWS] if args.quick else [full]
     for rows in our_rows:
         for name in OURS:
-            jobs.append(
-                dict(
-                    algo=name,
-                    impl="synthtrust (ours)",
-                    rows=rows,
-                    env=None,
-                    cmd=me + ["--worker", name] + common(rows),
-                )
-            )
+            for eps in args.aim_epsilons if name == "AIM" else [EPS]:
+                add(name, "synthtrust (ours)", rows, None, me + ["--worker", name], eps)
     if args.skip_peers:
         return jobs
-    ds = [env_python("datasynthesizer"), PEERS / "datasynthesizer_privbayes.py"]
+    ds = [env_python("datasynthesizer"), PEERS / "datasynthesizer_privbayes.py", "--k", "2"]
     if args.quick:
-        jobs.append(
-            dict(
-                algo="PrivBayes",
-                impl="DataSynthesizer 0.1.13 (k=2)",
-                rows=QUICK_ROWS,
-                env="datasynthesizer",
-                cmd=ds + common(QUICK_ROWS) + ["--k", "2"],
-            )
-        )
+        add("PrivBayes", "DataSynthesizer 0.1.13 (k=2)", QUICK_ROWS, "datasynthesizer", ds)
         return jobs
     # ours at 10k too, for the DataSynthesizer 10k ratio
-    jobs.append(
-        dict(
-            algo="PrivBayes",
-            impl="synthtrust (ours)",
-            rows=QUICK_ROWS,
-            env=None,
-            cmd=me + ["--worker", "PrivBayes"] + common(QUICK_ROWS),
-        )
-    )
+    add("PrivBayes", "synthtrust (ours)", QUICK_ROWS, None, me + ["--worker", "PrivBayes"])
     for rows in (QUICK_ROWS, full):
-        jobs.append(
-            dict(
-                algo="PrivBayes",
-                impl="DataSynthesizer 0.1.13 (k=2)",
-                rows=rows,
-                env="datasynthesizer",
-                cmd=ds + common(rows) + ["--k", "2"],
-            )
-        )
+        add("PrivBayes", "DataSynthesizer 0.1.13 (k=2)", rows, "datasynthesizer", ds)
     dp = [env_python("dpmm"), PEERS / "dpmm_marginal.py"]
-    jobs.append(
-        dict(
-            algo="PrivBayes",
-            impl="dpmm 0.1.9 PrivBayes+PGM",
-            rows=full,
-            env="dpmm",
-            cmd=dp + common(full) + ["--algo", "privbayes"],
-        )
-    )
+    add("PrivBayes", "dpmm 0.1.9 PrivBayes+PGM", full, "dpmm", dp + ["--algo", "privbayes"])
     sn = [env_python("smartnoise"), PEERS / "smartnoise_mst_aim.py"]
     od = [env_python("opendp"), PEERS / "opendp_mst_aim.py"]
-    jobs.append(
-        dict(
-            algo="MST",
-            impl="smartnoise-synth 1.0.8",
-            rows=full,
-            env="smartnoise",
-            cmd=sn + common(full) + ["--algo", "mst"],
-        )
-    )
-    jobs.append(
-        dict(
-            algo="MST",
-            impl="dpmm 0.1.9",
-            rows=full,
-            env="dpmm",
-            cmd=dp + common(full) + ["--algo", "mst"],
-        )
-    )
-    jobs.append(
-        dict(
-            algo="MST",
-            impl="OpenDP 0.16 dp.mbi.MST",
-            rows=full,
-            env="opendp",
-            cmd=od + common(full) + ["--algo", "mst", "--rho", repr(rho)],
-        )
-    )
+    add("MST", "smartnoise-synth 1.0.8", full, "smartnoise", sn + ["--algo", "mst"])
+    add("MST", "dpmm 0.1.9", full, "dpmm", dp + ["--algo", "mst"])
+    rho = repr(cdp_rho(EPS, DELTA))
+    add("MST", "OpenDP 0.16 dp.mbi.MST", full, "opendp", od + ["--algo", "mst", "--rho", rho])
     mm = str(AIM_MAX_MODEL_MB)
-    jobs.append(
-        dict(
-            algo="AIM",
-            impl="smartnoise-synth 1.0.8",
-            rows=full,
-            env="smartnoise",
-            cmd=sn + common(full) + ["--algo", "aim", "--max-model-size", mm],
-        )
-    )
-    jobs.append(
-        dict(
-            algo="AIM",
-            impl="dpmm 0.1.9",
-            rows=full,
-            env="dpmm",
-            cmd=dp + common(full) + ["--algo", "aim", "--max-model-size", mm],
-        )
-    )
-    jobs.append(
-        dict(
-            algo="AIM",
-            impl="OpenDP 0.16 dp.mbi.AIM (2-way)",
-            rows=full,
-            env="opendp",
-            cmd=od
-            + common(full)
-            + ["--algo", "aim", "--rho", repr(rho), "--queries", "2", "--max-size", mm],
-        )
-    )
+    for eps in args.aim_epsilons:
+        rho = repr(cdp_rho(eps, DELTA))
+        aim = ["--algo", "aim", "--max-model-size", mm]
+        add("AIM", "smartnoise-synth 1.0.8", full, "smartnoise", sn + aim, eps)
+        add("AIM", "dpmm 0.1.9", full, "dpmm", dp + aim, eps)
+        aim = ["--algo", "aim", "--rho", rho, "--queries", "2", "--max-size", mm]
+        add("AIM", "OpenDP 0.16 dp.mbi.AIM (2-way)", full, "opendp", od + aim, eps)
     return jobs
 
 
@@ -497,7 +416,16 @@ def main(argv=None) -> int:
         "--only",
         nargs="+",
         default=None,
-        help="keep only runs whose 'algo impl rows' contains one of these strings",
+        help="keep only runs whose 'algo impl rows eps=ε' contains one of these strings "
+        "(e.g. 'AIM synthtrust', 'eps=10')",
+    )
+    ap.add_argument(
+        "--aim-epsilons",
+        type=float,
+        nargs="+",
+        default=None,
+        help="ε of the AIM runs, ours and the peers' (default 1 10, with --quick 1); the others "
+        "run at ε = 1",
     )
     ap.add_argument(
         "--output",
@@ -521,6 +449,8 @@ def main(argv=None) -> int:
     ap.add_argument("--rows", type=int, default=None, help=argparse.SUPPRESS)
     ap.add_argument("--synth-output", dest="synth_output", help=argparse.SUPPRESS)
     args, _ = ap.parse_known_args(argv)
+    if args.aim_epsilons is None:
+        args.aim_epsilons = [EPS] if args.quick else list(AIM_EPSILONS)
     if args.worker:
         args.output = args.synth_output
         return worker_ours(args)
@@ -544,10 +474,11 @@ def main(argv=None) -> int:
     sub = real.iloc[np.sort(rng.permutation(full)[:QUICK_ROWS])].reset_index(drop=True)
     tables = {QUICK_ROWS: sub, full: real}
     rho = cdp_rho(EPS, DELTA)
+    aim_eps = ", ".join(f"{e:g}" for e in args.aim_epsilons)
     rep(
         f"data: adult_pgm_discretized {full:,} x {len(columns)} (and a seeded {QUICK_ROWS:,}-row "
-        f"subset); eps = {EPS:g}, delta = {DELTA:g} (rho = {rho:.6g}) for the zCDP synthesizers; "
-        f"seed {SEED}; timeout {args.timeout:.0f} s per run"
+        f"subset); eps = {EPS:g}, delta = {DELTA:g} (rho = {rho:.6g}) for the zCDP synthesizers, "
+        f"AIM at eps = {aim_eps}; seed {SEED}; timeout {args.timeout:.0f} s per run"
     )
     rep()
 
@@ -560,12 +491,13 @@ def main(argv=None) -> int:
     real_codes = {rows: codes_matrix(t, columns, sizes) for rows, t in tables.items()}
     size_list = [sizes[c] for c in columns]
 
-    jobs = build_jobs(args, files, rho)
+    jobs = build_jobs(args, files)
     env_status: dict[str, str | None] = {}
     results = []
     rep("runs (one fresh process each):")
     for i, job in enumerate(jobs):
-        tag = f"{job['algo']}-{job['impl'].split()[0]}-{job['rows']}".replace("/", "_")
+        tag = f"{job['algo']}-{job['impl'].split()[0]}-{job['rows']}-eps{job['eps']:g}"
+        tag = tag.replace("/", "_")
         out_csv, res_json, log = (work / f"{tag}.csv", work / f"{tag}.json", work / f"{tag}.log")
         r = dict(job)
         if job["env"] is not None:
@@ -575,8 +507,8 @@ def main(argv=None) -> int:
                 r.update(status="not runnable", error=env_status[job["env"]])
                 results.append(r)
                 rep(
-                    f"   [{i + 1}/{len(jobs)}] {job['algo']:9s} {job['impl']:32s} not runnable: "
-                    f"{r['error']}"
+                    f"   [{i + 1}/{len(jobs)}] {job['algo']:9s} {job['impl']:32s} "
+                    f"eps={job['eps']:<3g} not runnable: {r['error']}"
                 )
                 continue
         cmd = [str(c) for c in job["cmd"]] + ["--result", str(res_json)]
@@ -616,13 +548,13 @@ def main(argv=None) -> int:
             f"cpu {secs(m['cpu_s'])}, peak {m['maxrss_mb']:.0f} MB)"
         )
         rep(
-            f"   [{i + 1}/{len(jobs)}] {job['algo']:9s} {job['impl']:32s} {job['rows']:>6,} rows  "
-            f"{detail}; load {load_before:.1f}"
+            f"   [{i + 1}/{len(jobs)}] {job['algo']:9s} {job['impl']:32s} {job['rows']:>6,} rows "
+            f"eps={job['eps']:<3g} {detail}; load {load_before:.1f}"
         )
 
     # ---- the table
     ours = {
-        (r["algo"], r["rows"]): r
+        (r["algo"], r["rows"], r["eps"]): r
         for r in results
         if r["impl"].startswith("synthtrust") and r["status"] == "ok"
     }
@@ -631,7 +563,7 @@ def main(argv=None) -> int:
         fs = None
         if r["status"] == "ok":
             fs = r["fit_s"] + r["sample_s"]
-        ref = ours.get((r["algo"], r["rows"]))
+        ref = ours.get((r["algo"], r["rows"], r["eps"]))
         ratio = "-"
         if ref is not None and not r["impl"].startswith("synthtrust"):
             ref_t = ref["fit_s"] + ref["sample_s"]
@@ -640,7 +572,7 @@ def main(argv=None) -> int:
             elif r["status"] == "timeout":
                 lo = args.timeout / ref_t
                 ratio = f"> {lo:.1f}x" if lo < 10 else f"> {lo:.0f}x"
-        status = {"ok": "", "timeout": f"timeout ({args.timeout:.0f} s)"}.get(
+        status = {"ok": "", "timeout": f"> {args.timeout:.0f} s (timeout)"}.get(
             r["status"], r["status"]
         )
         rows_out.append(
@@ -648,6 +580,7 @@ def main(argv=None) -> int:
                 r["algo"],
                 r["impl"],
                 f"{r['rows']:,}",
+                f"{r['eps']:g}",
                 secs(r.get("fit_s")) if r["status"] == "ok" else "-",
                 secs(r.get("sample_s")) if r["status"] == "ok" else "-",
                 secs(fs) if fs is not None else status,
@@ -666,14 +599,15 @@ def main(argv=None) -> int:
         )
     rep()
     rep(
-        f"Fit + sample on adult (ε = {EPS:g}), synthetic rows = training rows; ratio = peer time / ours "
-        "(same algorithm, same rows)"
+        f"Fit + sample on adult (ε = {EPS:g}; AIM at ε = {aim_eps}), synthetic rows = training rows; "
+        "ratio = peer time / ours (same algorithm, rows and ε)"
     )
     rep.table(
         [
             "synthesizer",
             "implementation",
             "rows",
+            "ε",
             "fit",
             "sample",
             "fit+sample",
@@ -684,7 +618,7 @@ def main(argv=None) -> int:
             "ratio",
         ],
         rows_out,
-        right=set(range(2, 11)),
+        right=set(range(2, 12)),
     )
     problems = [r for r in results if r["status"] not in ("ok",)]
     if problems:
@@ -694,7 +628,10 @@ def main(argv=None) -> int:
             what = r.get("error") or ""
             if r["status"] == "timeout":
                 what = f"killed after {args.timeout:.0f} s (--timeout)"
-            rep(f"   {r['algo']} / {r['impl']} / {r['rows']:,} rows: {r['status']}: {what}")
+            rep(
+                f"   {r['algo']} / {r['impl']} / {r['rows']:,} rows / eps={r['eps']:g}: "
+                f"{r['status']}: {what}"
+            )
     rep()
     rep("versions and what each peer did:")
     seen = set()

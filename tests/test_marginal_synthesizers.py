@@ -283,8 +283,9 @@ def test_fit_equals_mbi_mirror_descent(backend):
 
 def test_choose_backend_cost_model():
     assert mg.choose_backend(cells=900, nodes=15, iters=1000) == "numpy"  # small model, AIM round
-    assert mg.choose_backend(cells=28_000, nodes=14, iters=10_000) == "jax"  # MST on adult
-    assert mg.choose_backend(cells=2_000_000, nodes=10, iters=1000) == "jax"
+    assert mg.choose_backend(cells=28_000, nodes=14, iters=10_000) == "numpy"  # MST on adult
+    assert mg.choose_backend(cells=6_000_000, nodes=8, iters=1000) == "numpy"  # AIM, ε = 10
+    assert mg.choose_backend(cells=100, nodes=2, iters=1_000_000) == "jax"
 
 
 def test_check_workload_errors():

@@ -60,15 +60,18 @@ def _merge(measurements: Sequence[Measurement]) -> list[Measurement]:
     return out
 
 
-#: CPU-cost model of one fit (seconds), measured on the 2-core machine (adult and 15-column tables):
-#: numpy ≈ iters·(5e-4 + 2.3e-8·cells); JAX ≈ compile (1 + 0.4·nodes) + iters·(1e-4 + 1.2e-8·cells)
+#: CPU-cost model of one fit (seconds), measured on the 2-core machine (adult, AIM models of
+#: 12 000 to 6.2 million cells, MST): numpy ≈ iters·(4e-4 + 1.8e-8·cells) (one exponential a node,
+#: columns ordered by size: :meth:`_NumpyMirrorDescent.marginals`); JAX ≈ compile (1 + 0.4·nodes) +
+#: iters·(1e-4 + 3e-8·cells) (1.5–6e-8 measured). So numpy except for small models run for very
+#: many steps (MST on adult: 10 000 steps on 28 000 cells, numpy ≈ 5.5 CPU-s, JAX ≈ 8.7).
 _COST = {
-    "np_step": 5e-4,
-    "np_cell": 2.3e-8,
+    "np_step": 4e-4,
+    "np_cell": 1.8e-8,
     "jax_compile": 1.0,
     "jax_node": 0.4,
     "jax_step": 1e-4,
-    "jax_cell": 1.2e-8,
+    "jax_cell": 3e-8,
 }
 _BACKENDS = ("auto", "jax", "numpy")
 
@@ -96,8 +99,9 @@ class PGMFitter:
         Levels per column (columns are named 0..d-1 inside mbi).
     backend : {"auto", "jax", "numpy"}
         "jax": :func:`_fit_program` (mbi's loss and message passing, jitted; one compilation per new
-        clique structure); "numpy": :class:`_NumpyMirrorDescent` (same iterates, no compilation;
-        faster for small models and few iterations); "auto" (default): :func:`choose_backend`.
+        clique structure); "numpy": :class:`_NumpyMirrorDescent` (same iterates up to
+        rounding, no compilation; the faster one in our measurements except for small models run
+        for very many steps); "auto" (default): :func:`choose_backend`.
 
     :meth:`fit` takes a list of :class:`Measurement` and returns a :class:`FittedModel`: mbi's
     L2 loss Σ_M ½‖(Q_M μ − y_M)/σ_M‖² (``from_linear_measurements``, ``stddev`` = the real noise
@@ -156,7 +160,7 @@ class PGMFitter:
             shape = tuple(self.sizes[a] for a in cl)
             v = start[cl] if start[cl] is not None else np.zeros(shape)
             theta.append(np.array(np.broadcast_to(v, shape), dtype=float))
-        plan = _TreePlan(self.sizes, cliques)
+        plan = _TreePlan(self.sizes, cliques, by_size=True)
         backend = self.backend
         if backend == "auto":
             backend = choose_backend(
