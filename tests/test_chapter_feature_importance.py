@@ -2,6 +2,8 @@
 computations, the AUC conventions, the grid's bad input, one replicate end to end, the smoke
 run's outputs."""
 
+import json
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -151,10 +153,18 @@ PARAMS = {
 }
 
 
+def _replicate(dataset: str, generator: str, level: float, seed: int = 5) -> pd.DataFrame:
+    """One replicate through the chapter's path: real side, synthetic side, similarity."""
+    params = {"dataset": dataset, "generator": generator, "levels": [level], **PARAMS}
+    syn = fi.importance_cell(params, [np.random.default_rng(seed)])
+    real = fi.real_cell({"dataset": dataset, **PARAMS}, [np.random.default_rng(seed)])
+    cols = {"dataset": dataset, "rbo_p": PARAMS["rbo_p"]}
+    return fi.similarity(syn.assign(**cols), real.assign(dataset=dataset)), real
+
+
 def test_one_replicate_is_deterministic():
-    params = {"dataset": "polish", "generator": "privbayes_ds", "levels": [0.1], **PARAMS}
-    a = fi.importance_cell(params, [np.random.default_rng(5)])
-    b = fi.importance_cell(params, [np.random.default_rng(5)])
+    a, _ = _replicate("polish", "privbayes_ds", 0.1)
+    b, _ = _replicate("polish", "privbayes_ds", 0.1)
     pd.testing.assert_frame_equal(a, b)
     assert list(a.method) == ["shap", "mdi"] and not a.failed.any()
     assert (a[["rbo", "corr_rbo", "cosine"]].to_numpy() < 1).all()
@@ -167,13 +177,11 @@ def test_a_copy_of_the_real_table_scores_one(monkeypatch):
     monkeypatch.setattr(
         fi.grid, "_synthesize", lambda name, level, dataset, real, params, rng: real
     )
-    params = {"dataset": "artificial_5", "generator": "privbayes", "levels": [1.0], **PARAMS}
-    a = fi.importance_cell(params, [np.random.default_rng(5)])
+    a, real = _replicate("artificial_5", "privbayes", 1.0)
     np.testing.assert_allclose(a[["rbo", "corr_rbo", "cosine"]], 1.0, atol=1e-12)
     np.testing.assert_allclose(a[["l2", "kl"]], 0.0, atol=1e-9)
     np.testing.assert_allclose(a.auc_synthetic, a.auc_real)
     np.testing.assert_allclose(a.auc_cross, a.auc_real)
-    real = fi.real_cell({"dataset": "artificial_5", **PARAMS}, [np.random.default_rng(5)])
     assert list(real.method) == ["shap", "mdi"]
     assert real.importance.iloc[0] == a.importance.iloc[0]
     # three features: E[RBO_ext] of a random permutation is the closed form (helper's test);
@@ -188,9 +196,48 @@ def test_a_synthetic_table_with_one_class_is_a_failed_run(monkeypatch):
         return out
 
     monkeypatch.setattr(fi.grid, "_synthesize", one_class)
-    params = {"dataset": "artificial_5", "generator": "privbayes", "levels": [1.0], **PARAMS}
-    out = fi.importance_cell(params, [np.random.default_rng(1)])
+    out, _ = _replicate("artificial_5", "privbayes", 1.0, seed=1)
     assert out.failed.all() and out.rbo.isna().all() and out.auc_real.notna().all()
+
+
+def test_similarity_by_hand_and_all_zero_importances_fail():
+    """similarity() looks each synthetic row's real replicate up by (dataset, rep, method)."""
+    assoc = json.dumps({"columns": ["a", "b", "c"], "data": np.eye(3).tolist()})
+    real = pd.DataFrame(
+        {
+            "dataset": ["d", "d"],
+            "rep": [0, 1],
+            "method": ["shap", "shap"],
+            "auc_real": [0.9, 0.8],
+            "importance": ['{"a": 0.5, "b": 0.3, "c": 0.2}', '{"a": 0.2, "b": 0.3, "c": 0.5}'],
+            "association": [assoc, assoc],
+        }
+    )
+    syn = pd.DataFrame(
+        {
+            "dataset": ["d", "d", "d"],
+            "rbo_p": [0.8, 0.8, 0.8],
+            "rep": [1, 0, 0],
+            "method": ["shap"] * 3,
+            "failed": [False, False, False],
+            "importance": ['{"a": 0.5, "b": 0.3, "c": 0.2}'] * 2 + ['{"a": 0, "b": 0, "c": 0}'],
+        }
+    )
+    out = fi.similarity(syn, real)
+    # rep 1: the reversed ranking (cosine 0.29/0.38 by hand); rep 0: the same ranking
+    np.testing.assert_allclose(out.cosine[:2], [0.29 / 0.38, 1.0], rtol=1e-12)
+    assert out.rbo[0] < 1 and out.rbo[1] == pytest.approx(1.0)
+    assert list(out.auc_real) == [0.8, 0.9, 0.9]
+    assert list(out.failed) == [False, False, True] and np.isnan(out.rbo[2])
+    with pytest.raises(ValueError, match=r"no replicate for \(dataset, rep, method\) \('d', 2"):
+        fi.similarity(syn.assign(rep=2), real)
+
+
+def test_importance_json_keeps_every_float():
+    s = pd.Series({"x": 0.1 + 0.2, "y": 1 / 3, "z": 5e-324})
+    back = fi.grid.scores_from_json(fi.grid.scores_to_json(s))
+    assert list(back.index) == ["x", "y", "z"] and (back.to_numpy() == s.to_numpy()).all()
+    assert fi.grid.scores_from_json("{}").empty
 
 
 def test_smoke_run_outputs(smoke_run_of):

@@ -209,6 +209,7 @@ def test_run_writes_notebook_results_and_manifest(book, tmp_path, capsys):
     # what the kernel saw: runtime keys, and the chapters folder as working directory
     seen = json.loads((results / "seen.json").read_text())
     assert seen["cwd"] == str(book / "chapters")
+    assert seen["chapter"] == "tiny"  # the label of the kernel's progress bars
     assert seen["cache_dir"] == str(cache) and seen["n_jobs"] == 1 and seen["dask"] is None
 
     # results equal the seed contract, computed here by hand

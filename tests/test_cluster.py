@@ -189,6 +189,29 @@ def test_a_worker_killed_mid_run_changes_nothing(cluster, sequential, tmp_path):
     pd.testing.assert_frame_equal(got, sequential)
 
 
+def test_the_treeshap_of_one_task_runs_in_row_blocks_on_the_cluster(cluster):
+    """Inside a cluster task, feature_importance(..., block_rows=k) makes each block of rows a
+    task of its own (synthtrust.blocks) and returns exactly the value computed here in one call."""
+    pytest.importorskip("shap")
+    from sklearn.datasets import make_classification
+    from sklearn.ensemble import RandomForestClassifier
+
+    from synthtrust.importance import feature_importance
+
+    X, y = make_classification(n_samples=300, n_features=5, random_state=0)
+    X = pd.DataFrame(X, columns=list("abcde"))
+    model = RandomForestClassifier(n_estimators=5, random_state=0).fit(X, y)
+    here = feature_importance(model, X, method="shap")
+    with distributed.get_task_stream(cluster.client) as stream:
+        future = cluster.client.submit(
+            feature_importance, model, X, method="shap", block_rows=50, pure=False
+        )
+        there = future.result()
+    pd.testing.assert_series_equal(there, here, check_exact=True)
+    blocks = [t for t in stream.data if str(t["key"]).startswith("_abs_shap_block")]
+    assert len(blocks) == 6  # 300 rows in blocks of 50
+
+
 _CLIENT_SCRIPT = """
 import sys
 sys.path.insert(0, {tests!r})

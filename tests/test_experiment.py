@@ -484,3 +484,19 @@ def test_loky_results_do_not_depend_on_the_parents_hash_seed():
         assert proc.returncode == 0, proc.stderr[-2000:]
         outs.append(proc.stdout)
     assert len(set(outs)) == 1  # (without the fixed seed: two different outputs of four)
+
+
+# ---------------------------------------------------------------------------------------------
+# Progress
+# ---------------------------------------------------------------------------------------------
+def test_the_progress_bar_names_the_grid_and_inside_a_chapter_the_chapter(capsys, monkeypatch):
+    monkeypatch.delenv("TQDM_DISABLE", raising=False)
+    monkeypatch.delenv("SYNTHTRUST_CHAPTER", raising=False)
+    run_grid(normal_draws, GRID, n_reps=2, seed=0, n_jobs=1)
+    err = capsys.readouterr().err
+    assert "normal_draws: 100%" in err and "6/6" in err and "SYNTHTRUST" not in err
+    with environ({"SYNTHTRUST_CHAPTER": "auditing"}):
+        run_grid(normal_draws, GRID, n_reps=2, seed=0, n_jobs=1)
+    assert "auditing: normal_draws: 100%" in capsys.readouterr().err
+    run_grid(normal_draws, GRID, n_reps=2, seed=0, n_jobs=1, progress=False)
+    assert capsys.readouterr().err == ""

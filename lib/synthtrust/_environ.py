@@ -6,7 +6,7 @@ import contextlib
 import os
 from collections.abc import Iterator, Mapping
 
-__all__ = ["WORKER_ENV", "environ"]
+__all__ = ["CHAPTER_VAR", "WORKER_ENV", "environ"]
 
 #: Environment of the processes that compute results, set before their interpreter starts. A
 #: fixed string-hash seed: mbi builds junction-tree cliques from Python sets of attribute names,
@@ -17,6 +17,11 @@ __all__ = ["WORKER_ENV", "environ"]
 #: sets another; they treat 0 as unset), so a Dask cluster with default settings computes
 #: what loky workers and the chapter kernel compute.
 WORKER_ENV: dict[str, str] = {"PYTHONHASHSEED": "6640"}
+
+
+#: Set by the runner in a chapter's kernel to the chapter's name: ``run_grid``'s progress bars
+#: say which chapter they belong to.
+CHAPTER_VAR = "SYNTHTRUST_CHAPTER"
 
 
 @contextlib.contextmanager

@@ -46,7 +46,7 @@ from threadpoolctl import threadpool_limits
 
 import synthtrust
 from synthtrust import estimate
-from synthtrust._environ import WORKER_ENV, environ
+from synthtrust._environ import CHAPTER_VAR, WORKER_ENV, environ
 
 __all__ = ["cell_key", "replicate_index", "replicate_rngs", "run_grid"]
 
@@ -391,8 +391,9 @@ def run_grid(
     cache_dir : path or None
         ``joblib.Memory`` location; finished tasks are stored there and reloaded on rerun.
     progress : bool
-        Show a tqdm bar over tasks (on stderr); the environment variable ``TQDM_DISABLE=1``
-        (set by ``synthtrust run --no-progress``) hides it too.
+        Show a tqdm bar over tasks (on stderr; cached tasks count as done; labelled
+        ``chapter: function`` inside a chapter's run); the environment variable
+        ``TQDM_DISABLE=1`` (set by ``synthtrust run --no-progress``) hides it too.
     warm_up : callable or None
         Called without arguments when a loky worker process starts, before its first task: load
         there what the tasks need once per process (heavy imports, lookup tables). loky takes a
@@ -471,7 +472,7 @@ def run_grid(
     bar = tqdm(
         total=len(tasks),
         initial=len(results),
-        desc=getattr(func, "__name__", "run_grid"),
+        desc=_bar_label(func),
         unit="task",
         mininterval=0.5,
         dynamic_ncols=True,
@@ -522,6 +523,13 @@ def run_grid(
         bar.close()
 
     return _assemble(cells, tasks, results)
+
+
+def _bar_label(func) -> str:
+    """The progress bar's label: ``func``'s name, after the chapter's inside a chapter's run."""
+    name = getattr(func, "__name__", "run_grid")
+    chapter = os.environ.get(CHAPTER_VAR)
+    return f"{chapter}: {name}" if chapter else name
 
 
 def _timed_task(func, params: dict, key: int, r0: int, r1: int, seed: int, task_id: int):

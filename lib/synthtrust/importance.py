@@ -42,6 +42,7 @@ from scipy.optimize import linear_sum_assignment
 
 from ._optional import import_optional
 from ._validation import check_positive_int, check_random_state
+from .blocks import in_dask_task, map_blocks
 
 __all__ = [
     "RBOResult",
@@ -604,9 +605,10 @@ def _permuted_cosine(ordered: np.ndarray, perms: np.ndarray) -> np.ndarray:
 # --------------------------------------------------------------------------------------------
 # importance scores
 # --------------------------------------------------------------------------------------------
-def _shap_importance(model, X, multiclass: str = "mean") -> np.ndarray:
-    """Mean over rows of ``|φ|`` (rows, features); for per-class values (rows, features, classes)
-    ``|φ|`` is averaged over the classes ("mean") or taken for the last class ("last")."""
+def _abs_shap(model, X: pd.DataFrame, multiclass: str = "mean") -> np.ndarray:
+    """``|φ|`` (rows, features) of the rows of ``X``; for per-class values (rows, features,
+    classes) averaged over the classes ("mean") or taken for the last class ("last"). Row by row,
+    so blocks of rows give the rows of the whole."""
     shap = import_optional("shap", "SHAP importance")
 
     values = shap.TreeExplainer(model).shap_values(X)
@@ -615,7 +617,21 @@ def _shap_importance(model, X, multiclass: str = "mean") -> np.ndarray:
     values = np.abs(np.asarray(values, dtype=float))
     if values.ndim == 3:
         values = values[..., -1] if multiclass == "last" else values.mean(axis=-1)
-    return values.mean(axis=0)
+    return values
+
+
+def _abs_shap_block(model_and_option: tuple, X: pd.DataFrame) -> np.ndarray:
+    return _abs_shap(model_and_option[0], X, model_and_option[1])
+
+
+def _shap_importance(model, X, multiclass: str = "mean", block_rows: int | None = None):
+    """Mean over rows of ``|φ|``; with ``block_rows`` inside a Dask task, each block of rows is a
+    task of its own (:func:`synthtrust.blocks.map_blocks`); the result is the same."""
+    if block_rows is None or not in_dask_task():
+        blocks = [X]
+    else:
+        blocks = [X.iloc[i : i + block_rows] for i in range(0, len(X), block_rows)]
+    return np.concatenate(map_blocks(_abs_shap_block, (model, multiclass), blocks)).mean(axis=0)
 
 
 def feature_importance(
@@ -627,6 +643,7 @@ def feature_importance(
     n_repeats: int = 10,
     multiclass: str = "mean",
     random_state=None,
+    block_rows: int | None = None,
 ) -> pd.Series:
     """Importance of each feature of a fitted model.
 
@@ -655,6 +672,11 @@ def feature_importance(
         with a single output are not affected. The paper *sums* over the test rows where this
         takes the mean: rankings, RBO and cosine are unchanged by that factor.
     random_state : int, Generator or None (permutation only)
+    block_rows : int ≥ 1 or None (SHAP only)
+        Called inside a task on a Dask cluster, the SHAP values of each block of ``block_rows``
+        rows are a cluster task of their own (:func:`synthtrust.blocks.map_blocks`), so one
+        model's TreeSHAP on a large table spreads over the workers; elsewhere, and with None
+        (default), all rows are explained in one call. The result is the same either way.
 
     Returns
     -------
@@ -664,14 +686,16 @@ def feature_importance(
     ------
     ValueError, TypeError
         Unknown ``method`` or ``multiclass``; ``X`` not a DataFrame; ``y`` missing for
-        permutation; ``n_repeats`` not an integer ≥ 1; a model without ``feature_importances_``
-        for ``"mdi"``.
+        permutation; ``n_repeats`` or ``block_rows`` not an integer ≥ 1; a model without
+        ``feature_importances_`` for ``"mdi"``.
     """
     if method not in _IMPORTANCE_METHODS:
         raise ValueError(f"method must be one of {_IMPORTANCE_METHODS}, got {method!r}")
     if multiclass not in _MULTICLASS:
         raise ValueError(f"multiclass must be one of {_MULTICLASS}, got {multiclass!r}")
     n_repeats = check_positive_int(n_repeats, "n_repeats")
+    if block_rows is not None:
+        block_rows = check_positive_int(block_rows, "block_rows")
     if not isinstance(X, pd.DataFrame):
         raise TypeError(f"X must be a pandas DataFrame (named features), got {type(X).__name__}")
     if method == "mdi":
@@ -691,7 +715,7 @@ def feature_importance(
             model, X, y, n_repeats=n_repeats, random_state=seed
         ).importances_mean
     else:
-        scores = _shap_importance(model, X, multiclass)
+        scores = _shap_importance(model, X, multiclass, block_rows)
     return pd.Series(scores, index=list(X.columns), name=method)
 
 

@@ -29,7 +29,7 @@ from pathlib import Path
 import yaml
 
 from synthtrust._atomic import atomic_path
-from synthtrust._environ import WORKER_ENV, environ
+from synthtrust._environ import CHAPTER_VAR, WORKER_ENV, environ
 from synthtrust._lock import folder_lock
 from synthtrust._optional import import_optional
 from synthtrust._validation import check_n_jobs
@@ -209,14 +209,15 @@ def notebook_parameters(name: str) -> dict:
 # Execution
 # --------------------------------------------------------------------------------------------
 @contextlib.contextmanager
-def _kernel_environment(progress: bool):
+def _kernel_environment(progress: bool, chapter: str):
     """Kernel ``python3`` = this interpreter, talking over local IPC sockets.
 
     A temporary kernelspec placed first on ``JUPYTER_PATH`` makes ``python3`` this interpreter
     (whatever user-level kernelspecs say); IPC sockets in the same temporary folder replace
     unencrypted TCP ports (and ipykernel's warning about them). The kernel starts with
     the fixed ``PYTHONHASHSEED`` of run_grid's workers (:data:`synthtrust._environ.WORKER_ENV`). tqdm is disabled in the kernel
-    (``TQDM_DISABLE=1``) when ``progress`` is False. Yields the traitlets ``Config`` for nbclient.
+    (``TQDM_DISABLE=1``) when ``progress`` is False; ``SYNTHTRUST_CHAPTER`` is the chapter's name
+    (the label of its progress bars). Yields the traitlets ``Config`` for nbclient.
     """
     from traitlets.config import Config
 
@@ -234,7 +235,10 @@ def _kernel_environment(progress: bool):
         }
         (spec_dir / "kernel.json").write_text(json.dumps(spec), encoding="utf-8")
         previous = os.environ.get("JUPYTER_PATH")
-        values = {"JUPYTER_PATH": os.pathsep.join([tmp] + ([previous] if previous else []))}
+        values = {
+            "JUPYTER_PATH": os.pathsep.join([tmp] + ([previous] if previous else [])),
+            CHAPTER_VAR: chapter,
+        }
         if not progress:
             values["TQDM_DISABLE"] = "1"
         config = Config()
@@ -398,7 +402,7 @@ def _execute(name, preset, nb, source, final, overrides, out, cache_dir, n_jobs,
 
     start, t0 = _dt.datetime.now().astimezone(), time.perf_counter()
     try:
-        with _kernel_environment(progress) as config, tempfile.TemporaryDirectory() as tmp:
+        with _kernel_environment(progress, name) as config, tempfile.TemporaryDirectory() as tmp:
             # papermill records its input in the notebook: give it a path, not the whole notebook
             converted = Path(tmp) / f"{name}.ipynb"
             nbformat.write(nb, converted)
@@ -504,7 +508,7 @@ def estimate_chapter(
     timeout = check_real_range(timeout, "timeout", 0.0)
     nb, _, final, overrides = _prepare(name, preset, overrides, None, None)
     t0 = time.perf_counter()
-    with _kernel_environment(progress) as config, tempfile.TemporaryDirectory() as tmp:
+    with _kernel_environment(progress, name) as config, tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
         record, results = tmp / "stages.jsonl", tmp / "results"
         results.mkdir()

@@ -11,10 +11,11 @@ One grid cell = (dataset, generator); one replicate = the paper's App. A run for
    pipeline, where run *i* uses seed *i* for everything);
 2. for each privacy level (or subsample fraction) the generator is fitted on the real table and
    samples as many rows; the synthetic table goes through the same engineering, split and
-   forest, and its importances are compared with the real ones: extrapolated RBO, correlated
-   RBO (with the association matrix of the real training features), cosine, L2 and KL
-   (:func:`compare_rankings`); the forest's AUC on the synthetic test split and its cross-AUC on
-   the real test split (train on synthetic, test on real) are recorded;
+   forest (:func:`importance_cell`); the forest's AUC on the synthetic test split and its
+   cross-AUC on the real test split (train on synthetic, test on real) are recorded;
+   :func:`similarity` then compares its importances with the real ones: extrapolated RBO,
+   correlated RBO (with the association matrix of the real training features), cosine, L2 and
+   KL (:func:`compare_rankings`);
 3. the random-permutation baseline compares random permutations of the real ranking with it.
 
 A synthetic table on which no forest can be trained (one class left, too few rows after the
@@ -35,7 +36,7 @@ from ..feature_importance_data import nominal_features as nominal_features
 from ..feature_importance_data import study_domain as study_domain
 from .findings import PAPER_FINDINGS, paper_vs_run
 from .generators import GENERATORS, PAPER_TABLE1, make_generator, privbayes_ledgers
-from .grid import build_grid, importance_cell, real_cell, summarize
+from .grid import SHAP_BLOCK_ROWS, build_grid, importance_cell, real_cell, similarity, summarize
 from .models import MEASURES, compare_rankings, fit_importances
 
 # private names the chapter's tests and the benchmarks use
@@ -50,6 +51,7 @@ __all__ = [
     "MEASURES",
     "PAPER_FINDINGS",
     "PAPER_TABLE1",
+    "SHAP_BLOCK_ROWS",
     "build_grid",
     "compare_rankings",
     "baseline_bands",
@@ -60,6 +62,7 @@ __all__ = [
     "privbayes_gap",
     "privbayes_ledgers",
     "real_cell",
+    "similarity",
     "summarize",
     "top_features",
 ]

@@ -1,7 +1,13 @@
 """The experiment of ``giles2022`` App. A on a grid of (dataset, generator) cells: the grid
-(:func:`build_grid`), the real side of a replicate (cached; :func:`real_cell` with the
-random-permutation baseline), the synthetic side of every level of a cell
-(:func:`importance_cell`) and the mean and sd over replicates (:func:`summarize`).
+(:func:`build_grid`), the real side of a replicate (:func:`real_cell`: the real forest, its
+importances and the random-permutation baseline), the synthetic side of every level of a cell
+(:func:`importance_cell`), the measures of each synthetic replicate against its real one
+(:func:`similarity`) and the mean and sd over replicates (:func:`summarize`).
+
+The real forest of a replicate is fitted once, in :func:`real_cell`, not in every cell's task:
+the synthetic tasks need only the real split (cheap), and :func:`similarity` compares the stored
+importances (JSON with every float exact) after both grids ran. On a Dask cluster the TreeSHAP
+of each forest runs in blocks of :data:`SHAP_BLOCK_ROWS` rows, one cluster task each.
 """
 
 from __future__ import annotations
@@ -17,7 +23,15 @@ from ...experiment import replicate_index
 from ...importance import association_matrix, random_permutation_rbo
 from ..feature_importance_data import DATASETS, engineer_features, load_table, nominal_features
 from .generators import GENERATORS, make_generator
-from .models import MEASURES, _auc, compare_rankings, fit_importances
+from .models import (
+    MEASURES,
+    _auc,
+    _split,
+    compare_rankings,
+    fit_importances,
+    scores_from_json,
+    scores_to_json,
+)
 
 _MIN_ROWS = 20  # fewer rows after the pipeline's cleaning: no forest is trained (failed)
 
@@ -71,51 +85,40 @@ def build_grid(
     return cells
 
 
-def _reference(params: dict, rep: int):
-    """:func:`_real_reference` for a cell's parameters."""
-    return _real_reference(
-        params["dataset"],
-        params["seed"],
-        rep,
-        tuple(params["methods"]),
-        params["rf_trees"],
-        params["test_size"],
-        params["pfi_repeats"],
-        params["shap_rows"],
-    )
+#: SHAP rows per cluster task when a replicate runs on a Dask cluster (about 3 min of TreeSHAP on
+#: Adult with 150 trees); results do not depend on it
+SHAP_BLOCK_ROWS = 500
 
 
-@functools.lru_cache(maxsize=4)
-def _real_reference(
-    dataset: str,
-    seed: int,
-    rep: int,
-    methods: tuple,
-    rf_trees: int,
-    test_size: float,
-    pfi_repeats: int,
-    shap_rows,
-):
-    """The real side of one replicate (cached: every cell of a replicate compares with it): the
-    prepared table, the fitted model and its importances, the association matrix of the real
-    training features, the classes of the target and the replicate's model seed."""
+@functools.lru_cache(maxsize=8)
+def _real_split(dataset: str, seed: int, rep: int, test_size: float) -> dict:
+    """The real side of a replicate before any forest: the real table (``real``), its engineered
+    features and target (``X``, ``y``), their split (``X_train`` in the table's row order, ``X_test``, ``y_test``), the
+    target's ``classes`` and the replicate's model seed ``rseed`` (split and forest are seeded
+    from (seed, dataset, rep) only)."""
     real = load_table(dataset)
     X, y = engineer_features(dataset, real)
     rseed = _stable_seed("real", seed, dataset, rep)
-    fit = fit_importances(
-        X,
-        y,
-        methods=methods,
-        rf_trees=rf_trees,
-        test_size=test_size,
-        pfi_repeats=pfi_repeats,
-        shap_rows=shap_rows,
-        random_state=rseed,
-    )
-    X_train = X.drop(index=fit["X_test"].index)
-    assoc = association_matrix(X_train, categorical=nominal_features(dataset)).fillna(0.0)
-    classes = sorted(y.unique())
-    return real, fit, assoc, classes, rseed
+    _, X_test, _, y_test = _split(X, y, test_size, rseed)
+    return {
+        "real": real,
+        "X": X,
+        "y": y,
+        "X_train": X.drop(index=X_test.index),
+        "X_test": X_test,
+        "y_test": y_test,
+        "classes": sorted(y.unique()),
+        "rseed": rseed,
+    }
+
+
+def _importance_options(params: dict) -> dict:
+    keys = ("rf_trees", "test_size", "pfi_repeats", "shap_rows")
+    return {
+        "methods": tuple(params["methods"]),
+        **{k: params[k] for k in keys},
+        "shap_block_rows": SHAP_BLOCK_ROWS,
+    }
 
 
 def _row(base: dict, **values) -> dict:
@@ -123,101 +126,78 @@ def _row(base: dict, **values) -> dict:
 
 
 def importance_cell(params: dict, rngs: list[np.random.Generator]) -> pd.DataFrame:
-    """``len(rngs)`` replicates of one cell (dataset × generator, every level); tidy rows.
+    """``len(rngs)`` replicates of the synthetic side of one cell (dataset × generator, every
+    level); tidy rows, compared with the real side by :func:`similarity`.
 
     Returns
     -------
     DataFrame with one row per replicate × level × importance method and columns ``rep``,
-    ``level`` (ε or fraction; NaN for independent resampling), ``method``, ``failed``, the
-    :data:`MEASURES`, ``auc_synthetic``, ``auc_cross``, ``auc_real``, ``rows`` (rows of the
-    engineered synthetic table) and ``importance`` (JSON {feature: score} of the synthetic
-    model); :func:`~synthtrust.experiment.run_grid` adds the cell's parameters.
+    ``level`` (ε or fraction; NaN for independent resampling), ``method``, ``failed`` (no forest
+    could be trained), ``rows`` (rows of the engineered synthetic table), ``auc_synthetic``,
+    ``auc_cross`` (on the real test split) and ``importance`` (:func:`scores_to_json` of the
+    synthetic model's scores); :func:`~synthtrust.experiment.run_grid` adds the cell's parameters.
     """
     out = []
     for i, rng in enumerate(rngs):
         rep = replicate_index(rng, i)
-        real, fit, assoc, classes, rseed = _reference(params, rep)
+        side = _real_split(params["dataset"], params["seed"], rep, params["test_size"])
         for level in params["levels"]:
             base = {"rep": rep, "level": np.nan if level is None else level}
-            out += _synthetic_rows(params, level, real, fit, assoc, classes, rseed, rng, base)
+            out += _synthetic_rows(params, level, side, rng, base)
     return pd.DataFrame(out)
 
 
-def _synthetic_rows(params, level, real, fit, assoc, classes, rseed, rng, base) -> list[dict]:
+def _synthetic_rows(params: dict, level, side: dict, rng, base: dict) -> list[dict]:
     name, gen = params["dataset"], params["generator"]
-    synth = _synthesize(gen, level, name, real, params, rng)
+    synth = _synthesize(gen, level, name, side["real"], params, rng)
     Xs, ys = engineer_features(name, synth)
-    methods = tuple(params["methods"])
+    options = _importance_options(params)
     try:
         if len(Xs) < _MIN_ROWS:
             raise ValueError(f"{len(Xs)} rows after the pipeline's cleaning")
-        sfit = fit_importances(
-            Xs,
-            ys,
-            methods=methods,
-            rf_trees=params["rf_trees"],
-            test_size=params["test_size"],
-            pfi_repeats=params["pfi_repeats"],
-            shap_rows=params["shap_rows"],
-            random_state=rseed,
-        )
+        sfit = fit_importances(Xs, ys, **options, random_state=side["rseed"])
     except ValueError:
-        nan = dict.fromkeys(MEASURES + ("auc_synthetic", "auc_cross"), np.nan)
-        return [
-            _row(
-                base,
-                method=m,
-                failed=True,
-                rows=len(Xs),
-                importance="{}",
-                **nan,
-                auc_real=_auc(fit["model"], fit["X_test"], fit["y_test"], classes),
-            )
-            for m in methods
-        ]
+        nan = {"auc_synthetic": np.nan, "auc_cross": np.nan, "importance": "{}"}
+        return [_row(base, method=m, failed=True, rows=len(Xs), **nan) for m in options["methods"]]
+    classes = side["classes"]
     auc = {
         "auc_synthetic": _auc(sfit["model"], sfit["X_test"], sfit["y_test"], classes),
-        "auc_cross": _auc(sfit["model"], fit["X_test"], fit["y_test"], classes),
-        "auc_real": _auc(fit["model"], fit["X_test"], fit["y_test"], classes),
+        "auc_cross": _auc(sfit["model"], side["X_test"], side["y_test"], classes),
     }
-    rows = []
-    for m in methods:
-        s_imp = sfit["importances"][m]
-        try:
-            scores = compare_rankings(fit["importances"][m], s_imp, assoc, params["rbo_p"])
-            failed = False
-        except ValueError:  # all-zero synthetic importances (e.g. a constant prediction)
-            scores, failed = dict.fromkeys(MEASURES, np.nan), True
-        rows.append(
-            _row(
-                base,
-                method=m,
-                failed=failed,
-                rows=len(Xs),
-                **scores,
-                **auc,
-                importance=s_imp.to_json(),
-            )
+    return [
+        _row(
+            base,
+            method=m,
+            failed=False,
+            rows=len(Xs),
+            **auc,
+            importance=scores_to_json(sfit["importances"][m]),
         )
-    return rows
+        for m in options["methods"]
+    ]
 
 
 def real_cell(params: dict, rngs: list[np.random.Generator]) -> pd.DataFrame:
-    """The real side of each replicate of one dataset: the real importances (JSON), the real
-    AUC, and the random-permutation baseline (mean of ``permutation_draws`` random permutations
-    of the real ranking against itself; the cosine gives the real sorted scores to the permuted
-    names).
+    """The real side of each replicate of one dataset: the real forest's importances, its AUC,
+    the association matrix of the real training features, and the random-permutation baseline
+    (mean of ``permutation_draws`` random permutations of the real ranking against itself; the
+    cosine gives the real sorted scores to the permuted names).
 
     Returns one row per replicate × method with ``rep``, ``method``, ``auc_real``,
-    ``importance`` and the permutation baseline's ``rbo``, ``corr_rbo`` and ``cosine``.
+    ``importance`` (:func:`scores_to_json`), ``association`` (JSON ``{"columns", "data"}``, every
+    float exactly) and the permutation baseline's ``rbo``, ``corr_rbo`` and ``cosine``.
     """
-    methods = tuple(params["methods"])
+    options = _importance_options(params)
     rows = []
     for i, rng in enumerate(rngs):
         rep = replicate_index(rng, i)
-        real, fit, assoc, classes, _ = _reference(params, rep)
-        auc = _auc(fit["model"], fit["X_test"], fit["y_test"], classes)
-        for m in methods:
+        side = _real_split(params["dataset"], params["seed"], rep, params["test_size"])
+        fit = fit_importances(side["X"], side["y"], **options, random_state=side["rseed"])
+        assoc = association_matrix(side["X_train"], categorical=nominal_features(params["dataset"]))
+        assoc = assoc.fillna(0.0)
+        assoc_json = json.dumps({"columns": list(assoc.columns), "data": assoc.to_numpy().tolist()})
+        auc = _auc(fit["model"], fit["X_test"], fit["y_test"], side["classes"])
+        for m in options["methods"]:
             imp = fit["importances"][m]
             perm = random_permutation_rbo(
                 imp,
@@ -231,11 +211,74 @@ def real_cell(params: dict, rngs: list[np.random.Generator]) -> pd.DataFrame:
                     "rep": rep,
                     "method": m,
                     "auc_real": auc,
-                    "importance": imp.to_json(),
+                    "importance": scores_to_json(imp),
+                    "association": assoc_json,
                     **{k: float(np.mean(v)) for k, v in perm.items()},
                 }
             )
     return pd.DataFrame(rows)
+
+
+def _association(text: str) -> pd.DataFrame:
+    d = json.loads(text)
+    return pd.DataFrame(d["data"], index=d["columns"], columns=d["columns"])
+
+
+def similarity(synthetic: pd.DataFrame, real: pd.DataFrame) -> pd.DataFrame:
+    """The paper's measures (:data:`MEASURES`, :func:`compare_rankings` with each row's
+    ``rbo_p``) of every synthetic replicate against the real replicate it belongs to.
+
+    Parameters
+    ----------
+    synthetic : DataFrame
+        :func:`~synthtrust.experiment.run_grid` over :func:`importance_cell` (with the cells'
+        ``dataset`` and ``rbo_p`` columns).
+    real : DataFrame
+        :func:`~synthtrust.experiment.run_grid` over :func:`real_cell` for the same datasets,
+        seed and replicates (``dataset``, ``rep``, ``method``, ``auc_real``, ``importance``,
+        ``association``).
+
+    Returns
+    -------
+    DataFrame
+        ``synthetic`` with the :data:`MEASURES` and ``auc_real``; a replicate whose synthetic
+        importances are all zero (e.g. a constant prediction) becomes ``failed`` with NaN
+        measures, as one on which no forest could be trained.
+
+    Raises
+    ------
+    ValueError
+        A synthetic replicate without its real replicate.
+    """
+    keys = ["dataset", "rep", "method"]
+    ref = real.set_index(keys)
+    missing = synthetic.set_index(keys).index.difference(ref.index)
+    if len(missing):
+        dataset, rep, method = missing[0]
+        raise ValueError(
+            f"real has no replicate for (dataset, rep, method) ({dataset!r}, {int(rep)}, "
+            f"{method!r}); run real_cell over the same datasets, seed and replicates"
+        )
+    parsed: dict = {}
+    rows = []
+    for row in synthetic.itertuples(index=False):
+        key = (row.dataset, row.rep, row.method)
+        if key not in parsed:
+            parsed[key] = (
+                scores_from_json(ref.at[key, "importance"]),
+                _association(ref.at[key, "association"]),
+            )
+        scores, failed = dict.fromkeys(MEASURES, np.nan), bool(row.failed)
+        if not failed:
+            try:
+                real_scores, association = parsed[key]
+                imp = scores_from_json(row.importance)
+                scores = compare_rankings(real_scores, imp, association, row.rbo_p)
+            except ValueError:  # all-zero synthetic importances
+                scores, failed = dict.fromkeys(MEASURES, np.nan), True
+        rows.append({"failed": failed, **scores, "auc_real": ref.at[key, "auc_real"]})
+    extra = pd.DataFrame(rows, index=synthetic.index)
+    return synthetic.drop(columns=["failed"]).join(extra)
 
 
 def summarize(results: pd.DataFrame) -> pd.DataFrame:

@@ -6,6 +6,8 @@ paper's measures RBO, corrRBO, cosine, L2 and KL (:func:`compare_rankings`, :dat
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pandas as pd
 
@@ -19,6 +21,17 @@ from ...importance import (
 
 #: The similarity measures of §3.2 / App. A (higher is closer for all but l2 and kl).
 MEASURES = ("rbo", "corr_rbo", "cosine", "l2", "kl")
+
+
+def scores_to_json(scores: pd.Series) -> str:
+    """An importance vector as JSON ``{feature: score}``, every float exactly (Python's shortest
+    round-trip repr; pandas' ``to_json`` keeps 10 digits)."""
+    return json.dumps({str(k): float(v) for k, v in scores.items()})
+
+
+def scores_from_json(text: str) -> pd.Series:
+    """The inverse of :func:`scores_to_json` (an empty vector for ``"{}"``)."""
+    return pd.Series(json.loads(text), dtype=float)
 
 
 def _split(X: pd.DataFrame, y: pd.Series, test_size: float, seed: int):
@@ -42,6 +55,7 @@ def fit_importances(
     test_size: float = 0.3,
     pfi_repeats: int = 5,
     shap_rows: int | None = None,
+    shap_block_rows: int | None = None,
     random_state: int = 0,
 ) -> dict:
     """The paper's App. A model: a 70/30 split, a random forest, and its importances.
@@ -59,6 +73,10 @@ def fit_importances(
         Trees of ``RandomForestClassifier`` (paper: 150).
     test_size : float
         Share of rows in the test split (paper: 0.3).
+    shap_block_rows : int or None
+        Inside a task on a Dask cluster, SHAP rows per cluster task
+        (:func:`synthtrust.importance.feature_importance`'s ``block_rows``); no effect on the
+        result.
     random_state : int
         Seed of the split, the forest and the permutations (one seed, as the QUIPP pipeline).
 
@@ -89,6 +107,7 @@ def fit_importances(
             n_repeats=pfi_repeats,
             random_state=random_state,
             multiclass="mean",
+            block_rows=shap_block_rows if method == "shap" else None,
         )
     return {"model": model, "X_test": X_test, "y_test": y_test, "importances": imps}
 

@@ -6,9 +6,9 @@ PrivBayes variants side by side (:func:`privbayes_gap`).
 
 from __future__ import annotations
 
-import io
-
 import pandas as pd
+
+from .models import scores_from_json
 
 
 def baseline_bands(raw: pd.DataFrame, real: pd.DataFrame, method: str) -> pd.DataFrame:
@@ -57,7 +57,7 @@ def baseline_bands(raw: pd.DataFrame, real: pd.DataFrame, method: str) -> pd.Dat
 
 def _scores(json_text: str) -> pd.Series:
     """An importance vector stored by :func:`importance_cell`/:func:`real_cell` (JSON)."""
-    return pd.read_json(io.StringIO(json_text), typ="series")
+    return scores_from_json(json_text)
 
 
 def _shares(json_scores) -> pd.Series:
