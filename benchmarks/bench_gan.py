@@ -318,7 +318,7 @@ def fit_once(cls, table, bins, seed: int, **options):
 
 
 def accounting(model) -> tuple:
-    entry = model.ledger.entries[0]
+    entry = model.ledger_.entries[0]
     return (
         model.iterations_,
         model.epsilon_spent_,
@@ -365,7 +365,7 @@ def rounding_check(say: Report) -> None:
 LEARN = dict(
     subset_size=400,
     noise_multiplier=0.0,
-    max_iterations=1000,
+    max_iter=1000,
     pretrain_iterations=20,
     lr=2e-3,
     ema_decay=0.9,

@@ -195,7 +195,7 @@ def worker_ours(args) -> int:
         if hasattr(model, "get_params")
         else None
     }
-    notes["ledger"] = repr(getattr(model, "ledger", None))[:300]
+    notes["ledger"] = repr(getattr(model, "ledger_", None))[:300]
     vers = _common.versions("numpy", "pandas", "jax", "mbi")
     vers["synthtrust"] = synthtrust.__version__
     _common.write_result(

@@ -165,21 +165,21 @@ def test_ipf_bad_input(data):
     with pytest.raises(ValueError, match=r"marginal \('a', 'z'\) names column\(s\) \['z'\]"):
         IPF([("a", "z")], domain=SIZES).fit(data)
     with pytest.raises(ValueError, match="marginals is empty"):
-        IPF([])
+        IPF([]).fit(data)
     with pytest.raises(TypeError, match="marginals must be a list"):
-        IPF("ab")
+        IPF("ab").fit(data)
     with pytest.raises(ValueError, match="empty clique"):
-        IPF([()])
+        IPF([()]).fit(data)
     with pytest.raises(ValueError, match="repeats a column"):
-        IPF([("a", "a")])
-    with pytest.raises(ValueError, match="tol must be > 0"):
-        IPF(PAIRS, tol=0)
+        IPF([("a", "a")]).fit(data)
+    with pytest.raises(ValueError, match=r"tol must be in \(0.0, inf\)"):
+        IPF(PAIRS, tol=0).fit(data)
     with pytest.raises(TypeError, match="tol must be a real number"):
-        IPF(PAIRS, tol="0.5")
+        IPF(PAIRS, tol="0.5").fit(data)
     with pytest.raises(ValueError, match="max_iter must be >= 1"):
-        IPF(PAIRS, max_iter=0)
+        IPF(PAIRS, max_iter=0).fit(data)
     with pytest.raises(TypeError, match="random_state"):
-        IPF(PAIRS, random_state=1.5)
+        IPF(PAIRS, random_state=1.5).fit(data)
     with pytest.raises(NotFittedError):
         IPF(PAIRS).sample(3)
     with pytest.raises(ValueError, match="column 'b' has code 2, outside the domain 0..1"):
@@ -193,7 +193,7 @@ def test_ipf_bad_input(data):
 
 def test_ipf_card_and_ledger(data):
     gen = IPF(CHAIN, domain=SIZES)
-    assert gen.ledger is None
+    assert gen.ledger_ is None
     card = gen.fit(data).card()
     assert card["synthesizer"] == "IPF"
     assert card["differentially_private"] is False and card["privacy"].startswith("not DP")
@@ -207,7 +207,7 @@ def test_ipf_card_and_ledger(data):
 # --------------------------------------------------------------------------------------------
 def test_pgm_chain_matches_data_marginals_and_ipf(data):
     gen = PGMMarginals(CHAIN, domain=SIZES, random_state=0).fit(data)
-    assert gen.ledger is None
+    assert gen.ledger_ is None
     for cl in CHAIN:
         np.testing.assert_allclose(gen.fitted_marginal(cl), _table(data, cl), rtol=0, atol=1e-6)
     ipf = IPF(CHAIN, domain=SIZES).fit(data)
@@ -222,16 +222,16 @@ def test_pgm_is_the_maximum_entropy_distribution(data, maxent, fitted):
 
 
 def test_pgm_sampling_is_deterministic_and_rounds(data):
-    g1 = PGMMarginals(CHAIN, domain=SIZES, iters=200, random_state=4).fit(data)
-    g2 = PGMMarginals(CHAIN, domain=SIZES, iters=200, random_state=4).fit(data)
+    g1 = PGMMarginals(CHAIN, domain=SIZES, max_iter=200, random_state=4).fit(data)
+    g2 = PGMMarginals(CHAIN, domain=SIZES, max_iter=200, random_state=4).fit(data)
     s1, s2 = g1.sample(), g2.sample()
     pd.testing.assert_frame_equal(s1, s2)
     assert len(s1) == len(data)
     # randomised rounding: the 1-way marginal of the first generated column is matched to < 1
     one_way = [np.abs(_table(s1, (c,)) - _table(data, (c,))).max() for c in SIZES]
     assert min(one_way) < 1.0
-    with pytest.raises(ValueError, match="iters must be >= 1"):
-        PGMMarginals(CHAIN, iters=0)
+    with pytest.raises(ValueError, match="max_iter must be >= 1"):
+        PGMMarginals(CHAIN, max_iter=0).fit(data)
 
 
 # --------------------------------------------------------------------------------------------
@@ -337,9 +337,9 @@ def test_cart_encoder_domain_and_single_column():
 
 def test_cart_bad_input(cart_data):
     with pytest.raises(ValueError, match="min_samples_leaf must be >= 1.*got 0"):
-        SequentialCART(min_samples_leaf=0)
+        SequentialCART(min_samples_leaf=0).fit(cart_data)
     with pytest.raises(TypeError, match="min_samples_leaf must be an integer"):
-        SequentialCART(min_samples_leaf=2.5)
+        SequentialCART(min_samples_leaf=2.5).fit(cart_data)
     with pytest.raises(TypeError, match="X must be a pandas DataFrame"):
         SequentialCART().fit(cart_data.to_numpy())
     with pytest.raises(ValueError, match="missing value"):
@@ -353,7 +353,7 @@ def test_cart_bad_input(cart_data):
         gen.leaves(0, cart_data)
     with pytest.raises(ValueError, match="n must be >= 1"):
         gen.sample(0)
-    assert gen.ledger is None
+    assert gen.ledger_ is None
     card = gen.card()
     assert card["differentially_private"] is False and card["params"] == {"min_samples_leaf": 5}
     assert card["n_leaves"][0] == 1 and all(k >= 1 for k in card["n_leaves"])

@@ -175,14 +175,15 @@ def test_flip_does_not_see_later_changes_to_the_training_frame():
 
 @pytest.mark.parametrize("bad", [-0.1, 1.5, float("nan"), float("inf")])
 def test_flip_rejects_p_outside_unit_interval(bad):
+    model = Flip(bad)  # stored as given: validated by fit
     with pytest.raises(ValueError, match=r"p must be in \[0, 1\]"):
-        Flip(bad)
+        model.fit(make_table(5))
 
 
 @pytest.mark.parametrize("bad", ["0.5", None, True, [0.1]])
 def test_flip_rejects_p_of_wrong_type(bad):
     with pytest.raises(TypeError, match="p must be a real number"):
-        Flip(bad)
+        Flip(bad).fit(make_table(5))
 
 
 def test_flip_set_params_validates():
@@ -319,13 +320,13 @@ def test_subsample_rejects_fraction_outside_zero_one(bad):
     with pytest.raises(
         ValueError, match=r"fraction must be in \(0, 1\].*got " + repr(bad).replace(".", r"\.")
     ):
-        Subsample(bad)
+        Subsample(bad).fit(make_table(5))
 
 
 @pytest.mark.parametrize("bad", ["0.1", None, True])
 def test_subsample_rejects_fraction_of_wrong_type(bad):
     with pytest.raises(TypeError, match="fraction must be a real number"):
-        Subsample(bad)
+        Subsample(bad).fit(make_table(5))
 
 
 def test_subsample_rejects_n_above_the_training_rows(train):
@@ -352,7 +353,7 @@ ALL = [
 @pytest.mark.parametrize("make", ALL)
 def test_not_private_card_and_no_ledger(make, train):
     model = make(random_state=0)
-    assert model.ledger is None and model.differentially_private is False
+    assert model.ledger_ is None and model.differentially_private is False
     card = model.card()
     assert card["differentially_private"] is False
     assert card["privacy"].startswith("not DP")
@@ -377,7 +378,7 @@ def test_bad_data_and_sample_sizes(make):
     with pytest.raises(TypeError, match="n must be an integer"):
         model.sample(2.5)
     with pytest.raises(TypeError, match="random_state must be"):
-        make(random_state="seed")
+        make(random_state="seed").fit(pd.DataFrame({"a": [1, 2]}))
 
 
 def test_two_dimensional_array_is_accepted():

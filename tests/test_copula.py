@@ -281,7 +281,7 @@ def test_single_column_and_constant_discrete_column():
 
 def test_not_dp_card_and_params():
     g = GaussianCopula({"a": "normal"}, random_state=0)
-    assert g.ledger is None and g.differentially_private is False
+    assert g.ledger_ is None and g.differentially_private is False
     assert "not DP" in g.card()["privacy"]
     assert g.get_params()["distributions"] == {"a": "normal"}
     assert repr(g).startswith("GaussianCopula(distributions=")
@@ -292,18 +292,19 @@ def test_not_dp_card_and_params():
 
 # ------------------------------------------------------------------------------------- errors
 def test_bad_parameters_name_the_parameter_or_column():
+    data = mixed_table(20)
     with pytest.raises(ValueError, match=r"distributions\['age'\].*'gamma'"):
-        GaussianCopula({"age": "gamma"})
+        GaussianCopula({"age": "gamma"}).fit(data)
     with pytest.raises(TypeError, match="distributions must be a dict"):
-        GaussianCopula(["age"])
+        GaussianCopula(["age"]).fit(data)
     with pytest.raises(TypeError, match=r"distributions\['age'\]"):
-        GaussianCopula({"age": 3})
+        GaussianCopula({"age": 3}).fit(data)
     with pytest.raises(ValueError, match="default_distribution"):
-        GaussianCopula(default_distribution="uniform")
+        GaussianCopula(default_distribution="uniform").fit(data)
     with pytest.raises(ValueError, match="discrete_scores"):
-        GaussianCopula(discrete_scores="random")
+        GaussianCopula(discrete_scores="random").fit(data)
     with pytest.raises(TypeError, match="random_state"):
-        GaussianCopula(random_state=1.5)
+        GaussianCopula(random_state=1.5).fit(data)
     with pytest.raises(ValueError, match="discrete_scores"):
         GaussianCopula().set_params(discrete_scores="x")
 

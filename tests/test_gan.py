@@ -49,7 +49,7 @@ def _table(n=400, levels=4, seed=0):
 
 
 # small, fast configuration: n = 400, K = 20 shards of 20, a few pretraining iterations
-SMALL = dict(subset_size=20, pretrain_iterations=3, hidden=16, max_iterations=40)
+SMALL = dict(subset_size=20, pretrain_iterations=3, hidden=16, max_iter=40)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -305,7 +305,7 @@ def test_code_shards_are_the_one_hot_shards():
 # ----------------------------------------------------------------------------------------------
 def test_fit_spends_at_most_epsilon_and_records_ledger():
     df, dom = _table()
-    g = GSWGAN(epsilon=8.0, domain=dom, random_state=0, **(SMALL | {"max_iterations": 20000}))
+    g = GSWGAN(epsilon=8.0, domain=dom, random_state=0, **(SMALL | {"max_iter": 20000}))
     g.fit(df)
     k = g.n_discriminators_
     assert k == 20 and g.n_records_ == 400
@@ -314,8 +314,8 @@ def test_fit_spends_at_most_epsilon_and_records_ledger():
     assert g.epsilon_spent_ == gswgan_epsilon(g.iterations_, **kw) <= 8.0
     assert gswgan_epsilon(g.iterations_ + 1, **kw) > 8.0
     assert g.epsilon_at(g.iterations_) == g.epsilon_spent_
-    assert len(g.ledger) == 1 and g.ledger.total_epsilon == g.epsilon_spent_
-    entry = g.ledger.entries[0]
+    assert len(g.ledger_) == 1 and g.ledger_.total_epsilon == g.epsilon_spent_
+    entry = g.ledger_.entries[0]
     assert entry.delta == 1e-5 and entry.sensitivity == pytest.approx(2 / 32)
     assert entry.scale == pytest.approx(2 * 1.07 / 32)
     assert f"K={k}" in entry.note and f"{g.iterations_} iterations" in entry.note
@@ -343,9 +343,9 @@ def test_learns_dependence_non_private_and_with_small_noise():
     # of 4000 synthetic rows over seeds 0–2: 0.90–0.91 (non-private, K = 1) and 0.75–0.82
     # (private path, σ = 0.3, K = 8); thresholds leave a wide margin.
     df, dom = _table(n=800)
-    common = dict(domain=dom, lr=2e-3, ema_decay=0.9, max_iterations=1000, random_state=0)
+    common = dict(domain=dom, lr=2e-3, ema_decay=0.9, max_iter=1000, random_state=0)
     nonpriv = GSWGAN(noise_multiplier=0.0, subset_size=800, pretrain_iterations=0, **common).fit(df)
-    assert nonpriv.epsilon_spent_ == math.inf and nonpriv.ledger.total_epsilon == math.inf
+    assert nonpriv.epsilon_spent_ == math.inf and nonpriv.ledger_.total_epsilon == math.inf
     s = nonpriv.sample(4000)
     assert (s["a"] == s["b"]).mean() > 0.7
     noisy = GSWGAN(
@@ -360,7 +360,7 @@ def test_learns_dependence_non_private_and_with_small_noise():
 
 def test_checkpoints_match_fresh_fits():
     df, dom = _table()
-    params = dict(domain=dom, random_state=3, **SMALL | {"max_iterations": 20000})
+    params = dict(domain=dom, random_state=3, **SMALL | {"max_iter": 20000})
     g = GSWGAN(epsilon=12.0, checkpoints=[6.0, 9.0, 12.0], **params).fit(df)
     its = [g.checkpoints_[c][0] for c in (6.0, 9.0, 12.0)]
     spent = [g.checkpoints_[c][1] for c in (6.0, 9.0, 12.0)]
@@ -374,7 +374,7 @@ def test_checkpoints_match_fresh_fits():
     assert snap.iterations_ == fresh.iterations_ == its[0]
     for a, b in zip(snap._ema, fresh._ema, strict=True):
         assert torch.equal(a, b)
-    assert snap.ledger.total_epsilon == spent[0] == fresh.epsilon_spent_
+    assert snap.ledger_.total_epsilon == spent[0] == fresh.epsilon_spent_
     assert snap.epsilon == 6.0 and snap.checkpoints is None
     # the last checkpoint equals the final model; at_epsilon is reproducible
     last = g.at_epsilon(12.0)
@@ -413,12 +413,12 @@ def test_same_numbers_and_accounting_as_the_previous_implementation(monkeypatch)
         checkpoints=[12.0, 40.0],
         domain=dom,
         random_state=3,
-        **(SMALL | {"max_iterations": 20000}),
+        **(SMALL | {"max_iter": 20000}),
     )
     old, new = bench.BaselineGSWGAN(**kw).fit(df), GSWGAN(**kw).fit(df)
     assert new.iterations_ == old.iterations_ == 74
     assert new.checkpoints_ == old.checkpoints_ and new.epsilon_spent_ == old.epsilon_spent_
-    assert new.ledger.entries == old.ledger.entries
+    assert new.ledger_.entries == old.ledger_.entries
     for eps in (12.0, 40.0):
         for a, b in zip(old.at_epsilon(eps)._ema, new.at_epsilon(eps)._ema, strict=True):
             torch.testing.assert_close(a, b, rtol=0, atol=1e-5)  # measured 3e-8
@@ -429,7 +429,7 @@ def test_budget_too_small_warns_and_releases_initial_generator():
     df, dom = _table()
     with pytest.warns(UserWarning, match="no training iteration"):
         g = GSWGAN(epsilon=0.05, domain=dom, random_state=0, **SMALL).fit(df)
-    assert g.iterations_ == 0 and g.epsilon_spent_ == 0.0 and g.ledger.total_epsilon == 0.0
+    assert g.iterations_ == 0 and g.epsilon_spent_ == 0.0 and g.ledger_.total_epsilon == 0.0
     assert g.sample(10).shape == (10, 2)
 
 
@@ -468,8 +468,9 @@ def test_budget_too_small_warns_and_releases_initial_generator():
     ],
 )
 def test_bad_parameters(kwargs, exc, message):
+    model = GSWGAN(**kwargs)  # __init__ only stores the parameters
     with pytest.raises(exc, match=message):
-        GSWGAN(**kwargs)
+        model.fit(pd.DataFrame({"a": [0, 1]}))
 
 
 def test_fit_errors_and_not_fitted():

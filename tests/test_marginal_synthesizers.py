@@ -46,17 +46,17 @@ def data() -> pd.DataFrame:
 
 @pytest.fixture(scope="module")
 def mst(data):
-    return MST(1.0, 1e-9, domain=DOMAIN, iters=300, random_state=3).fit(data)
+    return MST(1.0, 1e-9, domain=DOMAIN, max_iter=300, random_state=3).fit(data)
 
 
 @pytest.fixture(scope="module")
 def mwem(data):
-    return MWEMPGM(2.0, 1e-6, domain=DOMAIN, iters=200, random_state=4).fit(data)
+    return MWEMPGM(2.0, 1e-6, domain=DOMAIN, max_iter=200, random_state=4).fit(data)
 
 
 @pytest.fixture(scope="module")
 def aim(data):
-    return AIM(2.0, 1e-6, domain=DOMAIN, max_iters=200, random_state=5).fit(data)
+    return AIM(2.0, 1e-6, domain=DOMAIN, max_iter=200, random_state=5).fit(data)
 
 
 def _tvd(p, q) -> float:
@@ -336,9 +336,9 @@ def test_model_size_is_mbi_junction_tree_size():
 # --------------------------------------------------------------------------------------------
 def test_mst_ledger_and_tree(mst, data):
     rho = cdp_rho(1.0, 1e-9)
-    assert mst.ledger.total_rho == pytest.approx(rho, rel=REL)
+    assert mst.ledger_.total_rho == pytest.approx(rho, rel=REL)
     b = mg.mst_budget(rho, 4)
-    frame = mst.ledger.to_frame()
+    frame = mst.ledger_.to_frame()
     assert list(frame["mechanism"]) == ["gaussian"] * 4 + ["exponential"] * 3 + ["gaussian"] * 3
     np.testing.assert_allclose(frame["scale"].iloc[:4], b["sigma_1way"])
     np.testing.assert_allclose(frame["epsilon"].iloc[4:7], b["epsilon_edge"])
@@ -385,22 +385,22 @@ def test_select_spanning_tree_is_a_tree_and_prefers_high_scores():
 
 def test_mst_same_seed_same_data_and_different_seed_differs(data):
     # fresh fits: sample() continues the generator of its fit, so compare like with like
-    one = MST(1.0, 1e-9, domain=DOMAIN, iters=300, random_state=3).fit(data)
-    two = MST(1.0, 1e-9, domain=DOMAIN, iters=300, random_state=3).fit(data)
+    one = MST(1.0, 1e-9, domain=DOMAIN, max_iter=300, random_state=3).fit(data)
+    two = MST(1.0, 1e-9, domain=DOMAIN, max_iter=300, random_state=3).fit(data)
     pd.testing.assert_frame_equal(one.sample(200), two.sample(200))
     pd.testing.assert_frame_equal(one.sample(), two.sample())
-    other = MST(1.0, 1e-9, domain=DOMAIN, iters=300, random_state=4).fit(data)
+    other = MST(1.0, 1e-9, domain=DOMAIN, max_iter=300, random_state=4).fit(data)
     assert not other.sample(200).equals(two.sample(200))
 
 
 def test_mst_with_jax_backend_matches_numpy_backend(data, monkeypatch):
     monkeypatch.setattr(mg.estimate, "choose_backend", lambda cells, nodes, iters: "jax")
-    a = MST(3.0, 1e-6, domain=DOMAIN, iters=200, random_state=9).fit(data)
-    b = MST(3.0, 1e-6, domain=DOMAIN, iters=200, random_state=9).fit(data)
+    a = MST(3.0, 1e-6, domain=DOMAIN, max_iter=200, random_state=9).fit(data)
+    b = MST(3.0, 1e-6, domain=DOMAIN, max_iter=200, random_state=9).fit(data)
     pd.testing.assert_frame_equal(a.sample(100), b.sample(100))
     monkeypatch.setattr(mg.estimate, "choose_backend", lambda cells, nodes, iters: "numpy")
-    c = MST(3.0, 1e-6, domain=DOMAIN, iters=200, random_state=9).fit(data)
-    assert a.tree_ == c.tree_ and a.ledger.total_rho == c.ledger.total_rho
+    c = MST(3.0, 1e-6, domain=DOMAIN, max_iter=200, random_state=9).fit(data)
+    assert a.tree_ == c.tree_ and a.ledger_.total_rho == c.ledger_.total_rho
     # same iterates up to rounding until rounding flips an Armijo test; then both converge
     ja, jc = a._jtree, c._jtree
     for q in [(0, 1), (1, 2), (0, 3)]:
@@ -408,7 +408,7 @@ def test_mst_with_jax_backend_matches_numpy_backend(data, monkeypatch):
 
 
 def test_mst_huge_epsilon_reproduces_marginals(data):
-    m = MST(1e6, 1e-9, domain=DOMAIN, iters=1000, random_state=0).fit(data)
+    m = MST(1e6, 1e-9, domain=DOMAIN, max_iter=1000, random_state=0).fit(data)
     s = m.sample()
     X, Y = _codes(data), _codes(s)
     assert len(s) == len(data)
@@ -423,8 +423,8 @@ def test_mst_huge_epsilon_reproduces_marginals(data):
 
 
 def test_mst_tiny_epsilon_compresses_everything(data):
-    m = MST(0.01, 1e-9, domain=DOMAIN, iters=100, random_state=0).fit(data)
-    assert m.ledger.total_rho == pytest.approx(cdp_rho(0.01, 1e-9), rel=REL)
+    m = MST(0.01, 1e-9, domain=DOMAIN, max_iter=100, random_state=0).fit(data)
+    assert m.ledger_.total_rho == pytest.approx(cdp_rho(0.01, 1e-9), rel=REL)
     s = m.sample(50)
     assert len(s) == 50 and not s.isna().any().any()
     assert np.isfinite(m.model_.total)
@@ -435,9 +435,9 @@ def test_mst_tiny_epsilon_compresses_everything(data):
 # --------------------------------------------------------------------------------------------
 def test_mwem_pgm_ledger_and_rounds(mwem):
     rho = cdp_rho(2.0, 1e-6)
-    assert mwem.ledger.total_rho == pytest.approx(rho, rel=REL)
+    assert mwem.ledger_.total_rho == pytest.approx(rho, rel=REL)
     sigma, eps = mg.mwem_pgm_budget(rho, 4)
-    frame = mwem.ledger.to_frame()
+    frame = mwem.ledger_.to_frame()
     assert list(frame["mechanism"]) == ["exponential", "gaussian"] * 4
     np.testing.assert_allclose(frame["epsilon"].iloc[::2], eps)
     np.testing.assert_allclose(frame["scale"].iloc[1::2], sigma)
@@ -447,13 +447,13 @@ def test_mwem_pgm_ledger_and_rounds(mwem):
 def test_mwem_pgm_model_size_cap_restricts_candidates(data):
     # 4 rounds, cap 4·(size of the empty model + one 12-cell pair): round 1 allows only small pairs
     with pytest.raises(ValueError, match="max_model_size"):
-        MWEMPGM(1.0, domain=DOMAIN, max_model_size=1e-6, iters=50).fit(data)
+        MWEMPGM(1.0, domain=DOMAIN, max_model_size=1e-6, max_iter=50).fit(data)
 
 
 def test_aim_ledger_rounds_and_annealing(aim):
     rho = cdp_rho(2.0, 1e-6)
-    assert aim.ledger.total_rho == pytest.approx(rho, rel=REL)
-    frame = aim.ledger.to_frame()
+    assert aim.ledger_.total_rho == pytest.approx(rho, rel=REL)
+    frame = aim.ledger_.to_frame()
     sigma0, eps0 = mg.aim_budget(rho, 16 * 4)
     np.testing.assert_allclose(frame["scale"].iloc[:4], sigma0)
     sel = frame[frame["mechanism"] == "exponential"]
@@ -467,16 +467,16 @@ def test_aim_ledger_rounds_and_annealing(aim):
 
 
 def test_aim_and_mwem_reproducible(data):
-    one = AIM(2.0, 1e-6, domain=DOMAIN, max_iters=200, random_state=5).fit(data)
-    two = AIM(2.0, 1e-6, domain=DOMAIN, max_iters=200, random_state=5).fit(data)
+    one = AIM(2.0, 1e-6, domain=DOMAIN, max_iter=200, random_state=5).fit(data)
+    two = AIM(2.0, 1e-6, domain=DOMAIN, max_iter=200, random_state=5).fit(data)
     assert one.cliques_ == two.cliques_
     pd.testing.assert_frame_equal(one.sample(300), two.sample(300))
-    one = MWEMPGM(2.0, 1e-6, domain=DOMAIN, iters=200, random_state=4).fit(data)
-    two = MWEMPGM(2.0, 1e-6, domain=DOMAIN, iters=200, random_state=4).fit(data)
+    one = MWEMPGM(2.0, 1e-6, domain=DOMAIN, max_iter=200, random_state=4).fit(data)
+    two = MWEMPGM(2.0, 1e-6, domain=DOMAIN, max_iter=200, random_state=4).fit(data)
     pd.testing.assert_frame_equal(one.sample(300), two.sample(300))
 
 
-@pytest.mark.parametrize("cls,kw", [(MWEMPGM, {"iters": 300}), (AIM, {"max_iters": 300})])
+@pytest.mark.parametrize("cls,kw", [(MWEMPGM, {"max_iter": 300}), (AIM, {"max_iter": 300})])
 def test_huge_epsilon_reproduces_workload_marginals(cls, kw, data):
     m = cls(1e6, 1e-9, domain=DOMAIN, random_state=1, **kw).fit(data)
     X, Y = _codes(data), _codes(m.sample())
@@ -494,10 +494,10 @@ def test_aim_custom_workload_and_errors(data):
         domain=DOMAIN,
         workload=[("a", "b"), (("b", "c"), 2.0)],
         rounds=8,
-        max_iters=100,
+        max_iter=100,
         random_state=0,
     ).fit(data)
-    assert m.ledger.total_rho == pytest.approx(cdp_rho(5.0, 1e-6), rel=REL)
+    assert m.ledger_.total_rho == pytest.approx(cdp_rho(5.0, 1e-6), rel=REL)
     assert all(set(c) <= {"a", "b", "c"} for c in m.cliques_)
     with pytest.raises(ValueError, match="'zz'"):
         AIM(domain=DOMAIN, workload=[("a", "zz")]).fit(data)
@@ -513,13 +513,13 @@ def test_aim_custom_workload_and_errors(data):
 @pytest.mark.parametrize("cls", [MST, MWEMPGM, AIM])
 def test_bad_parameters_and_inputs(cls, data):
     with pytest.raises(ValueError, match="epsilon"):
-        cls(0.0)
+        cls(0.0).fit(data)
     with pytest.raises(ValueError, match="epsilon"):
-        cls(-1.0)
+        cls(-1.0).fit(data)
     with pytest.raises(ValueError, match="delta"):
-        cls(1.0, 0.0)
+        cls(1.0, 0.0).fit(data)
     with pytest.raises(ValueError, match="delta"):
-        cls(1.0, 1.0)
+        cls(1.0, 1.0).fit(data)
     with pytest.raises(NotFittedError):
         cls(domain=DOMAIN).sample(5)
     bad = data.copy()
@@ -532,23 +532,23 @@ def test_bad_parameters_and_inputs(cls, data):
         cls(domain=DOMAIN).fit(nan)
 
 
-def test_bad_synthesizer_specific_parameters():
-    with pytest.raises(ValueError, match="iters"):
-        MST(iters=0)
-    with pytest.raises(TypeError, match="iters"):
-        MST(iters=2.5)
+def test_bad_synthesizer_specific_parameters(data):
+    with pytest.raises(ValueError, match="max_iter"):
+        MST(max_iter=0).fit(data)
+    with pytest.raises(TypeError, match="max_iter"):
+        MST(max_iter=2.5).fit(data)
     with pytest.raises(ValueError, match="max_model_size"):
-        AIM(max_model_size=0)
+        AIM(max_model_size=0).fit(data)
     with pytest.raises(TypeError, match="max_model_size"):
-        MWEMPGM(max_model_size="big")
+        MWEMPGM(max_model_size="big").fit(data)
     with pytest.raises(ValueError, match="rounds"):
-        MWEMPGM(rounds=0)
+        MWEMPGM(rounds=0).fit(data)
     with pytest.raises(TypeError, match="workload"):
-        AIM(workload="ab")
+        AIM(workload="ab").fit(data)
     with pytest.raises(TypeError, match="workload"):
-        MWEMPGM(workload=["a"])
+        MWEMPGM(workload=["a"]).fit(data)
     with pytest.raises(ValueError, match="max_cells"):
-        AIM(max_cells=0)
+        AIM(max_cells=0).fit(data)
 
 
 # --------------------------------------------------------------------------------------------
@@ -579,12 +579,12 @@ def test_ledger_property_random_budgets_and_domains():
     for case, eps, delta, sizes, df in _ledger_cases(2024):
         rho = cdp_rho(eps, delta)
         for synth in (
-            MST(eps, delta, domain=sizes, iters=50, random_state=case),
-            MWEMPGM(eps, delta, domain=sizes, iters=50, random_state=case),
-            AIM(eps, delta, domain=sizes, max_iters=50, random_state=case),
+            MST(eps, delta, domain=sizes, max_iter=50, random_state=case),
+            MWEMPGM(eps, delta, domain=sizes, max_iter=50, random_state=case),
+            AIM(eps, delta, domain=sizes, max_iter=50, random_state=case),
         ):
             synth.fit(df)
-            assert synth.ledger.total_rho == pytest.approx(rho, rel=REL), (
+            assert synth.ledger_.total_rho == pytest.approx(rho, rel=REL), (
                 case,
                 type(synth).__name__,
             )
@@ -605,7 +605,7 @@ def test_ledger_property_with_arbitrary_models(monkeypatch):
             AIM(eps, delta, domain=sizes, random_state=case),
         ):
             synth.fit(df)
-            assert synth.ledger.total_rho == pytest.approx(rho, rel=REL), (
+            assert synth.ledger_.total_rho == pytest.approx(rho, rel=REL), (
                 case,
                 type(synth).__name__,
             )

@@ -178,7 +178,7 @@ def test_fit_partitions_and_teachers_depend_only_on_their_shard():
         epsilon=1e6,
         noise_multiplier=1.0,
         sample_per_teacher=100,
-        max_iterations=1,
+        max_iter=1,
         cond_epsilon_fraction=0.0,
         domain=dom,
         random_state=5,
@@ -215,7 +215,7 @@ def test_stops_before_exceeding_the_target():
         epsilon=100.0,
         noise_multiplier=0.2,
         sample_per_teacher=100,
-        max_iterations=500,
+        max_iter=500,
         accountant="data_dependent",
         domain=dom,
         random_state=0,
@@ -231,17 +231,17 @@ def test_stops_before_exceeding_the_target():
     assert pate_epsilon(s.alpha_ + cheapest, s.delta_) > target
     assert s.delta_ == pytest.approx(1 / (400 * math.sqrt(400)))
     # ledger: Laplace marginals (f·ε) + PATE; total = epsilon_spent_ ≤ ε
-    led = s.ledger.entries
+    led = s.ledger_.entries
     assert [e.mechanism for e in led] == ["laplace", "pate_moments"]
     assert led[0].epsilon == pytest.approx(10.0) and led[0].scale == pytest.approx(2 * 2 / 10.0)
     assert led[1].delta == s.delta_ and led[1].scale == pytest.approx(5.0)
-    assert s.ledger.total_epsilon == pytest.approx(s.epsilon_spent_) and s.epsilon_spent_ <= 100.0
+    assert s.ledger_.total_epsilon == pytest.approx(s.epsilon_spent_) and s.epsilon_spent_ <= 100.0
 
 
 def test_auto_noise_runs_max_iterations_within_budget():
     df, dom = _table(300)
     s = PATECTGAN(
-        epsilon=1.0, sample_per_teacher=100, max_iterations=20, domain=dom, random_state=0, **SMALL
+        epsilon=1.0, sample_per_teacher=100, max_iter=20, domain=dom, random_state=0, **SMALL
     ).fit(df)
     assert s.accountant == "data_independent"  # the default: ε depends on public values only
     assert s.iterations_ == 20
@@ -274,7 +274,7 @@ def test_determinism_and_global_torch_state():
         epsilon=1e6,
         noise_multiplier=1.0,
         sample_per_teacher=100,
-        max_iterations=5,
+        max_iter=5,
         domain=dom,
         **SMALL,
     )
@@ -298,7 +298,7 @@ def test_learns_a_functional_dependence():
         epsilon=1e9,
         noise_multiplier=20.0,
         sample_per_teacher=100,
-        max_iterations=600,
+        max_iter=600,
         generator_lr=1e-3,
         discriminator_lr=1e-3,
         domain=dom,
@@ -321,14 +321,14 @@ def test_uniform_conditional_vectors_and_sample_default_n():
         epsilon=1e6,
         noise_multiplier=1.0,
         sample_per_teacher=100,
-        max_iterations=2,
+        max_iter=2,
         cond_epsilon_fraction=0.0,
         domain=dom,
         random_state=0,
         **SMALL,
     ).fit(df)
     np.testing.assert_array_equal(s.category_probabilities_["a"], np.full(4, 0.25))
-    assert len(s.ledger) == 1 and s.sample().shape == (200, 2)
+    assert len(s.ledger_) == 1 and s.sample().shape == (200, 2)
     assert s.n_teachers_ == 2
 
 
@@ -357,8 +357,9 @@ def test_uniform_conditional_vectors_and_sample_default_n():
     ],
 )
 def test_bad_parameters(kw, exc, msg):
+    model = PATECTGAN(**kw)  # __init__ only stores the parameters
     with pytest.raises(exc, match=msg):
-        PATECTGAN(**kw)
+        model.fit(pd.DataFrame({"a": [0, 1]}))
 
 
 def test_bad_helper_input_and_unfitted():

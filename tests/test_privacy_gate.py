@@ -92,11 +92,11 @@ def _table(n=300, seed=0) -> pd.DataFrame:
 
 GATED = {
     "PerturbedHistogram": lambda rng: PerturbedHistogram(1.0, domain=DOMAIN, random_state=rng),
-    "PrivatePGM": lambda rng: PrivatePGM(1.0, domain=DOMAIN, iters=50, random_state=rng),
+    "PrivatePGM": lambda rng: PrivatePGM(1.0, domain=DOMAIN, max_iter=50, random_state=rng),
     "PrivBayes": lambda rng: PrivBayes(1.0, domain=DOMAIN, random_state=rng),
-    "MST": lambda rng: MST(1.0, 1e-9, domain=DOMAIN, iters=50, random_state=rng),
-    "AIM": lambda rng: AIM(1.0, 1e-9, domain=DOMAIN, max_iters=50, random_state=rng),
-    "MWEMPGM": lambda rng: MWEMPGM(1.0, 1e-9, domain=DOMAIN, iters=50, random_state=rng),
+    "MST": lambda rng: MST(1.0, 1e-9, domain=DOMAIN, max_iter=50, random_state=rng),
+    "AIM": lambda rng: AIM(1.0, 1e-9, domain=DOMAIN, max_iter=50, random_state=rng),
+    "MWEMPGM": lambda rng: MWEMPGM(1.0, 1e-9, domain=DOMAIN, max_iter=50, random_state=rng),
     "SmoothedHistogram": lambda rng: SmoothedHistogram(
         1.0, n_synthetic=50, domain=DOMAIN, random_state=rng
     ),
@@ -105,7 +105,7 @@ GATED = {
     "PATECTGAN": lambda rng: PATECTGAN(
         1.0,
         domain=DOMAIN,
-        max_iterations=5,
+        max_iter=5,
         batch_size=16,
         embedding_dim=8,
         generator_dim=(8,),
@@ -126,7 +126,7 @@ def _check_fit(make):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         synth = make(rng).fit(_table())
-    _check_draws(rng, list(synth.ledger))
+    _check_draws(rng, list(synth.ledger_))
 
 
 def _check_draws(rng, entries):
@@ -173,12 +173,12 @@ def test_the_gswgan_ledger_is_its_sanitised_gradients(monkeypatch):
         subset_size=20,
         pretrain_iterations=2,
         hidden=8,
-        max_iterations=12,
+        max_iter=12,
         random_state=rng,
     ).fit(_table())
     assert [d for d in rng.draws if d[0] != "multinomial"] == []  # no numpy noise at all
     assert {module for module, _ in draws} == {"synthtrust.privacy.gradients"}
-    (entry,) = synth.ledger
+    (entry,) = synth.ledger_
     assert entry.mechanism == "subsampled_gaussian" and entry.epsilon == synth.epsilon_spent_
     assert entry.draws == synth.iterations_ == len(draws) == 12
     assert all(std == pytest.approx(entry.scale, rel=1e-12) for _, std in draws)

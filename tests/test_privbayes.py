@@ -197,7 +197,7 @@ def test_network_is_valid_dag_and_ledger_is_itemised(pima):
     assert pb.max_cells_ == math.floor(n * 10.0 / (2 * d * 4.0))
     _check_network(pb, domain)
     assert any(parents for _, parents in pb.network_)
-    entries = pb.ledger.entries
+    entries = pb.ledger_.entries
     em = [e for e in entries if e.mechanism == "exponential"]
     lap = [e for e in entries if e.mechanism == "laplace"]
     assert len(em) == d - 1 and len(lap) == len(pb.tables_) and len(entries) == len(em) + len(lap)
@@ -208,7 +208,7 @@ def test_network_is_valid_dag_and_ledger_is_itemised(pima):
         assert e.sensitivity == 2.0
         assert e.epsilon == pytest.approx(10.0 / m, rel=1e-14)
         assert e.scale == pytest.approx(2 * m / 10.0, rel=1e-14)
-    assert pb.ledger.total_epsilon == pytest.approx(20.0, abs=1e-12)
+    assert pb.ledger_.total_epsilon == pytest.approx(20.0, abs=1e-12)
     # every family is inside one measured table; no table is inside a later one
     fams = [set(p) | {c} for c, p in pb.network_]
     tabs = [set(t) for t in pb.tables_]
@@ -228,8 +228,8 @@ def test_ledger_total_equals_epsilon_property():
         degree = None if rng.random() < 0.5 else int(rng.integers(0, d))
         df, domain = _random_table(rng, n, levels)
         pb = PrivBayes(eps, degree=degree, beta=beta, domain=domain, random_state=trial).fit(df)
-        assert abs(pb.ledger.total_epsilon - eps) <= 1e-12, (trial, eps, pb.ledger.to_frame())
-        assert pb.ledger.total_delta == 0.0
+        assert abs(pb.ledger_.total_epsilon - eps) <= 1e-12, (trial, eps, pb.ledger_.to_frame())
+        assert pb.ledger_.total_delta == 0.0
         _check_network(pb, domain)
         out = pb.sample(50)
         assert list(out.columns) == list(domain) and len(out) == 50
@@ -243,8 +243,8 @@ def test_empty_network_spends_everything_on_marginals(pima):
     pb = PrivBayes(1.0, domain=domain, random_state=0).fit(df)
     assert pb.degree_ == 0 and all(p == () for _, p in pb.network_)
     assert len(pb.tables_) == len(domain)
-    assert all(e.mechanism == "laplace" for e in pb.ledger)
-    assert pb.ledger.total_epsilon == pytest.approx(1.0, abs=1e-12)
+    assert all(e.mechanism == "laplace" for e in pb.ledger_)
+    assert pb.ledger_.total_epsilon == pytest.approx(1.0, abs=1e-12)
     assert PrivBayes(1.0, degree=0, domain=domain, random_state=0).fit(df).degree_ == 0
 
 
@@ -344,33 +344,34 @@ def test_paper_epsilons_on_pima(pima, eps):
         assert syn[c].between(0, domain[c] - 1).all()
     for cond in pb.conditionals_.values():
         assert np.all(np.isfinite(cond))
-    assert pb.ledger.total_epsilon == pytest.approx(eps, abs=1e-12)
+    assert pb.ledger_.total_epsilon == pytest.approx(eps, abs=1e-12)
 
 
 # ----------------------------------------------------------------------------------------------
 # errors
 # ----------------------------------------------------------------------------------------------
 def test_bad_parameters():
+    df = pd.DataFrame({"a": [0, 1]})
     for eps in (0, -1.0, float("nan"), float("inf")):
         with pytest.raises(ValueError, match="epsilon"):
-            PrivBayes(eps)
+            PrivBayes(eps).fit(df)
     with pytest.raises(TypeError, match="epsilon"):
-        PrivBayes("1")
+        PrivBayes("1").fit(df)
     with pytest.raises(ValueError, match="degree"):
-        PrivBayes(1.0, degree=-1)
+        PrivBayes(1.0, degree=-1).fit(df)
     with pytest.raises(TypeError, match="degree"):
-        PrivBayes(1.0, degree=1.5)
+        PrivBayes(1.0, degree=1.5).fit(df)
     for beta in (0, 1, 1.2, -0.1):
         with pytest.raises(ValueError, match="beta"):
-            PrivBayes(1.0, beta=beta)
+            PrivBayes(1.0, beta=beta).fit(df)
     with pytest.raises(ValueError, match="theta"):
-        PrivBayes(1.0, theta=0)
+        PrivBayes(1.0, theta=0).fit(df)
     with pytest.raises(ValueError, match="max_cells"):
-        PrivBayes(1.0, max_cells=MAX_CELLS_LIMIT + 1)
+        PrivBayes(1.0, max_cells=MAX_CELLS_LIMIT + 1).fit(df)
     with pytest.raises(ValueError, match="max_cells"):
-        PrivBayes(1.0, max_cells=0)
+        PrivBayes(1.0, max_cells=0).fit(df)
     with pytest.raises(TypeError, match="random_state"):
-        PrivBayes(1.0, random_state="seed")
+        PrivBayes(1.0, random_state="seed").fit(df)
     with pytest.raises(ValueError, match="beta"):
         PrivBayes(1.0).set_params(beta=2.0)
     with pytest.raises(ValueError, match="n"):
@@ -427,7 +428,7 @@ def test_compat_ledger_records_the_true_epsilon_by_hand():
     pb = PrivBayes(1e-4, degree=2, max_cells=2**24, noise=COMPAT, domain=dom, random_state=1).fit(
         df
     )
-    led = pb.ledger.to_frame()
+    led = pb.ledger_.to_frame()
     lap = led[led["mechanism"] == "laplace"]
     assert len(pb.tables_) == 1 and len(lap) == 1
     assert lap["scale"].iloc[0] == pytest.approx(8.0, rel=1e-12)
@@ -435,11 +436,11 @@ def test_compat_ledger_records_the_true_epsilon_by_hand():
     assert lap["epsilon"].iloc[0] == pytest.approx(0.25, rel=1e-12)
     em = led[led["mechanism"] == "exponential"]
     assert len(em) == 2 and np.allclose(em["epsilon"], 2.5e-5, rtol=1e-12)  # network unchanged
-    assert pb.ledger.total_epsilon == pytest.approx(0.25005, rel=1e-12)
+    assert pb.ledger_.total_epsilon == pytest.approx(0.25005, rel=1e-12)
     assert pb.epsilon_actual_ == pytest.approx(0.25005, rel=1e-12)
     assert pb.differentially_private_ is False
     dp = PrivBayes(1e-4, degree=2, max_cells=2**24, domain=dom, random_state=1).fit(df)
-    assert dp.ledger.to_frame()["scale"].iloc[-1] == pytest.approx(40_000.0, rel=1e-12)
+    assert dp.ledger_.to_frame()["scale"].iloc[-1] == pytest.approx(40_000.0, rel=1e-12)
     assert dp.differentially_private_ is True and dp.epsilon_actual_ == pytest.approx(1e-4)
     assert dp.network_ == pb.network_  # same seed: only the noise of the tables differs
 
@@ -468,10 +469,10 @@ def test_compat_scale_is_the_fork_formula_and_matches_the_empirical_spread(monke
             eps, degree=k, beta=beta, max_cells=2**24, noise=COMPAT, domain=dom, random_state=seed
         ).fit(df)
         assert len(pb.tables_) == d - k  # nested families: our tables are the fork's joints
-        lap = pb.ledger.to_frame().query("mechanism == 'laplace'")
+        lap = pb.ledger_.to_frame().query("mechanism == 'laplace'")
         np.testing.assert_allclose(lap["scale"], hand, rtol=1e-12)
         np.testing.assert_allclose(lap["epsilon"], 2 / hand, rtol=1e-12)  # = n·ε_cond/(d−k)
-        assert pb.ledger.total_epsilon == pytest.approx(
+        assert pb.ledger_.total_epsilon == pytest.approx(
             beta * eps + n * (1 - beta) * eps, rel=1e-12
         )
     draws = np.concatenate([z.ravel() for z in noise])
@@ -498,9 +499,9 @@ def test_compat_total_is_eps_net_plus_n_eps_cond_property():
         ).fit(df)
         eps_net = beta * eps if pb.degree_ > 0 else 0.0
         m = len(pb.tables_)
-        lap = pb.ledger.to_frame().query("mechanism == 'laplace'")
+        lap = pb.ledger_.to_frame().query("mechanism == 'laplace'")
         np.testing.assert_allclose(lap["scale"], 2 * m / (n * (eps - eps_net)), rtol=1e-12)
-        assert pb.ledger.total_epsilon == pytest.approx(eps_net + n * (eps - eps_net), rel=1e-12)
+        assert pb.ledger_.total_epsilon == pytest.approx(eps_net + n * (eps - eps_net), rel=1e-12)
         _check_network(pb, domain)
 
 
@@ -521,7 +522,7 @@ def test_compat_card_says_not_dp():
     assert card["privacy"] == pb.privacy_
     assert card["actual_epsilon"] == card["total_epsilon"] == pytest.approx(0.25005)
     assert card["nominal_epsilon"] == 1e-4
-    assert all("NOT DP" in e.note for e in pb.ledger if e.mechanism == "laplace")
+    assert all("NOT DP" in e.note for e in pb.ledger_ if e.mechanism == "laplace")
     dp_card = PrivBayes(1e-4, degree=2, domain=dom, random_state=1).fit(df).card()
     assert dp_card["differentially_private"] is True
     assert dp_card["privacy"] == "ε-DP (replace-one) at ε = 0.0001"
@@ -553,7 +554,7 @@ def test_noise_parameter_validation():
         with pytest.raises(
             ValueError, match=r"noise must be one of \('dp', 'datasynthesizer-0.1.3'\)"
         ):
-            PrivBayes(1.0, noise=bad)
+            PrivBayes(1.0, noise=bad).fit(pd.DataFrame({"a": [0, 1]}))
     with pytest.raises(ValueError, match="noise"):
         PrivBayes(1.0).set_params(noise="laplace")
     assert PrivBayes(1.0).noise == "dp"

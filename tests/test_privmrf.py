@@ -31,7 +31,7 @@ from synthtrust.synthesizers.privmrf import (
     triangulate,
 )
 
-FAST = dict(estimation_iters=50)
+FAST = dict(max_iter=50)
 
 
 def _table(rng, n, sizes, dependent=True) -> pd.DataFrame:
@@ -74,8 +74,8 @@ def test_ledger_total_equals_cdp_rho_property():
         m = PrivMRF(eps, delta, domain=dom, random_state=int(rng.integers(1000)), **FAST).fit(X)
         target = cdp_rho(eps, delta)
         assert m.rho_ == target
-        assert abs(m.ledger.total_rho - target) <= 1e-9 * target, (eps, delta, sizes)
-        assert all(e.mechanism == "gaussian" and e.rho > 0 for e in m.ledger)
+        assert abs(m.ledger_.total_rho - target) <= 1e-9 * target, (eps, delta, sizes)
+        assert all(e.mechanism == "gaussian" and e.rho > 0 for e in m.ledger_)
         assert len(m.sample(20)) == 20
     assert seen_d == {1, 2, 3}  # the loop covers the d = 1 path (no pairs, no refinement)
 
@@ -95,7 +95,7 @@ def fit4():
 def test_budget_split_follows_authors_fractions(fit4):
     m, _ = fit4
     rho = m.rho_
-    entries = m.ledger.entries
+    entries = m.ledger_.entries
     # count: 10 % of β₁ = 0.1; R-scores: the rest of β₁ (one vector query of 6 pairs)
     assert entries[0].rho == pytest.approx(0.01 * rho, rel=1e-12)
     assert entries[1].rho == pytest.approx(0.09 * rho, rel=1e-12)
@@ -110,7 +110,7 @@ def test_budget_split_follows_authors_fractions(fit4):
     assert {round(e.scale, 12) for e in marg} == {round(m.sigma_, 12)}
     assert m.sigma_ == pytest.approx(math.sqrt(len(marg) / (2 * 0.8 * rho)))
     assert [len(s) for s in m.selected_marginals_] == [2, 1]
-    assert len(m.ledger) == 2 + len(l1) + len(marg)
+    assert len(m.ledger_) == 2 + len(l1) + len(marg)
 
 
 # --------------------------------------------------------------------------------------------
@@ -299,7 +299,7 @@ def test_huge_epsilon_reproduces_two_way_marginals():
     dom = {"c0": 3, "c1": 3, "c2": 2}
     # the dependency is strong: c1 = c0 for ~85 % of the rows
     assert (X.c0 == X.c1).mean() > 0.8
-    m = PrivMRF(1e6, domain=dom, random_state=0, estimation_iters=500).fit(X)
+    m = PrivMRF(1e6, domain=dom, random_state=0, max_iter=500).fit(X)
     S = m.sample(len(X))
     tvds = [_pair_tvd(X, S, dom, a, b) for a, b in itertools.combinations(X.columns, 2)]
     assert max(tvds) < 0.03, tvds
@@ -323,7 +323,7 @@ def test_same_random_state_gives_identical_output():
     m2, s2 = run(13)
     assert np.array_equal(np.random.get_state()[1], state[1])  # mbi's global seeding is undone
     pd.testing.assert_frame_equal(s1, s2)
-    assert m1.ledger.to_frame().equals(m2.ledger.to_frame())
+    assert m1.ledger_.to_frame().equals(m2.ledger_.to_frame())
     assert m1.r_scores_.equals(m2.r_scores_)
     _, s3 = run(np.random.default_rng(13))
     pd.testing.assert_frame_equal(s1, s3)  # an int seed and a fresh Generator from it agree
@@ -354,15 +354,16 @@ def test_same_random_state_gives_identical_output():
         (dict(max_measure_attr_num=1.5), TypeError, ["max_measure_attr_num", "1.5"]),
         (dict(max_refine_steps=0), ValueError, ["max_refine_steps", "0"]),
         (dict(norm_query_number=0), ValueError, ["norm_query_number", "0"]),
-        (dict(estimation_iters=0), ValueError, ["estimation_iters", "0"]),
+        (dict(max_iter=0), ValueError, ["max_iter", "0"]),
         (dict(convergence_ratio=-1), ValueError, ["convergence_ratio", "-1"]),
         (dict(synthetic_method="gibbs"), ValueError, ["synthetic_method", "gibbs"]),
         (dict(random_state="seed"), TypeError, ["random_state", "seed"]),
     ],
 )
 def test_bad_parameters_raise_clear_errors(kwargs, exc, words):
+    model = PrivMRF(**kwargs)  # __init__ only stores the parameters
     with pytest.raises(exc) as info:
-        PrivMRF(**kwargs)
+        model.fit(pd.DataFrame({"a": [0, 1]}))
     for w in words:
         assert w in str(info.value)
 

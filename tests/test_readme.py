@@ -32,7 +32,7 @@ def test_use_the_package_block_runs_and_prints_what_it_says():
     assert "PrivacyLedger(" in printed and "HoldoutReport(" in printed
     mst, synthetic, holdout = namespace["mst"], namespace["synthetic"], namespace["holdout"]
     # MST at ε = 1, δ = 1e-9 spends at most the ρ of that (ε, δ) budget
-    assert 0 < mst.ledger.total_rho <= cdp_rho(1.0, 1e-9) * (1 + 1e-9)
+    assert 0 < mst.ledger_.total_rho <= cdp_rho(1.0, 1e-9) * (1 + 1e-9)
     assert len(synthetic) == len(holdout) and list(synthetic.columns) == list(holdout.columns)
     # the age difference between disease groups is real: found on the synthetic data and by
     # the DP test on the real data

@@ -215,7 +215,7 @@ def test_make_utility_generator_and_grid():
     assert ipf.tol == 1e-3 and sorted(map(tuple, ipf.marginals)) == sorted(
         tuple(m) for m in U.application(2).marginals
     )
-    assert U.make_utility_generator("pgm", 3, 0).iters == 200
+    assert U.make_utility_generator("pgm", 3, 0).max_iter == 200
     assert type(U.make_utility_generator("mst")).__name__ == "MST"
     with pytest.raises(ValueError, match="app="):
         U.make_utility_generator("ipf")

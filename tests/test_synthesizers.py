@@ -85,11 +85,11 @@ def test_frame_counts_round_trip():
 def test_bad_inputs_raise_clear_errors(Synth):
     df = _table(50)
     with pytest.raises(ValueError, match="epsilon"):
-        Synth(epsilon=0.0, domain=DOMAIN)
+        Synth(epsilon=0.0, domain=DOMAIN).fit(df)
     with pytest.raises(ValueError, match="epsilon"):
-        Synth(epsilon=-1.0, domain=DOMAIN)
+        Synth(epsilon=-1.0, domain=DOMAIN).fit(df)
     with pytest.raises(TypeError, match="epsilon"):
-        Synth(epsilon="1", domain=DOMAIN)
+        Synth(epsilon="1", domain=DOMAIN).fit(df)
     synth = Synth(epsilon=1.0, domain=DOMAIN, random_state=0)
     with pytest.raises(NotFittedError):
         synth.sample(5)
@@ -112,7 +112,7 @@ def test_bad_inputs_raise_clear_errors(Synth):
     with pytest.raises(ValueError, match=r"domain columns \['value'\] are not in the data"):
         synth.fit(df[["group"]])
     with pytest.raises(ValueError, match="domain"):
-        Synth(epsilon=1.0, domain={"group": 0, "value": 10})
+        Synth(epsilon=1.0, domain={"group": 0, "value": 10}).fit(df)
     synth.fit(df)
     with pytest.raises(ValueError, match="n must be >= 1"):
         synth.sample(0)
@@ -219,8 +219,8 @@ def test_perturbed_histogram_chunking_class_and_n_synthetic():
         df = counts_to_frame(counts[i], SHAPE, ["group", "value"], random_state=0)
         synth = PerturbedHistogram(1.0, domain=DOMAIN, random_state=_gens(6)[i]).fit(df)
         np.testing.assert_array_equal(synth.sample_counts().ravel(), whole[i])
-        assert synth.ledger.total_epsilon == 1.0
-        (entry,) = synth.ledger.entries
+        assert synth.ledger_.total_epsilon == 1.0
+        (entry,) = synth.ledger_.entries
         assert (entry.mechanism, entry.sensitivity, entry.scale) == ("discrete_laplace", 2.0, 2.0)
     out = perturbed_histogram(counts, 1.0, n_synthetic=77, random_state=0)
     np.testing.assert_array_equal(out.sum(axis=1), [77] * 6)
@@ -284,7 +284,7 @@ def test_smoothed_histogram_estimator_releases_exactly_m_records():
     assert sub.sum() == 20 and np.all(sub <= expect)
     with pytest.raises(ValueError, match="exceeds the n_synthetic=50"):
         synth.sample(51)
-    assert synth.ledger.total_epsilon == 1.0 and len(synth.ledger) == 1
+    assert synth.ledger_.total_epsilon == 1.0 and len(synth.ledger_) == 1
     assert SmoothedHistogram(1.0, domain=DOMAIN, random_state=0).fit(df).m_ == 2000
 
 
@@ -391,7 +391,7 @@ def test_mwem_sampling_chunking_class_and_ledger():
     df = counts_to_frame(counts[1], SHAPE, ["group", "value"], random_state=0)
     synth = MWEM(2.0, domain=DOMAIN, random_state=_gens(5)[1]).fit(df)
     np.testing.assert_array_equal(synth.sample_counts().ravel(), whole[1])
-    assert synth.ledger.total_epsilon == pytest.approx(2.0, rel=1e-12)
+    assert synth.ledger_.total_epsilon == pytest.approx(2.0, rel=1e-12)
     assert len(synth.queries_) == 10 and synth.queries_[0].startswith("count(")
     assert synth.histogram_.sum() == pytest.approx(300)
     assert len(synth.sample(123)) == 123
@@ -417,8 +417,8 @@ def test_private_pgm_huge_epsilon_reproduces_the_two_way_marginal():
     assert _tvd(_joint(synth.model_), true) < 1e-5
     out = synth.sample_counts().ravel()
     assert out.sum() == 500 and np.abs(out - true).max() <= 1
-    assert synth.ledger.total_epsilon == pytest.approx(1e6, rel=1e-12)
-    assert [e.scale for e in synth.ledger] == pytest.approx([6e-6] * 3)
+    assert synth.ledger_.total_epsilon == pytest.approx(1e6, rel=1e-12)
+    assert [e.scale for e in synth.ledger_] == pytest.approx([6e-6] * 3)
     assert synth.cliques_ == [("group",), ("value",), ("group", "value")]
 
 
@@ -520,13 +520,13 @@ def test_private_pgm_class_equals_functional_and_chunking():
     np.testing.assert_array_equal(whole, parts)
     assert len(led) == 3 and led.total_epsilon == pytest.approx(2.0, rel=1e-12)
     df = counts_to_frame(counts[2], SHAPE, ["group", "value"], random_state=0)
-    synth = PrivatePGM(2.0, domain=DOMAIN, iters=500, random_state=_gens(3)[2]).fit(df)
+    synth = PrivatePGM(2.0, domain=DOMAIN, max_iter=500, random_state=_gens(3)[2]).fit(df)
     np.testing.assert_array_equal(synth.sample_counts().ravel(), whole[2])
     # marginals by column name reach the mechanism: names in the data only, one ledger entry each
     named = PrivatePGM(
-        2.0, domain=DOMAIN, marginals=[("group", "value")], iters=100, random_state=0
+        2.0, domain=DOMAIN, marginals=[("group", "value")], max_iter=100, random_state=0
     ).fit(df)
-    assert len(named.ledger) == 1 and named.ledger.total_epsilon == pytest.approx(2.0)
+    assert len(named.ledger_) == 1 and named.ledger_.total_epsilon == pytest.approx(2.0)
     with pytest.raises(ValueError, match="marginals name column 'age'"):
         PrivatePGM(2.0, domain=DOMAIN, marginals=[("age",)]).fit(df)
     np.testing.assert_array_equal(
@@ -548,16 +548,16 @@ def test_private_pgm_determinism_global_state_and_estimated_total():
     df = _table(300, seed=8)
     np.random.seed(123)
     before = np.random.get_state()[1].copy()
-    a = PrivatePGM(1.0, domain=DOMAIN, iters=500, random_state=5).fit(df).sample()
-    b = PrivatePGM(1.0, domain=DOMAIN, iters=500, random_state=5).fit(df).sample()
+    a = PrivatePGM(1.0, domain=DOMAIN, max_iter=500, random_state=5).fit(df).sample()
+    b = PrivatePGM(1.0, domain=DOMAIN, max_iter=500, random_state=5).fit(df).sample()
     pd.testing.assert_frame_equal(a, b)
     np.testing.assert_array_equal(
         np.random.get_state()[1], before
     )  # mbi's global draws were undone
-    est = PrivatePGM(1.0, domain=DOMAIN, iters=500, total="estimate", random_state=5).fit(df)
+    est = PrivatePGM(1.0, domain=DOMAIN, max_iter=500, total="estimate", random_state=5).fit(df)
     assert est.model_.total != 300 and abs(float(est.model_.total) - 300) < 60
     with pytest.raises(ValueError, match="synthetic_method"):
-        PrivatePGM(1.0, synthetic_method="gibbs")
+        PrivatePGM(1.0, synthetic_method="gibbs").fit(df)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -572,14 +572,14 @@ def test_every_synthesizer_ledger_sums_to_epsilon(eps):
             PerturbedHistogram(eps, domain=DOMAIN, random_state=0),
             SmoothedHistogram(eps, n_synthetic=30, domain=DOMAIN, random_state=0),
             MWEM(eps, domain=DOMAIN, iterations=7, random_state=0),
-            PrivatePGM(eps, domain=DOMAIN, iters=100, random_state=0),
+            PrivatePGM(eps, domain=DOMAIN, max_iter=100, random_state=0),
         ]:
             synth.fit(df)
-            assert synth.ledger.total_epsilon == pytest.approx(eps, rel=1e-12, abs=0)
-            assert synth.ledger.total_delta == 0.0
-            frame = synth.ledger.to_frame()
+            assert synth.ledger_.total_epsilon == pytest.approx(eps, rel=1e-12, abs=0)
+            assert synth.ledger_.total_delta == 0.0
+            frame = synth.ledger_.to_frame()
             assert frame["epsilon"].sum() == pytest.approx(eps, rel=1e-12)
-            assert synth.card()["total_epsilon"] == synth.ledger.total_epsilon
+            assert synth.card()["total_epsilon"] == synth.ledger_.total_epsilon
 
 
 def test_private_pgm_batched_on_three_columns_with_all_pairs():

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numbers
 import os
+from collections.abc import Hashable
 
 import numpy as np
 
@@ -11,6 +12,12 @@ __all__ = [
     "check_unit_interval",
     "check_real",
     "check_array",
+    "check_choice",
+    "check_random_state_param",
+    "int_at_least",
+    "one_of",
+    "optional",
+    "real_in",
     "check_delta",
     "check_epsilon",
     "check_int_at_least",
@@ -41,12 +48,41 @@ def check_random_state(random_state) -> np.random.Generator:
     )
 
 
-def check_real(value, name: str) -> float:
-    """A finite real number (not bool); TypeError/ValueError naming ``name``."""
+def check_real(
+    value,
+    name: str,
+    low: float | None = None,
+    high: float | None = None,
+    *,
+    low_open: bool = False,
+    high_open: bool = False,
+    finite: bool = True,
+) -> float:
+    """A real number (not bool; numpy scalars accepted) as a float, optionally within bounds.
+
+    ``low``/``high`` (None: no bound) are closed ends unless ``low_open``/``high_open``. NaN is
+    always rejected; ±inf unless ``finite=False`` (then only the bounds apply).
+
+    Raises
+    ------
+    TypeError
+        Not a real number (a bool, a string, ...), naming ``name``, the type and the value.
+    ValueError
+        NaN, an infinite value with ``finite=True``, or a value outside the bounds; the message
+        names ``name``, the value and the allowed interval.
+    """
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
         raise TypeError(f"{name} must be a real number, got {type(value).__name__} {value!r}")
     value = float(value)
-    if not np.isfinite(value):
+    bounded = low is not None or high is not None
+    lo = "(-inf" if low is None else f"{'(' if low_open else '['}{low}"
+    hi = "inf)" if high is None else f"{high}{')' if high_open else ']'}"
+    allowed = f"in {lo}, {hi}" if bounded else "a number"
+    bad_low = low is not None and (value <= low if low_open else value < low)
+    bad_high = high is not None and (value >= high if high_open else value > high)
+    if np.isnan(value) or bad_low or bad_high:
+        raise ValueError(f"{name} must be {allowed}, got {value!r}")
+    if finite and np.isinf(value):
         raise ValueError(f"{name} must be finite, got {value!r}")
     return value
 
@@ -116,16 +152,8 @@ def check_real_range(
     low_open: bool = True,
     high_open: bool = True,
 ) -> float:
-    """A finite real number in the interval from ``low`` to ``high`` (None: no upper end), each
-    end open or closed; TypeError/ValueError naming ``name``, the value and the interval."""
-    value = check_real(value, name)
-    bad_low = value <= low if low_open else value < low
-    bad_high = high is not None and (value >= high if high_open else value > high)
-    if bad_low or bad_high:
-        lo = f"{'(' if low_open else '['}{low}"
-        hi = f"{high}{')' if high_open else ']'}" if high is not None else "inf)"
-        raise ValueError(f"{name} must be in {lo}, {hi}, got {value!r}")
-    return value
+    """:func:`check_real` with a lower bound and open ends by default."""
+    return check_real(value, name, low, high, low_open=low_open, high_open=high_open)
 
 
 def check_unit_interval(value, name: str) -> float:
@@ -154,3 +182,66 @@ def check_n_jobs(n_jobs) -> int:
     if n_jobs < 0:
         n_jobs = max(1, (os.cpu_count() or 1) + 1 + n_jobs)
     return n_jobs
+
+
+def check_random_state_param(random_state, name: str = "random_state") -> None:
+    """Validate a ``random_state`` parameter without drawing from it: None, an int ≥ 0 (numpy
+    rejects negative seeds), a SeedSequence or a numpy Generator."""
+    if isinstance(random_state, numbers.Integral) and not isinstance(random_state, bool):
+        if random_state < 0:
+            raise ValueError(f"{name} must be a non-negative int seed, got {random_state!r}")
+    elif not (
+        random_state is None
+        or isinstance(random_state, (np.random.Generator, np.random.SeedSequence))
+    ):
+        raise TypeError(
+            f"{name} must be None, an int, a SeedSequence or a numpy Generator, "
+            f"got {type(random_state).__name__} {random_state!r}"
+        )
+
+
+def check_choice(value, name: str, options) -> object:
+    """``value`` if it is one of ``options``; ValueError naming ``name``, the value and the
+    options otherwise."""
+    if isinstance(value, Hashable) and value in options:
+        return value
+    raise ValueError(f"{name} must be one of {tuple(options)}, got {value!r}")
+
+
+# --------------------------------------------------------------------------------------------
+# checkers for the ``_parameter_constraints`` tables of the estimators: ``check(value, name)``
+# --------------------------------------------------------------------------------------------
+def optional(check):
+    """The checker that accepts None and otherwise applies ``check(value, name)``."""
+
+    def check_optional(value, name: str):
+        return None if value is None else check(value, name)
+
+    return check_optional
+
+
+def real_in(low=None, high=None, *, low_open: bool = False, high_open: bool = False):
+    """The checker of a finite real number in an interval (see :func:`check_real`)."""
+
+    def check_real_in(value, name: str) -> float:
+        return check_real(value, name, low, high, low_open=low_open, high_open=high_open)
+
+    return check_real_in
+
+
+def int_at_least(low: int):
+    """The checker of an integer ≥ ``low`` (see :func:`check_int_at_least`)."""
+
+    def check_int(value, name: str) -> int:
+        return _check_int(value, name, low)
+
+    return check_int
+
+
+def one_of(*options):
+    """The checker of a value among ``options`` (see :func:`check_choice`)."""
+
+    def check_one_of(value, name: str):
+        return check_choice(value, name, options)
+
+    return check_one_of

@@ -18,8 +18,13 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from .._validation import check_positive_int, check_random_state, check_real_range
-from ..synthesizers.base import FittedMixin, ParamsMixin, check_random_state_param
+from .._validation import (
+    check_positive_int,
+    check_random_state,
+    check_random_state_param,
+    check_real_range,
+)
+from ..synthesizers.base import FittedMixin, ParamsMixin
 from .two_step import instantiate
 
 __all__ = ["LeakMixture", "rejection_rate"]

@@ -21,23 +21,12 @@ Test vectors (the reference ``cdp2adp.cdp_rho``'s values): ``cdp_rho(1, 1e-9) â‰
 from __future__ import annotations
 
 import math
-import numbers
+
+from .._validation import check_real
 
 __all__ = ["cdp_delta", "cdp_epsilon", "cdp_rho", "pure_to_zcdp"]
 
 _ALPHA_MIN = 1.01  # the reference's lower limit on the RÃ©nyi order (numerical stability)
-
-
-def _real(value, name: str, *, positive: bool = False, allow_zero: bool = True) -> float:
-    if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        raise TypeError(f"{name} must be a real number, got {type(value).__name__} {value!r}")
-    value = float(value)
-    if math.isnan(value):
-        raise ValueError(f"{name} must not be NaN")
-    if value < 0 or (value == 0 and not allow_zero) or (positive and value <= 0):
-        allowed = "> 0" if (positive or not allow_zero) else ">= 0"
-        raise ValueError(f"{name} must be {allowed}, got {value!r}")
-    return value
 
 
 def _bisect(lo: float, hi: float, go_right) -> tuple[float, float, float]:
@@ -80,8 +69,8 @@ def cdp_delta(rho: float, epsilon: float) -> float:
 
     Source: Canonne, Kamath, Steinke (2020), Prop. 12; ``cdp2adp.cdp_delta`` of Private-PGM.
     """
-    rho = _real(rho, "rho")
-    epsilon = _real(epsilon, "epsilon")
+    rho = check_real(rho, "rho", 0.0, finite=False)
+    epsilon = check_real(epsilon, "epsilon", 0.0, finite=False)
     if rho == 0:
         return 0.0
     if math.isinf(epsilon):
@@ -117,8 +106,8 @@ def cdp_epsilon(rho: float, delta: float) -> float:
 
     Source: ``cdp2adp.cdp_eps`` of Private-PGM; CKS (2020) Cor. 13.
     """
-    rho = _real(rho, "rho")
-    delta = _real(delta, "delta", allow_zero=False)
+    rho = check_real(rho, "rho", 0.0, finite=False)
+    delta = check_real(delta, "delta", 0.0, low_open=True, finite=False)
     if delta > 1:
         raise ValueError(f"delta must be <= 1, got {delta!r}")
     if delta >= 1 or rho == 0:
@@ -156,8 +145,8 @@ def cdp_rho(epsilon: float, delta: float) -> float:
     >>> round(cdp_rho(1.0, 1e-9), 5)
     0.01497
     """
-    epsilon = _real(epsilon, "epsilon")
-    delta = _real(delta, "delta", allow_zero=False)
+    epsilon = check_real(epsilon, "epsilon", 0.0, finite=False)
+    delta = check_real(delta, "delta", 0.0, low_open=True, finite=False)
     if delta > 1:
         raise ValueError(f"delta must be <= 1, got {delta!r}")
     if delta >= 1:

@@ -99,7 +99,7 @@ def make_generator(
         cls = syn.IPF if name.startswith("ipf_") else syn.PGMMarginals
         params = {"domain": sizes, "random_state": random_state}
         if cls is syn.PGMMarginals:
-            params["iters"] = int(pgm_iters or a.pgm_iters)
+            params["max_iter"] = int(pgm_iters or a.pgm_iters)
         build = cls.honest if name.endswith("_honest") else cls.dishonest
         return build(marginals, tuple(a.cheat), **params)
     if name == "cart":

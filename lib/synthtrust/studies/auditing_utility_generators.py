@@ -78,7 +78,7 @@ def make_utility_generator(
                 random_state=random_state,
             )
         return syn.PGMMarginals.honest(
-            marginals, domain=dom, iters=int(pgm_iters or a.pgm_iters), random_state=random_state
+            marginals, domain=dom, max_iter=int(pgm_iters or a.pgm_iters), random_state=random_state
         )
     sizes = _sizes()
     if name == "cart":
@@ -91,6 +91,6 @@ def make_utility_generator(
         float(epsilon),
         float(delta),
         domain=sizes,
-        max_iterations=int(pate_max_iterations),
+        max_iter=int(pate_max_iterations),
         random_state=random_state,
     )

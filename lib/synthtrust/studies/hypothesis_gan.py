@@ -312,7 +312,7 @@ def accounting_table(n: int = 20000, epsilons=EPSILONS, gan: dict | None = None)
     )
     rows = []
     for eps in sorted(float(e) for e in epsilons):
-        its = gswgan_max_iterations(eps, max_iterations=int(ref.max_iterations), **kw)
+        its = gswgan_max_iterations(eps, max_iterations=int(ref.max_iter), **kw)
         rows.append(
             {
                 "epsilon": eps,

@@ -1,7 +1,7 @@
 """Differentially private synthesizers for tables of discrete (integer-coded) columns.
 
 Estimators (sklearn style: ``Synth(epsilon=..., domain=..., random_state=...).fit(df).sample(n)``,
-``.ledger``): :class:`PerturbedHistogram`, :class:`SmoothedHistogram`, :class:`MWEM`,
+``.ledger_``): :class:`PerturbedHistogram`, :class:`SmoothedHistogram`, :class:`MWEM`,
 :class:`PrivatePGM`.
 
 Synthesizers for high-dimensional tables (:class:`TabularSynthesizer`: never the joint histogram;
@@ -14,7 +14,7 @@ returning synthetic count matrices, with one generator per replicate:
 :func:`perturbed_histogram`, :func:`smoothed_histogram`, :func:`mwem_counts` (and :func:`mwem_histogram`),
 :func:`private_pgm`.
 
-Non-private generators of the auditing chapter (Houssiau et al. 2022; ``ledger is None``):
+Non-private generators of the auditing chapter (Houssiau et al. 2022; ``ledger_ is None``):
 :class:`IPF` and :class:`PGMMarginals` (fitted to declared marginals; ``.honest``/``.dishonest``)
 and :class:`SequentialCART` (synthpop-like ``syn.cart``).
 

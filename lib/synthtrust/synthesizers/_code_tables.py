@@ -9,19 +9,18 @@ import warnings
 import numpy as np
 import pandas as pd
 
-from .base import FittedMixin, ParamsMixin, frame_to_codes
-from .tabular import encode_input, is_encoder_domain
+from .base import SynthesizerMixin, decode_output, encode_input, frame_to_codes
 
 __all__ = ["CodeTableGenerator"]
 
 
-class CodeTableGenerator(ParamsMixin, FittedMixin):
+class CodeTableGenerator(SynthesizerMixin):
     """Base: ``_codes(X)`` at fit, and :meth:`sample` from the subclass's
     ``_sample_matrix(n, rng) -> int64 array (n, d)`` (fitted ``columns_``, ``n_records_``,
     ``_rng``)."""
 
     #: these generators never spend a privacy budget
-    ledger = None
+    ledger_ = None
     differentially_private = False
 
     def _codes(self, X):
@@ -53,9 +52,7 @@ class CodeTableGenerator(ParamsMixin, FittedMixin):
         n = self._n_rows(n)
         out = self._sample_matrix(n, self._rng)
         codes = pd.DataFrame({c: out[:, i] for i, c in enumerate(self.columns_)})
-        if is_encoder_domain(self.domain):
-            return self.domain.decode(codes, random_state=self._rng)
-        return codes
+        return decode_output(self.domain, codes, self._rng)
 
     def _sample_matrix(self, n: int, rng: np.random.Generator) -> np.ndarray:  # pragma: no cover
         raise NotImplementedError

@@ -10,7 +10,7 @@ Private-PGM [``privatepgm2025``]):
    w(c) = Σ_{(W_j, v_j)} v_j·|c ∩ W_j|.
 2. T = ``rounds`` (default 16·d); per round ρ/T, 90 % for the measurement, σ = √(T/(2·0.9·ρ)),
    10 % for the selection, ε = √(8·0.1·ρ/T).
-3. Measure every 1-way marginal with N(0, σ²); fit Private-PGM (``max_iters`` steps).
+3. Measure every 1-way marginal with N(0, σ²); fit Private-PGM (``max_iter`` steps).
 4. Repeat: if the remaining budget is below 2·(1/(2σ²) + ε²/8), use all of it in this last round
    (σ = √(1/(2·0.9·ρ_rem)), ε = √(8·0.1·ρ_rem)). Candidates = those already inside a measured
    clique, or whose model size ``model_size_mb(measured + [c])`` ≤ ``max_model_size``·ρ_used/ρ
@@ -19,7 +19,7 @@ Private-PGM [``privatepgm2025``]):
    chosen marginal with N(0, σ²); refit warm-started (:func:`refit_iters` steps, see below).
    Annealing: if the model's estimate of the chosen marginal moved by ≤ √(2/π)·σ·cells in L1,
    halve σ and double ε.
-5. Final warm-started refit (``max_iters``); records from the model.
+5. Final warm-started refit (``max_iter``); records from the model.
 
 The last round spends exactly the remainder, so the ledger sums to ρ. ``rounds`` must be ≥ d (the
 1-way initialisation costs d/T of the measurement budget). Differences from the reference script:
@@ -28,15 +28,15 @@ candidate set, i.e. only the workload's columns); the EM sensitivity is the larg
 the candidates of the round (valid, and equal to the reference's with uniform weights); and the
 estimation effort of the refits of large models.
 
-Estimation effort. The reference runs ``max_iters`` mirror-descent steps on every warm-started
+Estimation effort. The reference runs ``max_iter`` mirror-descent steps on every warm-started
 refit. A step costs time proportional to the junction-tree size, which the cap lets grow towards
 ``max_model_size`` as the budget is spent, and at large ε the reference anneals rarely, so it runs
 many rounds with big models: on adult at ε = 10 (``refit_mb=None``) the model reaches 32 MB after
 42 rounds and 7.5 min, with half the budget left and 1.2 min a round, growing (hours with JAX
 fits). Here a refit of a model larger than ``refit_mb`` MB (default 2) runs
-⌈max_iters·refit_mb/size⌉ steps (at least 50): about the work of ``max_iters`` steps on a
+⌈max_iter·refit_mb/size⌉ steps (at least 50): about the work of ``max_iter`` steps on a
 ``refit_mb``-MB model. The first fit, the final fit and every refit of a model up to ``refit_mb``
-run ``max_iters``, so a run whose model stays small (adult at ε = 1: 0.33 MB) is step for step the
+run ``max_iter``, so a run whose model stays small (adult at ε = 1: 0.33 MB) is step for step the
 run with ``refit_mb=None`` (the reference's effort everywhere). Selection, budget, annealing and
 ledger are untouched and a fit is post-processing of the published measurements, so the privacy
 guarantee is the same; what changes is the trajectory at large ε: the scores and the annealing
@@ -52,8 +52,9 @@ import math
 
 import numpy as np
 
-from .._validation import check_positive_int
+from .._validation import check_positive_int, optional
 from ..privacy.mechanisms import exponential_mechanism
+from .base import renamed_params
 from .marginal import (
     JunctionTree,
     PGMFitter,
@@ -76,14 +77,14 @@ MIN_REFIT_ITERS = 50
 _SQRT_2_OVER_PI = math.sqrt(2.0 / math.pi)
 
 
-def refit_iters(max_iters: int, model_mb: float, refit_mb: float | None) -> int:
-    """Mirror-descent steps of a warm-started refit of a model of ``model_mb`` MB: ``max_iters``
-    up to ``refit_mb`` MB (or when ``refit_mb`` is None), else ⌈max_iters·refit_mb/model_mb⌉ but
-    at least min(max_iters, MIN_REFIT_ITERS): about the work of ``max_iters`` steps on a
+def refit_iters(max_iter: int, model_mb: float, refit_mb: float | None) -> int:
+    """Mirror-descent steps of a warm-started refit of a model of ``model_mb`` MB: ``max_iter``
+    up to ``refit_mb`` MB (or when ``refit_mb`` is None), else ⌈max_iter·refit_mb/model_mb⌉ but
+    at least min(max_iter, MIN_REFIT_ITERS): about the work of ``max_iter`` steps on a
     ``refit_mb``-MB model."""
     if refit_mb is None or model_mb <= refit_mb:
-        return int(max_iters)
-    return max(min(int(max_iters), MIN_REFIT_ITERS), math.ceil(max_iters * refit_mb / model_mb))
+        return int(max_iter)
+    return max(min(int(max_iter), MIN_REFIT_ITERS), math.ceil(max_iter * refit_mb / model_mb))
 
 
 class AIM(PGMSamplingMixin, TabularSynthesizer):
@@ -101,12 +102,13 @@ class AIM(PGMSamplingMixin, TabularSynthesizer):
         T (default 16·d); must be ≥ d.
     max_model_size : float
         Junction-tree size cap in MB (default 80), reached when the whole budget is spent.
-    max_iters : int
+    max_iter : int
         Mirror-descent steps of the first and the final fit, and of every refit of a model up to
-        ``refit_mb`` (default 1000).
+        ``refit_mb`` (default 1000). Formerly ``max_iter`` (still accepted, with a
+        ``FutureWarning``).
     refit_mb : float or None
         Effort cap of the refits of the rounds (default 2 MB): a model of s > ``refit_mb`` MB is
-        refitted with ⌈max_iters·refit_mb/s⌉ steps (at least 50). None: ``max_iters`` steps for
+        refitted with ⌈max_iter·refit_mb/s⌉ steps (at least 50). None: ``max_iter`` steps for
         every refit, as the reference (hours at large ε). See the module docstring.
     max_cells : int
         Workload cliques with more cells are dropped (default 10 000).
@@ -116,7 +118,7 @@ class AIM(PGMSamplingMixin, TabularSynthesizer):
     -----------------
     ``cliques_`` (the cliques measured after the 1-way initialisation, by
     column names, in order), ``measurements_``, ``model_``, ``rounds_`` (rounds run after the
-    initialisation), ``ledger`` (d + rounds Gaussian and ``rounds_`` exponential-mechanism entries),
+    initialisation), ``ledger_`` (d + rounds Gaussian and ``rounds_`` exponential-mechanism entries),
     ``refit_iters_`` (mirror-descent steps of each round's refit).
 
     Runtime: the fits dominate (numpy mirror descent, cost ∝ steps × junction-tree cells); the
@@ -136,7 +138,17 @@ class AIM(PGMSamplingMixin, TabularSynthesizer):
         "AIM: adaptive workload-aware selection (exponential mechanism) and Gaussian "
         "measurement of marginals with annealing, Private-PGM (McKenna et al. 2022)"
     )
+    _parameter_constraints = {
+        **TabularSynthesizer._parameter_constraints,
+        "workload": check_workload_param,
+        "rounds": optional(check_positive_int),
+        "max_model_size": check_model_size,
+        "max_iter": check_positive_int,
+        "refit_mb": optional(check_model_size),
+        "max_cells": check_positive_int,
+    }
 
+    @renamed_params(max_iters="max_iter")
     def __init__(
         self,
         epsilon: float = 1.0,
@@ -146,7 +158,7 @@ class AIM(PGMSamplingMixin, TabularSynthesizer):
         workload=None,
         rounds: int | None = None,
         max_model_size: float = 80,
-        max_iters: int = 1000,
+        max_iter: int = 1000,
         refit_mb: float | None = 2.0,
         max_cells: int = 10_000,
         random_state=None,
@@ -154,21 +166,10 @@ class AIM(PGMSamplingMixin, TabularSynthesizer):
         self.workload = workload
         self.rounds = rounds
         self.max_model_size = max_model_size
-        self.max_iters = max_iters
+        self.max_iter = max_iter
         self.refit_mb = refit_mb
         self.max_cells = max_cells
         super().__init__(epsilon, delta, domain=domain, random_state=random_state)
-
-    def _validate_params(self) -> None:
-        super()._validate_params()
-        check_workload_param(self.workload)
-        if self.rounds is not None:
-            check_positive_int(self.rounds, "rounds")
-        check_model_size(self.max_model_size, "max_model_size")
-        check_positive_int(self.max_iters, "max_iters")
-        if self.refit_mb is not None:
-            check_model_size(self.refit_mb, "refit_mb")
-        check_positive_int(self.max_cells, "max_cells")
 
     def _fit_codes(self, codes: dict, rng: np.random.Generator) -> None:
         cols = self.columns_
@@ -198,7 +199,7 @@ class AIM(PGMSamplingMixin, TabularSynthesizer):
         truth = {c: true_marginal(X, sizes, c) for c in candidates}
         rho = self.rho_
         cap = float(self.max_model_size)
-        iters = int(self.max_iters)
+        iters = int(self.max_iter)
         sigma, eps = aim_budget(rho, T, MEASURE_SHARE)
 
         fitter = PGMFitter(sizes)
@@ -209,7 +210,7 @@ class AIM(PGMSamplingMixin, TabularSynthesizer):
                 (i,),
                 sigma,
                 rng,
-                self.ledger,
+                self.ledger_,
                 note=f"AIM initial 1-way marginal {cols[i]!r}",
             )
             for i in range(d)
@@ -223,14 +224,14 @@ class AIM(PGMSamplingMixin, TabularSynthesizer):
         last = False
         while not last:
             t += 1
-            remaining = rho - self.ledger.total_rho
+            remaining = rho - self.ledger_.total_rho
             if remaining <= 1e-12 * rho:  # not expected: every earlier round left at least half
                 break
             if remaining < 2 * (0.5 / sigma**2 + eps**2 / 8):
                 sigma = math.sqrt(1.0 / (2 * MEASURE_SHARE * remaining))
                 eps = math.sqrt(8 * (1 - MEASURE_SHARE) * remaining)
                 last = True
-            used = self.ledger.total_rho + 0.5 / sigma**2 + eps**2 / 8
+            used = self.ledger_.total_rho + 0.5 / sigma**2 + eps**2 / 8
             limit = cap * used / rho
             free = set(downward_closure(list(measured)))
             for c in candidates:
@@ -248,7 +249,7 @@ class AIM(PGMSamplingMixin, TabularSynthesizer):
             sens = max(abs(weight[c]) for c in cands)
             c = cands[
                 exponential_mechanism(
-                    scores, eps, sens, rng, ledger=self.ledger, note=f"AIM selection, round {t}"
+                    scores, eps, sens, rng, ledger=self.ledger_, note=f"AIM selection, round {t}"
                 )
             ]
             names = ", ".join(repr(cols[a]) for a in c)
@@ -259,7 +260,7 @@ class AIM(PGMSamplingMixin, TabularSynthesizer):
                     c,
                     sigma,
                     rng,
-                    self.ledger,
+                    self.ledger_,
                     note=f"AIM marginal ({names}), round {t}, sigma={sigma:.4g}",
                 )
             )

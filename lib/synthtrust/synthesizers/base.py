@@ -6,7 +6,12 @@ Conventions
 * A table is a ``pandas.DataFrame`` of **integer-coded discrete columns** (code ``v`` of a column with
   ``k`` levels is in ``0..k-1``), together with a **domain** ``{column: k}``. The domain is public
   information; it must not be derived from the private data (inferring it from the data, which the
-  synthesizers allow with a warning, is *not* differentially private).
+  synthesizers allow with a warning, is *not* differentially private). The estimators' ``domain=``
+  parameter has one meaning everywhere (a :class:`synthtrust.domain.Domain` encoder, a dict of
+  levels, or None): see :mod:`synthtrust.synthesizers.tabular`.
+* Estimators follow scikit-learn: ``__init__`` only stores its parameters; :meth:`fit` validates
+  them from the class's ``_parameter_constraints`` table (``{parameter: check(value, name)}``);
+  fitted attributes end in ``_`` (``ledger_``).
 * The joint histogram of a table is flattened in C order over the columns *in the order of the
   DataFrame's columns*: cell index = ``numpy.ravel_multi_index(codes, shape)``.
 * The vectorized functional forms take a count matrix of shape ``(reps, cells)`` — one flattened joint
@@ -19,6 +24,7 @@ Conventions
 
 from __future__ import annotations
 
+import functools
 import inspect
 import itertools
 import numbers
@@ -28,19 +34,31 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from .._validation import check_epsilon, check_positive_int, check_random_state
+from .._validation import (
+    check_epsilon,
+    check_positive_int,
+    check_random_state,
+    check_random_state_param,
+)
 from ..privacy.ledger import PrivacyLedger
 
 __all__ = [
     "BaseSynthesizer",
     "NotFittedError",
     "as_count_matrix",
+    "check_cliques_param",
     "check_domain",
+    "check_domain_param",
     "check_shape",
     "counts_to_frame",
+    "decode_output",
+    "domain_sizes",
+    "encode_input",
     "frame_to_codes",
     "frame_to_counts",
+    "is_encoder_domain",
     "largest_remainder",
+    "renamed_params",
     "replicate_generators",
 ]
 
@@ -94,6 +112,49 @@ def check_domain(domain, columns: Sequence | None = None) -> dict:
             raise ValueError(f"domain columns {extra} are not in the data (data has {columns})")
         checked = {c: checked[c] for c in columns}
     return checked
+
+
+def is_encoder_domain(domain) -> bool:
+    """True for a :class:`synthtrust.domain.Domain`-like object (encodes raw tables)."""
+    return all(hasattr(domain, attr) for attr in ("columns", "sizes", "encode", "decode"))
+
+
+def check_domain_param(domain, name: str = "domain") -> None:
+    """Validate a ``domain`` parameter: a :class:`synthtrust.domain.Domain`, a dict
+    ``{column: levels}`` (checked) or None; TypeError/ValueError naming ``name`` otherwise."""
+    if domain is None or is_encoder_domain(domain):
+        return
+    if not isinstance(domain, Mapping):
+        raise TypeError(
+            f"{name} must be a synthtrust.domain.Domain, a dict {{column: levels}} "
+            f"or None, got {type(domain).__name__}"
+        )
+    if len(domain) == 0:
+        raise ValueError(f"{name} is empty; give {{column: number of levels}} for every column")
+    for col, k in domain.items():
+        _check_levels(k, f"{name}[{col!r}]")
+
+
+def domain_sizes(domain) -> dict | None:
+    """``{column: levels}`` of a ``domain`` parameter (an encoder's ``sizes``, a dict, or None)."""
+    return dict(domain.sizes) if is_encoder_domain(domain) else domain
+
+
+def encode_input(domain, X) -> tuple[pd.DataFrame, dict | None]:
+    """``(codes frame, sizes)`` of a training table: encoded with ``domain`` when it is a
+    :class:`synthtrust.domain.Domain`, else ``X`` itself with ``domain`` as the sizes (a dict,
+    or None to infer them)."""
+    if is_encoder_domain(domain):
+        return domain.encode(X), domain_sizes(domain)
+    return X, domain
+
+
+def decode_output(domain, codes: pd.DataFrame, rng) -> pd.DataFrame:
+    """Synthetic codes decoded with ``domain`` when it is a :class:`synthtrust.domain.Domain`
+    (drawing from ``rng`` where a column's decoding is random), else ``codes`` itself."""
+    if is_encoder_domain(domain):
+        return domain.decode(codes, random_state=rng)
+    return codes
 
 
 def check_shape(shape, cells: int | None = None) -> tuple[int, ...]:
@@ -338,9 +399,46 @@ def largest_remainder(weights, totals, tie_breaker) -> np.ndarray:
 # --------------------------------------------------------------------------------------------
 # base estimator
 # --------------------------------------------------------------------------------------------
+def renamed_params(**old_to_new: str):
+    """Decorate an ``__init__`` so that each deprecated keyword ``old`` still works for one
+    release: it is passed on as ``old_to_new[old]`` with a ``FutureWarning``.
+
+    ``inspect.signature`` (hence ``get_params`` and ``sklearn.base.clone``) sees only the new
+    names. Giving both names raises TypeError.
+    """
+
+    def decorate(init):
+        @functools.wraps(init)
+        def wrapper(self, *args, **kwargs):
+            for old, new in old_to_new.items():
+                if old in kwargs:
+                    if new in kwargs:
+                        raise TypeError(f"give {new}= only ({old}= is its deprecated name)")
+                    warnings.warn(
+                        f"{old} was renamed {new}; {old}= will be removed in the next release",
+                        FutureWarning,
+                        stacklevel=2,
+                    )
+                    kwargs[new] = kwargs.pop(old)
+            return init(self, *args, **kwargs)
+
+        return wrapper
+
+    return decorate
+
+
 class ParamsMixin:
     """sklearn's parameter protocol: ``get_params``, ``set_params`` (re-validated through
-    ``_validate_params``) and a ``repr`` from the constructor's signature."""
+    ``_validate_params``) and a ``repr`` from the constructor's signature.
+
+    ``_validate_params`` walks the class's ``_parameter_constraints`` table ``{parameter:
+    check(value, name)}`` (one entry per constructor parameter; a subclass extends its parent's
+    table with ``{**Parent._parameter_constraints, ...}``), then runs
+    ``_check_param_relations`` for the rules that involve several parameters.
+    """
+
+    #: {constructor parameter: checker(value, name) raising TypeError/ValueError naming it}
+    _parameter_constraints: dict = {}
 
     @classmethod
     def _param_names(cls) -> list[str]:
@@ -367,6 +465,15 @@ class ParamsMixin:
         args = ", ".join(f"{k}={v!r}" for k, v in self.get_params().items())
         return f"{type(self).__name__}({args})"
 
+    def _validate_params(self) -> None:
+        """Check every parameter against ``_parameter_constraints``, then the relations."""
+        for name, check in self._parameter_constraints.items():
+            check(getattr(self, name), name)
+        self._check_param_relations()
+
+    def _check_param_relations(self) -> None:
+        """Rules between parameters that the per-parameter table cannot say (none here)."""
+
 
 def not_dp_card(synth, privacy: str, params: dict, fitted=None, **extra) -> dict:
     """The card of a generator that spends no privacy budget: ``synthesizer``, ``description``
@@ -385,19 +492,6 @@ def not_dp_card(synth, privacy: str, params: dict, fitted=None, **extra) -> dict
     return info
 
 
-def check_random_state_param(random_state) -> None:
-    """Validate a ``random_state`` constructor parameter (None, int, SeedSequence, Generator)."""
-    if not (
-        random_state is None
-        or (isinstance(random_state, numbers.Integral) and not isinstance(random_state, bool))
-        or isinstance(random_state, (np.random.Generator, np.random.SeedSequence))
-    ):
-        raise TypeError(
-            "random_state must be None, an int, a SeedSequence or a numpy Generator, "
-            f"got {type(random_state).__name__} {random_state!r}"
-        )
-
-
 class FittedMixin:
     """``_check_fitted`` and ``_n_rows`` shared by the synthesizer base classes."""
 
@@ -412,35 +506,52 @@ class FittedMixin:
         return self._default_n() if n is None else check_positive_int(n, "n")
 
 
-class BaseSynthesizer(ParamsMixin, FittedMixin):
+class SynthesizerMixin(ParamsMixin, FittedMixin):
+    """Shared by every synthesizer base: the parameter protocol, the fitted-state checks and the
+    deprecated ``ledger`` alias of the fitted ``ledger_``."""
+
+    @property
+    def ledger(self):
+        """Deprecated alias of ``ledger_`` (kept for one release)."""
+        warnings.warn(
+            "ledger was renamed ledger_; the ledger alias will be removed in the next release",
+            FutureWarning,
+            stacklevel=2,
+        )
+        return self.ledger_
+
+
+class BaseSynthesizer(SynthesizerMixin):
     """sklearn-style base of the discrete-table synthesizers.
 
     Subclasses implement ``_fit_counts(counts, n)`` (spend the budget, record every mechanism call
-    in ``self.ledger``) and ``_sample_counts(n)`` (post-processing: a synthetic joint histogram with
-    ``n`` records). Parameters are validated at construction and again in :meth:`fit`.
+    in ``self.ledger_``) and ``_sample_counts(n)`` (post-processing: a synthetic joint histogram with
+    ``n`` records). Parameters are stored by the constructor and validated in :meth:`fit` (see
+    :class:`ParamsMixin`); ``domain`` has the meaning of
+    :mod:`synthtrust.synthesizers.tabular` (a Domain encodes :meth:`fit`'s input and decodes
+    :meth:`sample`'s output; :meth:`sample_counts` stays in codes).
 
     Fitted attributes
     -----------------
-    ``columns_``, ``domain_``, ``shape_``, ``n_records_`` (the number of records,
-    public under replace-one DP), ``ledger`` (:class:`~synthtrust.privacy.PrivacyLedger`).
+    ``columns_``, ``domain_`` (``{column: levels}``), ``shape_``, ``n_records_`` (the number of
+    records, public under replace-one DP), ``ledger_`` (:class:`~synthtrust.privacy.PrivacyLedger`).
     """
 
     #: short description used by :meth:`card`
     _description = ""
 
+    _parameter_constraints = {
+        "epsilon": check_epsilon,
+        "domain": check_domain_param,
+        "random_state": check_random_state_param,
+    }
+
     def __init__(self, epsilon: float = 1.0, *, domain=None, random_state=None):
         self.epsilon = epsilon
         self.domain = domain
         self.random_state = random_state
-        self._validate_params()
 
     # -- parameters ---------------------------------------------------------------------------
-    def _validate_params(self) -> None:
-        check_epsilon(self.epsilon)
-        if self.domain is not None:
-            check_domain(self.domain)
-        check_random_state_param(self.random_state)
-
     def _marginal_axes(self) -> list[tuple[int, ...]]:
         """``self.marginals`` (column names, or None for all 1- and 2-way) as validated axes of
         the fitted columns; ValueError for a name not in the data."""
@@ -469,16 +580,16 @@ class BaseSynthesizer(ParamsMixin, FittedMixin):
             See :func:`frame_to_counts` and the parameter checks (ε ≤ 0, bad domain, ...).
         """
         self._validate_params()
-        columns, domain, counts = frame_to_counts(X, self.domain)
+        columns, domain, counts = frame_to_counts(*encode_input(self.domain, X))
         return self._fit_from(columns, domain, counts)
 
     def fit_counts(self, counts):
-        """Fit on a joint histogram instead of records; needs ``domain=`` (its key order is the axis
-        order). ``counts`` has shape ``tuple(domain.values())`` or its flattened length."""
+        """Fit on a joint histogram instead of records; needs ``domain=`` (its column order is the
+        axis order). ``counts`` has shape ``tuple(levels)`` or its flattened length."""
         self._validate_params()
         if self.domain is None:
             raise ValueError("fit_counts needs the domain= parameter (the axes of the histogram)")
-        domain = check_domain(self.domain)
+        domain = check_domain(domain_sizes(self.domain))
         shape = tuple(domain.values())
         arr = np.asarray(counts)
         if arr.shape not in (shape, (int(np.prod(shape, dtype=np.int64)),)):
@@ -490,7 +601,7 @@ class BaseSynthesizer(ParamsMixin, FittedMixin):
 
     def _fit_from(self, columns, domain, counts):
         self._rng = check_random_state(self.random_state)
-        self.ledger = PrivacyLedger()
+        self.ledger_ = PrivacyLedger()
         self.columns_ = list(columns)
         self.domain_ = dict(domain)
         self.shape_ = tuple(domain.values())
@@ -509,8 +620,9 @@ class BaseSynthesizer(ParamsMixin, FittedMixin):
     def sample(self, n: int | None = None) -> pd.DataFrame:
         """Draw ``n`` synthetic records (default: the number of training records).
 
-        Returns a DataFrame with the fitted columns (int64 codes), rows in random order. Sampling is
-        post-processing of the fitted DP release: it spends no budget.
+        Returns a DataFrame with the fitted columns (int64 codes, or values decoded by an encoder
+        ``domain``), rows in random order. Sampling is post-processing of the fitted DP release: it
+        spends no budget.
 
         Raises
         ------
@@ -521,7 +633,8 @@ class BaseSynthesizer(ParamsMixin, FittedMixin):
         """
         n = self._n_rows(n)
         counts = self._sample_counts(n)
-        return counts_to_frame(counts, self.shape_, self.columns_, self._rng)
+        codes = counts_to_frame(counts, self.shape_, self.columns_, self._rng)
+        return decode_output(self.domain, codes, self._rng)
 
     def sample_counts(self, n: int | None = None) -> np.ndarray:
         """Like :meth:`sample` but return the synthetic joint histogram, shape ``shape_``."""
@@ -543,11 +656,43 @@ class BaseSynthesizer(ParamsMixin, FittedMixin):
             info.update(
                 domain=self.domain_,
                 n_records=self.n_records_,
-                total_epsilon=self.ledger.total_epsilon,
-                total_delta=self.ledger.total_delta,
-                ledger_entries=len(self.ledger),
+                total_epsilon=self.ledger_.total_epsilon,
+                total_delta=self.ledger_.total_delta,
+                ledger_entries=len(self.ledger_),
             )
         return info
+
+
+def check_cliques_param(marginals, name: str = "marginals") -> list[tuple]:
+    """Structural check of a list of cliques of column names (column names are checked at fit).
+
+    Returns the cliques as tuples (a bare name becomes a 1-way clique).
+    """
+    if isinstance(marginals, (str, bytes)) or not isinstance(marginals, (list, tuple)):
+        raise TypeError(
+            f"{name} must be a list of cliques (tuples of column names), "
+            f"got {type(marginals).__name__} {marginals!r}"
+        )
+    if len(marginals) == 0:
+        raise ValueError(
+            f"{name} is empty; declare at least one marginal (a tuple of column names)"
+        )
+    out = []
+    for cl in marginals:
+        if isinstance(cl, str):
+            cl = (cl,)
+        if not isinstance(cl, (list, tuple)):
+            raise TypeError(
+                f"each clique of {name} must be a tuple of column names, "
+                f"got {type(cl).__name__} {cl!r}"
+            )
+        cl = tuple(cl)
+        if len(cl) == 0:
+            raise ValueError(f"{name} has an empty clique; each clique needs at least one column")
+        if len(set(cl)) != len(cl):
+            raise ValueError(f"clique {cl!r} of {name} repeats a column")
+        out.append(cl)
+    return out
 
 
 def check_marginals(marginals, ndim: int) -> list[tuple[int, ...]]:

@@ -9,8 +9,10 @@ NaN is an ordinary value that can be drawn.
 records. They are reference points: ``Bootstrap`` and ``Flip`` with a small ``p`` are copies
 that a holdout-based privacy check must flag (share of synthetic records closer to training
 than to holdout ≫ 50 %); ``IndependentMarginals`` (= ``Flip(1.0)``) keeps every 1-way
-distribution and destroys all association. They have no privacy ledger (``ledger is None``)
-and ``card()`` says "not DP".
+distribution and destroys all association. They have no privacy ledger (``ledger_ is None``)
+and ``card()`` says "not DP". They take any DataFrame as it is and have no ``domain`` parameter
+(its meaning elsewhere: :mod:`synthtrust.synthesizers.tabular`); parameters are validated by
+:meth:`~_Baseline.fit`.
 
 Source: Platzer & Reutterer (2021), "Holdout-based empirical assessment of mixed-type synthetic
 data" [``platzer2021``], Sec. 4 ("flip X %" perturbations), and their
@@ -25,13 +27,11 @@ Interface (sklearn style, like the DP synthesizers)::
 
 from __future__ import annotations
 
-import numbers
-
 import numpy as np
 import pandas as pd
 
-from .._validation import check_positive_int, check_random_state
-from .base import NotFittedError, ParamsMixin, check_random_state_param, not_dp_card
+from .._validation import check_positive_int, check_random_state, check_random_state_param, real_in
+from .base import SynthesizerMixin, not_dp_card
 
 __all__ = ["Bootstrap", "Flip", "IndependentMarginals", "Subsample"]
 
@@ -41,23 +41,19 @@ _NOT_DP = (
 )
 
 
-class _Baseline(ParamsMixin):
+class _Baseline(SynthesizerMixin):
     """Shared machinery: parameters, fit (store the training table), sampling, card."""
 
     #: one-line description used by :meth:`card`
     _description = ""
     #: these baselines never spend a privacy budget; there is no ledger to sum
-    ledger = None
+    ledger_ = None
     #: for code that lists synthesizers: baselines are not differentially private
     differentially_private = False
+    _parameter_constraints = {"random_state": check_random_state_param}
 
     def __init__(self, *, random_state=None):
         self.random_state = random_state
-        self._validate_params()
-
-    # -- parameters ---------------------------------------------------------------------------
-    def _validate_params(self) -> None:
-        check_random_state_param(self.random_state)
 
     # -- fitting ------------------------------------------------------------------------------
     def fit(self, X, y=None):
@@ -95,10 +91,6 @@ class _Baseline(ParamsMixin):
         self._rng = check_random_state(self.random_state)
         self._fitted = True
         return self
-
-    def _check_fitted(self) -> None:
-        if not getattr(self, "_fitted", False):
-            raise NotFittedError(f"this {type(self).__name__} is not fitted yet; call fit(X) first")
 
     # -- sampling -----------------------------------------------------------------------------
     def sample(self, n: int | None = None) -> pd.DataFrame:
@@ -174,7 +166,7 @@ class Flip(_Baseline):
         Seeds the generator created at :meth:`fit`; successive ``sample`` calls continue its
         stream.
 
-    Not differentially private (see the module docstring): ``ledger is None``.
+    Not differentially private (see the module docstring): ``ledger_ is None``.
 
     Raises
     ------
@@ -189,17 +181,11 @@ class Flip(_Baseline):
         "with probability p by a random value of its training column (Platzer & Reutterer 2021)"
     )
 
+    _parameter_constraints = {**_Baseline._parameter_constraints, "p": real_in(0, 1)}
+
     def __init__(self, p: float, *, random_state=None):
         self.p = p
         super().__init__(random_state=random_state)
-
-    def _validate_params(self) -> None:
-        p = self.p
-        if isinstance(p, bool) or not isinstance(p, numbers.Real):
-            raise TypeError(f"p must be a real number in [0, 1], got {type(p).__name__} {p!r}")
-        if not 0.0 <= float(p) <= 1.0:  # also rejects NaN
-            raise ValueError(f"p must be in [0, 1] (probability of flipping a cell), got {p!r}")
-        super()._validate_params()
 
     def _sample(self, n: int, rng: np.random.Generator) -> pd.DataFrame:
         n_train = self.n_records_
@@ -228,7 +214,7 @@ class IndependentMarginals(_Baseline):
     ----------
     random_state : None, int, SeedSequence or numpy Generator
 
-    Not differentially private: every value is a training value (``ledger is None``).
+    Not differentially private: every value is a training value (``ledger_ is None``).
     """
 
     _description = "each column drawn independently with replacement from its training values"
@@ -251,7 +237,7 @@ class Bootstrap(_Baseline):
     ----------
     random_state : None, int, SeedSequence or numpy Generator
 
-    Not differentially private: it releases training records (``ledger is None``).
+    Not differentially private: it releases training records (``ledger_ is None``).
     """
 
     _description = "training records drawn uniformly with replacement"
@@ -285,7 +271,7 @@ class Subsample(_Baseline):
         Share of the training records; 1 returns all of them in random order.
     random_state : None, int, SeedSequence or numpy Generator
 
-    Not differentially private: it releases training records unchanged (``ledger is None``).
+    Not differentially private: it releases training records unchanged (``ledger_ is None``).
 
     Raises
     ------
@@ -301,21 +287,14 @@ class Subsample(_Baseline):
         "(subsampling baseline of Giles et al. 2022, App. A)"
     )
 
+    _parameter_constraints = {
+        **_Baseline._parameter_constraints,
+        "fraction": real_in(0, 1, low_open=True),
+    }
+
     def __init__(self, fraction: float, *, random_state=None):
         self.fraction = fraction
         super().__init__(random_state=random_state)
-
-    def _validate_params(self) -> None:
-        f = self.fraction
-        if isinstance(f, bool) or not isinstance(f, numbers.Real):
-            raise TypeError(
-                f"fraction must be a real number in (0, 1], got {type(f).__name__} {f!r}"
-            )
-        if not 0.0 < float(f) <= 1.0:  # also rejects NaN
-            raise ValueError(
-                f"fraction must be in (0, 1] (share of the training records), got {f!r}"
-            )
-        super()._validate_params()
 
     @property
     def n_subsample_(self) -> int:

@@ -3,7 +3,7 @@
 [``houssiau2022``], §4.4.
 
 Not differentially private: every synthetic value is a value of the training data
-(``ledger is None``).
+(``ledger_ is None``).
 """
 
 from __future__ import annotations
@@ -13,10 +13,9 @@ import numbers
 import numpy as np
 import pandas as pd
 
-from .._validation import check_random_state
+from .._validation import check_positive_int, check_random_state, check_random_state_param
 from ._code_tables import CodeTableGenerator
-from .base import check_random_state_param, not_dp_card
-from .tabular import check_domain_param
+from .base import check_domain_param, not_dp_card
 
 __all__ = ["SequentialCART"]
 
@@ -65,7 +64,7 @@ class SequentialCART(CodeTableGenerator):
     -----------------
     ``columns_``, ``domain_`` ({column: levels}), ``n_records_``, ``trees_`` (list: None for the
     first column, then the fitted ``DecisionTreeClassifier`` of each next column),
-    ``n_leaves_`` (list of leaf counts, 1 for the first column). ``ledger is None`` (not DP).
+    ``n_leaves_`` (list of leaf counts, 1 for the first column). ``ledger_ is None`` (not DP).
 
     Raises
     ------
@@ -82,23 +81,16 @@ class SequentialCART(CodeTableGenerator):
         "classification tree on the previous columns"
     )
 
+    _parameter_constraints = {
+        "min_samples_leaf": check_positive_int,
+        "domain": check_domain_param,
+        "random_state": check_random_state_param,
+    }
+
     def __init__(self, *, min_samples_leaf: int = 5, domain=None, random_state=None):
         self.min_samples_leaf = min_samples_leaf
         self.domain = domain
         self.random_state = random_state
-        self._validate_params()
-
-    def _validate_params(self) -> None:
-        m = self.min_samples_leaf
-        if isinstance(m, bool) or not isinstance(m, numbers.Integral):
-            raise TypeError(
-                f"min_samples_leaf must be an integer >= 1 (synthpop's minbucket), "
-                f"got {type(m).__name__} {m!r}"
-            )
-        if m < 1:
-            raise ValueError(f"min_samples_leaf must be >= 1 (synthpop's minbucket), got {m!r}")
-        check_domain_param(self.domain)
-        check_random_state_param(self.random_state)
 
     # -- fitting ----------------------------------------------------------------------------------
     def fit(self, X, y=None):

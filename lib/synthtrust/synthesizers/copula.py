@@ -5,7 +5,7 @@ many new tables as a simulation study needs. It plays the role that the Syntheti
 (SDV) ``GaussianCopulaSynthesizer`` plays in Montoya Perez et al. (2024) [``montoyaperez2024``],
 §4.1: it simulates the *original* (sensitive) data, not a release of it. Its parameters
 (marginal parameters, level frequencies, a correlation matrix) are computed from the data
-without noise, so ``ledger is None`` and :meth:`GaussianCopula.card` says "not DP".
+without noise, so ``ledger_ is None`` and :meth:`GaussianCopula.card` says "not DP".
 
 Why our own: the copula library of SDV (``copulas``, 0.14) requires ``pandas < 3``; this package
 runs on pandas 3. The model needs only ``scipy.stats`` marginals and a NumPy correlation matrix.
@@ -88,8 +88,8 @@ import numpy as np
 import pandas as pd
 from scipy import special, stats
 
-from .._validation import check_random_state
-from .base import FittedMixin, ParamsMixin, check_random_state_param, not_dp_card
+from .._validation import check_random_state, check_random_state_param, one_of
+from .base import SynthesizerMixin, not_dp_card
 
 __all__ = ["FAMILIES", "GaussianCopula"]
 
@@ -103,6 +103,17 @@ _NOT_DP = (
     "not DP: marginal parameters, level frequencies and correlations are computed from the "
     "data without noise; a simulator of original data, with no privacy guarantee"
 )
+
+
+def _check_distributions(distributions, name: str) -> None:
+    if distributions is None:
+        return
+    if not isinstance(distributions, Mapping):
+        raise TypeError(
+            f"{name} must be a dict {{column: family}} or None, got {type(distributions).__name__}"
+        )
+    for column, family in distributions.items():
+        _check_family(family, f"{name}[{column!r}]")
 
 
 def _check_family(family, where: str) -> str:
@@ -164,7 +175,7 @@ def _as_correlation(r: np.ndarray) -> np.ndarray:
     return r
 
 
-class GaussianCopula(ParamsMixin, FittedMixin):
+class GaussianCopula(SynthesizerMixin):
     """Gaussian copula with a declared ``scipy.stats`` marginal per column (not DP).
 
     Parameters
@@ -182,20 +193,28 @@ class GaussianCopula(ParamsMixin, FittedMixin):
         Seeds the generator created at :meth:`fit` (the jitter of the normal scores), whose
         stream later :meth:`sample` calls continue unless they are given their own generator.
 
-    Not differentially private (``ledger is None``): a simulator of original data.
+    Not differentially private (``ledger_ is None``): a simulator of original data. It takes any
+    DataFrame as it is and has no ``domain`` parameter (levels are those observed).
 
     Raises
     ------
     TypeError
-        ``distributions`` not a dict; a family not a string; ``random_state`` of another type.
+        At :meth:`fit`: ``distributions`` not a dict; a family not a string; ``random_state`` of
+        another type.
     ValueError
-        An unknown family (the message names the column) or ``discrete_scores``.
+        At :meth:`fit`: an unknown family (the message names the column) or ``discrete_scores``.
     """
 
     _description = "Gaussian copula: declared scipy.stats marginals + correlation of normal scores"
     #: a simulator of original data: no privacy budget is spent, there is no ledger
-    ledger = None
+    ledger_ = None
     differentially_private = False
+    _parameter_constraints = {
+        "distributions": _check_distributions,
+        "default_distribution": _check_family,
+        "discrete_scores": one_of(*_SCORES),
+        "random_state": check_random_state_param,
+    }
 
     def __init__(
         self,
@@ -209,24 +228,6 @@ class GaussianCopula(ParamsMixin, FittedMixin):
         self.default_distribution = default_distribution
         self.discrete_scores = discrete_scores
         self.random_state = random_state
-        self._validate_params()
-
-    # -- parameters ---------------------------------------------------------------------------
-    def _validate_params(self) -> None:
-        if self.distributions is not None:
-            if not isinstance(self.distributions, Mapping):
-                raise TypeError(
-                    "distributions must be a dict {column: family} or None, got "
-                    f"{type(self.distributions).__name__}"
-                )
-            for column, family in self.distributions.items():
-                _check_family(family, f"distributions[{column!r}]")
-        _check_family(self.default_distribution, "default_distribution")
-        if self.discrete_scores not in _SCORES:
-            raise ValueError(
-                f"discrete_scores must be one of {_SCORES}, got {self.discrete_scores!r}"
-            )
-        check_random_state_param(self.random_state)
 
     # -- fitting ------------------------------------------------------------------------------
     def fit(self, X, y=None):

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._validation import check_epsilon, check_positive_int
+from .._validation import check_choice, check_epsilon, check_positive_int, one_of, optional
 from ..privacy.ledger import PrivacyLedger
 from ..privacy.mechanisms import discrete_laplace, exponential_mechanism_counts
 from .base import BaseSynthesizer, as_count_matrix, largest_remainder, replicate_generators
@@ -29,12 +29,6 @@ __all__ = [
 
 _ROUNDINGS = ("largest_remainder", "multinomial")
 _SENSITIVITY = 2.0  # L1 sensitivity of a histogram under replace-one neighbours (paper: scale 2/ε)
-
-
-def _check_rounding(rounding) -> str:
-    if rounding not in _ROUNDINGS:
-        raise ValueError(f"rounding must be one of {_ROUNDINGS}, got {rounding!r}")
-    return rounding
 
 
 def _n_synthetic(n_synthetic, totals) -> np.ndarray:
@@ -112,7 +106,7 @@ def perturbed_histogram(
         ``n_synthetic`` / ``rounding`` / ``random_state``.
     """
     epsilon = check_epsilon(epsilon)
-    rounding = _check_rounding(rounding)
+    rounding = check_choice(rounding, "rounding", _ROUNDINGS)
     mat, was_1d = as_count_matrix(counts)
     m = _n_synthetic(n_synthetic, mat.sum(axis=1))
     rngs = replicate_generators(random_state, mat.shape[0])
@@ -136,8 +130,9 @@ class PerturbedHistogram(BaseSynthesizer):
     ----------
     epsilon : float
         ε > 0 (pure DP, replace-one neighbours).
-    domain : dict, optional
-        Public ``{column: levels}``; None infers it from the data with a warning (not DP).
+    domain : dict {column: levels}, synthtrust.domain.Domain or None
+        The public domain (see :mod:`synthtrust.synthesizers.tabular`); None infers it from the
+        data with a warning (not DP).
     rounding : {"largest_remainder", "multinomial"}
         How the noisy histogram becomes records (see :func:`perturbed_histogram`).
     random_state : int, Generator or None
@@ -145,7 +140,7 @@ class PerturbedHistogram(BaseSynthesizer):
     Fitted attributes
     -----------------
     ``noisy_counts_`` (the DP release: clipped noisy joint histogram, shape
-    ``shape_``), ``ledger`` (one entry, ε), plus those of :class:`BaseSynthesizer`.
+    ``shape_``), ``ledger_`` (one entry, ε), plus those of :class:`BaseSynthesizer`.
 
     Examples
     --------
@@ -159,6 +154,10 @@ class PerturbedHistogram(BaseSynthesizer):
     _description = (
         "DP perturbed histogram: discrete Laplace(2/ε) on every joint cell, clip, rescale to n"
     )
+    _parameter_constraints = {
+        **BaseSynthesizer._parameter_constraints,
+        "rounding": one_of(*_ROUNDINGS),
+    }
 
     def __init__(
         self,
@@ -171,16 +170,12 @@ class PerturbedHistogram(BaseSynthesizer):
         self.rounding = rounding
         super().__init__(epsilon, domain=domain, random_state=random_state)
 
-    def _validate_params(self) -> None:
-        super()._validate_params()
-        _check_rounding(self.rounding)
-
     def _fit_counts(self, counts, n):
         self._noisy = _noisy_histogram(
             counts,
             float(self.epsilon),
             self._rng,
-            self.ledger,
+            self.ledger_,
             note=f"joint histogram of {self.columns_}, {counts.size} cells",
         )
 
@@ -283,16 +278,21 @@ class SmoothedHistogram(BaseSynthesizer):
         ε > 0 for the m records.
     n_synthetic : int, optional
         m; None uses the number of training records (valid but poor utility: the paper uses m ≪ n).
-    domain : dict, optional
+    domain : dict {column: levels}, synthtrust.domain.Domain or None
+        As :class:`PerturbedHistogram`.
     random_state : int, Generator or None
 
     Fitted attributes
     -----------------
     ``synthetic_counts_`` (histogram of the m released records, shape
-    ``shape_``), ``ledger`` (one entry, ε).
+    ``shape_``), ``ledger_`` (one entry, ε).
     """
 
     _description = "DP smoothed histogram: m i.i.d. draws with P(i) ∝ c_i + 2m/ε (Algorithm 1)"
+    _parameter_constraints = {
+        **BaseSynthesizer._parameter_constraints,
+        "n_synthetic": optional(check_positive_int),
+    }
 
     def __init__(
         self,
@@ -305,17 +305,17 @@ class SmoothedHistogram(BaseSynthesizer):
         self.n_synthetic = n_synthetic
         super().__init__(epsilon, domain=domain, random_state=random_state)
 
-    def _validate_params(self) -> None:
-        super()._validate_params()
-        if self.n_synthetic is not None:
-            check_positive_int(self.n_synthetic, "n_synthetic")
-
     def _fit_counts(self, counts, n):
         m = n if self.n_synthetic is None else int(self.n_synthetic)
         self.m_ = m
         p = smoothed_histogram_probabilities(counts, float(self.epsilon), m)
         self._released = _smoothed_release(
-            p, m, float(self.epsilon), self._rng, self.ledger, f"joint histogram of {self.columns_}"
+            p,
+            m,
+            float(self.epsilon),
+            self._rng,
+            self.ledger_,
+            f"joint histogram of {self.columns_}",
         )
 
     @property

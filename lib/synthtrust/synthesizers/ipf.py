@@ -4,7 +4,7 @@ proportional fitting) and :class:`PGMMarginals` (Private-PGM fitted to the exact
 no noise: the paper's "MST (Honest/Dishonest)" rows).
 
 Both are **not differentially private**: they read exact marginal tables of the data
-(``ledger is None``). Their output depends on the data only through the declared marginals (they
+(``ledger_ is None``). Their output depends on the data only through the declared marginals (they
 are *decomposable* for the card whose statistics are those marginals), which is what the audit
 tests. :meth:`~DeclaredMarginals.honest` and :meth:`~DeclaredMarginals.dishonest` build the
 paper's honest generator (the card's marginals only) and its dishonest twin (the card's
@@ -27,11 +27,10 @@ import warnings
 
 import numpy as np
 
-from .._validation import check_positive_int, check_random_state, check_real
+from .._validation import check_positive_int, check_random_state, check_random_state_param, real_in
 from ._code_tables import CodeTableGenerator
-from .base import check_random_state_param, not_dp_card
+from .base import check_cliques_param, check_domain_param, not_dp_card, renamed_params
 from .marginal import JunctionTree, Measurement, PGMFitter, true_marginal
-from .tabular import check_domain_param
 
 __all__ = ["IPF", "MAX_IPF_CELLS", "DeclaredMarginals", "PGMMarginals"]
 
@@ -43,38 +42,6 @@ _NOT_DP = (
     "not DP: fitted to the exact marginal tables of the training data; no privacy guarantee "
     "and no privacy budget"
 )
-
-
-def _check_marginals_param(marginals, name: str = "marginals") -> list[tuple]:
-    """Structural check of a list of cliques of column names (column names are checked at fit).
-
-    Returns the cliques as tuples (a bare name becomes a 1-way clique).
-    """
-    if isinstance(marginals, (str, bytes)) or not isinstance(marginals, (list, tuple)):
-        raise TypeError(
-            f"{name} must be a list of cliques (tuples of column names), "
-            f"got {type(marginals).__name__} {marginals!r}"
-        )
-    if len(marginals) == 0:
-        raise ValueError(
-            f"{name} is empty; declare at least one marginal (a tuple of column names)"
-        )
-    out = []
-    for cl in marginals:
-        if isinstance(cl, str):
-            cl = (cl,)
-        if not isinstance(cl, (list, tuple)):
-            raise TypeError(
-                f"each clique of {name} must be a tuple of column names, "
-                f"got {type(cl).__name__} {cl!r}"
-            )
-        cl = tuple(cl)
-        if len(cl) == 0:
-            raise ValueError(f"{name} has an empty clique; each clique needs at least one column")
-        if len(set(cl)) != len(cl):
-            raise ValueError(f"clique {cl!r} of {name} repeats a column")
-        out.append(cl)
-    return out
 
 
 class DeclaredMarginals(CodeTableGenerator):
@@ -103,13 +70,16 @@ class DeclaredMarginals(CodeTableGenerator):
     """
 
     _description = ""
-    #: never spends a privacy budget
+    _parameter_constraints = {
+        "marginals": check_cliques_param,
+        "domain": check_domain_param,
+        "random_state": check_random_state_param,
+    }
 
     def __init__(self, marginals, *, domain=None, random_state=None):
         self.marginals = marginals
         self.domain = domain
         self.random_state = random_state
-        self._validate_params()
 
     # -- the paper's honest and dishonest generators --------------------------------------------
     @classmethod
@@ -120,8 +90,8 @@ class DeclaredMarginals(CodeTableGenerator):
         same arguments. Returns an unfitted generator; ``params`` go to the constructor.
         """
         if unsafe is not None:
-            _check_marginals_param([unsafe], "unsafe")
-        return cls(list(_check_marginals_param(marginals)), **params)
+            check_cliques_param([unsafe], "unsafe")
+        return cls(list(check_cliques_param(marginals)), **params)
 
     @classmethod
     def dishonest(cls, marginals, unsafe, **params):
@@ -129,14 +99,8 @@ class DeclaredMarginals(CodeTableGenerator):
         ``unsafe`` clique (a tuple of column names, e.g. the full 3-way marginal), so its output
         reproduces a statistic outside the card (Houssiau et al. 2022, §4.4: Φ ∪ Φ⁺).
         Returns an unfitted generator."""
-        (unsafe,) = _check_marginals_param([unsafe], "unsafe")
-        return cls([*_check_marginals_param(marginals), unsafe], **params)
-
-    # -- parameters -------------------------------------------------------------------------------
-    def _validate_params(self) -> None:
-        _check_marginals_param(self.marginals)
-        check_domain_param(self.domain)
-        check_random_state_param(self.random_state)
+        (unsafe,) = check_cliques_param([unsafe], "unsafe")
+        return cls([*check_cliques_param(marginals), unsafe], **params)
 
     # -- fitting ----------------------------------------------------------------------------------
     def fit(self, X, y=None):
@@ -159,7 +123,7 @@ class DeclaredMarginals(CodeTableGenerator):
         columns, domain, codes = self._codes(X)
         pos = {c: i for i, c in enumerate(columns)}
         cliques = []
-        for cl in _check_marginals_param(self.marginals):
+        for cl in check_cliques_param(self.marginals):
             unknown = [c for c in cl if c not in pos]
             if unknown:
                 raise ValueError(
@@ -193,7 +157,7 @@ class DeclaredMarginals(CodeTableGenerator):
         """The model's marginal counts over ``clique`` (column names, any order): array of shape
         ``tuple(domain_[c] for c in clique)`` summing to ``n_records_``."""
         self._check_fitted()
-        (clique,) = _check_marginals_param([clique], "clique")
+        (clique,) = check_cliques_param([clique], "clique")
         pos = {c: i for i, c in enumerate(self.columns_)}
         unknown = [c for c in clique if c not in pos]
         if unknown:
@@ -220,7 +184,7 @@ class DeclaredMarginals(CodeTableGenerator):
                 "n_records": self.n_records_,
                 "marginals": [tuple(c) for c in self.cliques_],
             },
-            marginals=[tuple(c) for c in _check_marginals_param(self.marginals)],
+            marginals=[tuple(c) for c in check_cliques_param(self.marginals)],
         )
 
 
@@ -267,7 +231,7 @@ class IPF(DeclaredMarginals):
     -----------------
     ``table_`` (ndarray float64 of shape ``tuple(domain_.values())``: the fitted joint counts,
     summing to ``n_records_``), ``n_iter_`` (sweeps run), ``converged_`` (bool), ``gap_`` (final
-    L1 gap, counts), and those of :class:`DeclaredMarginals`. ``ledger is None`` (not DP).
+    L1 gap, counts), and those of :class:`DeclaredMarginals`. ``ledger_ is None`` (not DP).
 
     Raises
     ------
@@ -281,6 +245,11 @@ class IPF(DeclaredMarginals):
         "IPF: maximum-entropy joint table matching the declared marginals of the data "
         "(iterative proportional fitting from the uniform table)"
     )
+    _parameter_constraints = {
+        **DeclaredMarginals._parameter_constraints,
+        "tol": real_in(0.0, low_open=True),
+        "max_iter": check_positive_int,
+    }
 
     def __init__(
         self, marginals, *, tol: float = 0.5, max_iter: int = 10_000, domain=None, random_state=None
@@ -288,13 +257,6 @@ class IPF(DeclaredMarginals):
         self.tol = tol
         self.max_iter = max_iter
         super().__init__(marginals, domain=domain, random_state=random_state)
-
-    def _validate_params(self) -> None:
-        super()._validate_params()
-        tol = check_real(self.tol, "tol")
-        if tol <= 0:
-            raise ValueError(f"tol must be > 0 (L1 gap in counts), got {self.tol!r}")
-        check_positive_int(self.max_iter, "max_iter")
 
     def _fit_marginals(self, targets) -> None:
         sizes = self._sizes
@@ -374,7 +336,7 @@ class PGMMarginals(DeclaredMarginals):
     declared cliques (McKenna, Sheldon & Miklau 2019 [``mckenna2019``], Alg. 1: mirror descent
     on the L2 loss with Armijo steps; the total is the number of records). With consistent
     marginals the optimum reproduces them exactly and is the maximum-entropy model, the same
-    distribution as :class:`IPF` (up to the ``iters`` steps of the optimiser).
+    distribution as :class:`IPF` (up to the ``max_iter`` steps of the optimiser).
 
     Sample: mbi's randomised-rounding generation (``synthetic_data``, method ``"round"``, as the
     reference), by :class:`~synthtrust.synthesizers.marginal.JunctionTree`: the records are not
@@ -383,15 +345,16 @@ class PGMMarginals(DeclaredMarginals):
     Parameters
     ----------
     marginals : list of cliques of column names
-    iters : int ≥ 1
+    max_iter : int ≥ 1
         Mirror-descent steps (mbi's default 1000; the paper used 200 in its Application 3).
+        Formerly ``iters`` (still accepted, with a ``FutureWarning``).
     domain, random_state
         See :class:`DeclaredMarginals`.
 
     Fitted attributes
     -----------------
     ``model_`` (:class:`~synthtrust.synthesizers.marginal.FittedModel`), and those of
-    :class:`DeclaredMarginals`. ``ledger is None`` (not DP).
+    :class:`DeclaredMarginals`. ``ledger_ is None`` (not DP).
     """
 
     _description = (
@@ -399,17 +362,19 @@ class PGMMarginals(DeclaredMarginals):
         "the paper's 'MST (Honest/Dishonest)'"
     )
 
-    def __init__(self, marginals, *, iters: int = 1000, domain=None, random_state=None):
-        self.iters = iters
-        super().__init__(marginals, domain=domain, random_state=random_state)
+    _parameter_constraints = {
+        **DeclaredMarginals._parameter_constraints,
+        "max_iter": check_positive_int,
+    }
 
-    def _validate_params(self) -> None:
-        super()._validate_params()
-        check_positive_int(self.iters, "iters")
+    @renamed_params(iters="max_iter")
+    def __init__(self, marginals, *, max_iter: int = 1000, domain=None, random_state=None):
+        self.max_iter = max_iter
+        super().__init__(marginals, domain=domain, random_state=random_state)
 
     def _fit_marginals(self, targets) -> None:
         meas = [Measurement(cl, t.reshape(-1).astype(float), 1.0) for cl, t in targets]
-        self.model_ = PGMFitter(self._sizes).fit(meas, iters=int(self.iters))
+        self.model_ = PGMFitter(self._sizes).fit(meas, iters=int(self.max_iter))
         self._jtree = JunctionTree(self.model_)
 
     def _sample_matrix(self, n: int, rng: np.random.Generator) -> np.ndarray:

@@ -13,7 +13,7 @@ Private-PGM [``privatepgm2025``]):
    where each of the d − 1 edges is drawn by the exponential mechanism with
    ε = √(8(ρ/3)/(d − 1)) and sensitivity 1 among the pairs joining two components.
 4. Measure the d − 1 tree marginals with std σ√(d − 1) (ρ/3 in total).
-5. Fit Private-PGM (mbi ``MirrorDescent``, ``iters`` steps, the minimum-variance total) on the
+5. Fit Private-PGM (mbi ``MirrorDescent``, ``max_iter`` steps, the minimum-variance total) on the
    1-way and 2-way measurements; generate records from the model and map merged levels back to a
    uniformly random original level.
 
@@ -32,6 +32,7 @@ import numpy as np
 
 from .._validation import check_positive_int
 from ..privacy.mechanisms import exponential_mechanism
+from .base import renamed_params
 from .marginal import (
     JunctionTree,
     PGMFitter,
@@ -102,9 +103,10 @@ class MST(PGMSamplingMixin, TabularSynthesizer):
         δ ∈ (0, 1) (default 1e-9, as the reference).
     domain : dict {column: levels}, synthtrust.domain.Domain or None
         The public domain (None infers it from the data with a warning: not private).
-    iters : int
+    max_iter : int
         Mirror-descent steps of the final Private-PGM fit (default 10 000 as the reference;
-        mbi rounds up to a multiple of 50).
+        mbi rounds up to a multiple of 50). Formerly ``iters`` (still accepted, with a
+        ``FutureWarning``).
     random_state : int, Generator or None
         Every noise draw, selection and generated record comes from this generator.
 
@@ -112,13 +114,14 @@ class MST(PGMSamplingMixin, TabularSynthesizer):
     -----------------
     ``compression_`` (:class:`.marginal.Compression`), ``tree_`` (list of the d − 1 selected column
     pairs, by name), ``measurements_`` (list of :class:`.marginal.Measurement` on the compressed
-    domain), ``model_`` (:class:`.marginal.FittedModel`), ``ledger`` (d Gaussian 1-way, d − 1
+    domain), ``model_`` (:class:`.marginal.FittedModel`), ``ledger_`` (d Gaussian 1-way, d − 1
     exponential-mechanism, d − 1 Gaussian 2-way entries summing to ρ).
 
     Raises
     ------
     TypeError, ValueError
-        Bad parameters (ε ≤ 0, δ ∉ (0, 1), ``iters`` not a positive integer, ...), and the input
+        Bad parameters at :meth:`fit` (ε ≤ 0, δ ∉ (0, 1), ``max_iter`` not a positive integer,
+        ...), and the input
         errors of :meth:`TabularSynthesizer.fit`.
     """
 
@@ -127,21 +130,23 @@ class MST(PGMSamplingMixin, TabularSynthesizer):
         "spanning tree of 2-way marginals, Private-PGM (McKenna et al. 2021)"
     )
 
+    _parameter_constraints = {
+        **TabularSynthesizer._parameter_constraints,
+        "max_iter": check_positive_int,
+    }
+
+    @renamed_params(iters="max_iter")
     def __init__(
         self,
         epsilon: float = 1.0,
         delta: float = 1e-9,
         *,
         domain=None,
-        iters: int = DEFAULT_ITERS,
+        max_iter: int = DEFAULT_ITERS,
         random_state=None,
     ):
-        self.iters = iters
+        self.max_iter = max_iter
         super().__init__(epsilon, delta, domain=domain, random_state=random_state)
-
-    def _validate_params(self) -> None:
-        super()._validate_params()
-        check_positive_int(self.iters, "iters")
 
     def _fit_codes(self, codes: dict, rng: np.random.Generator) -> None:
         cols = self.columns_
@@ -156,7 +161,7 @@ class MST(PGMSamplingMixin, TabularSynthesizer):
                 (i,),
                 budget["sigma_1way"],
                 rng,
-                self.ledger,
+                self.ledger_,
                 note=f"MST 1-way marginal {cols[i]!r}",
             )
             for i in range(d)
@@ -173,7 +178,7 @@ class MST(PGMSamplingMixin, TabularSynthesizer):
             for a, b in itertools.combinations(range(d), 2):
                 xhat = np.outer(mu[a], mu[b]).ravel() / total
                 scores[(a, b)] = float(np.abs(true_marginal(Xc, csizes, (a, b)) - xhat).sum())
-            edges = select_spanning_tree(scores, d, budget["epsilon_edge"], rng, self.ledger)
+            edges = select_spanning_tree(scores, d, budget["epsilon_edge"], rng, self.ledger_)
             two_way = [
                 measure(
                     Xc,
@@ -181,7 +186,7 @@ class MST(PGMSamplingMixin, TabularSynthesizer):
                     e,
                     budget["sigma_2way"],
                     rng,
-                    self.ledger,
+                    self.ledger_,
                     note=f"MST 2-way marginal ({cols[e[0]]!r}, {cols[e[1]]!r})",
                 )
                 for e in edges
@@ -189,7 +194,7 @@ class MST(PGMSamplingMixin, TabularSynthesizer):
         self.compression_ = comp
         self.tree_ = [(cols[a], cols[b]) for a, b in edges]
         self.measurements_ = list(one_way_c) + two_way
-        self.model_ = PGMFitter(csizes).fit(self.measurements_, iters=int(self.iters))
+        self.model_ = PGMFitter(csizes).fit(self.measurements_, iters=int(self.max_iter))
         self._jtree = JunctionTree(self.model_)
 
     def _decode_codes(self, X: np.ndarray, rng: np.random.Generator) -> np.ndarray:

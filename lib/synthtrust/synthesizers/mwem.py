@@ -50,16 +50,15 @@ The histogram is kept in log space, so no cell underflows to an absorbing zero.
 
 from __future__ import annotations
 
-import numbers
-
 import numpy as np
 
-from .._validation import check_epsilon, check_positive_int
+from .._validation import check_epsilon, check_nonnegative_int, check_positive_int, optional
 from ..privacy.ledger import PrivacyLedger
 from ..privacy.mechanisms import exponential_mechanism, laplace
 from .base import (
     BaseSynthesizer,
     as_count_matrix,
+    check_cliques_param,
     check_marginals,
     check_shape,
     replicate_generators,
@@ -130,18 +129,13 @@ def marginal_queries(shape, marginals=None) -> np.ndarray:
 # --------------------------------------------------------------------------------------------
 def _check_iterations(iterations, repetitions, n_queries) -> tuple[int, int]:
     iterations = check_positive_int(iterations, "iterations")
-    if (
-        isinstance(repetitions, bool)
-        or not isinstance(repetitions, numbers.Integral)
-        or repetitions < 0
-    ):
-        raise ValueError(f"repetitions must be an integer >= 0, got {repetitions!r}")
-    if n_queries is not None and iterations > n_queries:
+    repetitions = check_nonnegative_int(repetitions, "repetitions")
+    if iterations > n_queries:
         raise ValueError(
             f"iterations={iterations} exceeds the number of queries ({n_queries}); "
             "each round measures a different query"
         )
-    return iterations, int(repetitions)
+    return iterations, repetitions
 
 
 def _softmax_scaled(log_a: np.ndarray, n: np.ndarray) -> np.ndarray:
@@ -298,8 +292,8 @@ class MWEM(BaseSynthesizer):
     ----------
     epsilon : float
         Total ε > 0 (pure DP).
-    domain : dict, optional
-        Public ``{column: levels}``.
+    domain : dict {column: levels}, synthtrust.domain.Domain or None
+        The public domain (see :mod:`synthtrust.synthesizers.tabular`).
     iterations : int
         T, default 10 (see the module docstring for the choice).
     repetitions : int
@@ -312,10 +306,17 @@ class MWEM(BaseSynthesizer):
     -----------------
     ``histogram_`` (A_T, floats summing to n, shape ``shape_``),
     ``queries_`` (descriptions of the T measured queries), ``measurements_`` (their noisy
-    answers), ``ledger`` (2T entries of ε/(2T)). :meth:`sample` draws i.i.d. from A_T.
+    answers), ``ledger_`` (2T entries of ε/(2T)). :meth:`sample` draws i.i.d. from A_T.
     """
 
     _description = "MWEM (Hardt et al. 2012): T rounds of exponential mechanism + Laplace + multiplicative weights"
+
+    _parameter_constraints = {
+        **BaseSynthesizer._parameter_constraints,
+        "iterations": check_positive_int,
+        "repetitions": check_nonnegative_int,
+        "marginals": optional(check_cliques_param),
+    }
 
     def __init__(
         self,
@@ -332,10 +333,6 @@ class MWEM(BaseSynthesizer):
         self.marginals = marginals
         super().__init__(epsilon, domain=domain, random_state=random_state)
 
-    def _validate_params(self) -> None:
-        super()._validate_params()
-        _check_iterations(self.iterations, self.repetitions, None)
-
     def _fit_counts(self, counts, n):
         queries = _Queries(self.shape_, self._marginal_axes())
         iterations, repetitions = _check_iterations(
@@ -348,7 +345,7 @@ class MWEM(BaseSynthesizer):
             iterations,
             repetitions,
             [self._rng],
-            self.ledger,
+            self.ledger_,
             self.columns_,
         )
         self._hist = hist[0]

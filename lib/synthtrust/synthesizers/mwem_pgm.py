@@ -10,7 +10,8 @@ of Private-PGM [``privatepgm2025``]), with T rounds and
   ``model_size_mb(chosen + [c]) ≤ max_model_size · i/T``; score(c) = ‖x_c − x̂_c‖₁ − cells(c)
   (x̂ from the current model; the initial model is uniform with total 1, as the reference);
   select with the exponential mechanism, ε = √(8(1 − α)ρ_r), sensitivity 1; measure the selected
-  marginal with Gaussian noise σ = √(1/(2αρ_r)); refit Private-PGM warm-started (``iters`` steps);
+  marginal with Gaussian noise σ = √(1/(2αρ_r)); refit Private-PGM warm-started (``max_iter``
+  steps);
 * generate records from the final model (default number: its estimated total).
 
 Total: T·(ε²/8 + 1/(2σ²)) = T·ρ_r = ρ.
@@ -20,8 +21,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._validation import check_positive_int
+from .._validation import check_positive_int, optional
 from ..privacy.mechanisms import exponential_mechanism
+from .base import renamed_params
 from .marginal import (
     JunctionTree,
     PGMFitter,
@@ -56,14 +58,15 @@ class MWEMPGM(PGMSamplingMixin, TabularSynthesizer):
         Number of rounds T (default d, the number of columns).
     max_model_size : float
         Cap on the junction-tree size in MB (default 25), reached in the last round.
-    iters : int
-        Mirror-descent steps per refit (default 1000).
+    max_iter : int
+        Mirror-descent steps per refit (default 1000). Formerly ``iters`` (still accepted, with a
+        ``FutureWarning``).
     random_state : int, Generator or None
 
     Fitted attributes
     -----------------
     ``cliques_`` (selected cliques by column names, in order),
-    ``measurements_``, ``model_``, ``ledger`` (T exponential-mechanism and T Gaussian entries).
+    ``measurements_``, ``model_``, ``ledger_`` (T exponential-mechanism and T Gaussian entries).
 
     Raises
     ------
@@ -77,6 +80,15 @@ class MWEMPGM(PGMSamplingMixin, TabularSynthesizer):
         "workload marginal, Gaussian measurement and Private-PGM refit (McKenna et al. 2019)"
     )
 
+    _parameter_constraints = {
+        **TabularSynthesizer._parameter_constraints,
+        "workload": check_workload_param,
+        "rounds": optional(check_positive_int),
+        "max_model_size": check_model_size,
+        "max_iter": check_positive_int,
+    }
+
+    @renamed_params(iters="max_iter")
     def __init__(
         self,
         epsilon: float = 1.0,
@@ -86,22 +98,14 @@ class MWEMPGM(PGMSamplingMixin, TabularSynthesizer):
         workload=None,
         rounds: int | None = None,
         max_model_size: float = 25,
-        iters: int = 1000,
+        max_iter: int = 1000,
         random_state=None,
     ):
         self.workload = workload
         self.rounds = rounds
         self.max_model_size = max_model_size
-        self.iters = iters
+        self.max_iter = max_iter
         super().__init__(epsilon, delta, domain=domain, random_state=random_state)
-
-    def _validate_params(self) -> None:
-        super()._validate_params()
-        check_workload_param(self.workload)
-        if self.rounds is not None:
-            check_positive_int(self.rounds, "rounds")
-        check_model_size(self.max_model_size, "max_model_size")
-        check_positive_int(self.iters, "iters")
 
     def _fit_codes(self, codes: dict, rng: np.random.Generator) -> None:
         cols = self.columns_
@@ -120,7 +124,7 @@ class MWEMPGM(PGMSamplingMixin, TabularSynthesizer):
         sigma, eps = mwem_pgm_budget(self.rho_, T, ALPHA)
         truth = {c: true_marginal(X, sizes, c) for c in workload}
         fitter = PGMFitter(sizes)
-        model = fitter.fit([], iters=int(self.iters))
+        model = fitter.fit([], iters=int(self.max_iter))
         measurements, chosen = [], []
         for i in range(1, T + 1):
             limit = cap * i / T
@@ -135,7 +139,7 @@ class MWEMPGM(PGMSamplingMixin, TabularSynthesizer):
                     eps,
                     1.0,
                     rng,
-                    ledger=self.ledger,
+                    ledger=self.ledger_,
                     note=f"MWEM+PGM selection, round {i}/{T}",
                 )
             ]
@@ -147,12 +151,12 @@ class MWEMPGM(PGMSamplingMixin, TabularSynthesizer):
                     c,
                     sigma,
                     rng,
-                    self.ledger,
+                    self.ledger_,
                     note=f"MWEM+PGM marginal ({names}), round {i}/{T}",
                 )
             )
             chosen.append(c)
-            model = fitter.fit(measurements, iters=int(self.iters), warm_start=model)
+            model = fitter.fit(measurements, iters=int(self.max_iter), warm_start=model)
         self.cliques_ = [tuple(cols[a] for a in c) for c in chosen]
         self.measurements_ = measurements
         self.model_ = model

@@ -90,7 +90,9 @@ from .._validation import (
     check_delta,
     check_positive_int,
     check_random_state,
-    check_real_range,
+    one_of,
+    optional,
+    real_in,
 )
 from ..privacy.mechanisms import laplace
 from ..privacy.pate import (
@@ -100,6 +102,7 @@ from ..privacy.pate import (
     pate_noise_for_budget,
 )
 from ._torch_tables import block_softmax, decode_gumbel_max, gumbel, one_thread, onehot_shards
+from .base import renamed_params
 from .tabular import TabularSynthesizer
 
 __all__ = [
@@ -218,7 +221,7 @@ class PATECTGAN(TabularSynthesizer):
     domain : dict {column: levels}, a synthtrust Domain, or None
     noise_multiplier : float > 0 or None, default None
         λ; the vote noise is Lap(1/λ) (std √2/λ votes) and each query costs ε_q = λ. None: the
-        largest λ for which the data-independent bound affords exactly ``max_iterations``
+        largest λ for which the data-independent bound affords exactly ``max_iter``
         iterations (:func:`pate_noise_for_budget`; public quantities only), mirroring Giles et
         al. (2022) [``giles2022``], Table 1, whose columns are ε (0.001, 0.01, 0.1, 0.4, 1, 4,
         10), λ (lost in the published text), the moments order (30 000, 10 000, 1000, 1000,
@@ -247,8 +250,9 @@ class PATECTGAN(TabularSynthesizer):
         The data-independent bound makes ε and the stopping time functions of public quantities
         only; the data-dependent one (PATE's) can be smaller but is itself not DP (module
         docstring). With the automatic λ both give the same ε here.
-    max_iterations : int ≥ 1, default 3000
-        Cap on the generator iterations (the reference runs until ε is reached).
+    max_iter : int ≥ 1, default 3000
+        Cap on the generator iterations (the reference runs until ε is reached). Formerly
+        ``max_iterations`` (still accepted, with a ``FutureWarning``).
     random_state : int, numpy.random.Generator, SeedSequence or None
 
     Attributes
@@ -268,14 +272,14 @@ class PATECTGAN(TabularSynthesizer):
         Accumulated log-moments.
     category_probabilities_ : dict {column: ndarray}
         p̂ used for the conditional vectors.
-    ledger : PrivacyLedger
+    ledger_ : PrivacyLedger
         ``"laplace"`` entry for the marginals (if f > 0) and one ``"pate_moments"`` entry.
 
     Raises
     ------
     TypeError, ValueError
         A parameter of the wrong type or out of range (message names it, its value and the
-        allowed range), at construction or :meth:`fit`; codes outside the domain at :meth:`fit`.
+        allowed range), at :meth:`fit`; codes outside the domain at :meth:`fit`.
     """
 
     _description = (
@@ -283,11 +287,31 @@ class PATECTGAN(TabularSynthesizer):
         "noisy vote of teachers on disjoint shards; (epsilon, delta)-DP by the PATE moments "
         "accountant, replace-one"
     )
-    _accounting = "moments"
-    _delta_default_from_n = True
     #: keep the (non-private) teacher ensemble after fit as ``_teachers`` (tests only)
     _keep_teachers = False
+    _parameter_constraints = {
+        **TabularSynthesizer._parameter_constraints,
+        "delta": optional(check_delta),  # None: 1/(n·√n) at fit time
+        "noise_multiplier": optional(real_in(0.0, low_open=True)),
+        "moments_order": check_positive_int,
+        "sample_per_teacher": check_positive_int,
+        "teacher_iters": check_positive_int,
+        "student_iters": check_positive_int,
+        "batch_size": check_positive_int,
+        "embedding_dim": check_positive_int,
+        "generator_dim": _dims_param,
+        "discriminator_dim": _dims_param,
+        "generator_lr": real_in(0.0, low_open=True),
+        "generator_decay": real_in(0.0),
+        "discriminator_lr": real_in(0.0, low_open=True),
+        "discriminator_decay": real_in(0.0),
+        "tau": real_in(0.0, low_open=True),
+        "cond_epsilon_fraction": real_in(0.0, 1.0, high_open=True),
+        "accountant": one_of("data_dependent", "data_independent"),
+        "max_iter": check_positive_int,
+    }
 
+    @renamed_params(max_iterations="max_iter")
     def __init__(
         self,
         epsilon: float = 1.0,
@@ -310,7 +334,7 @@ class PATECTGAN(TabularSynthesizer):
         tau: float = 0.2,
         cond_epsilon_fraction: float = 0.1,
         accountant: str = "data_independent",
-        max_iterations: int = 3000,
+        max_iter: int = 3000,
         random_state=None,
     ):
         self.epsilon = epsilon
@@ -332,39 +356,10 @@ class PATECTGAN(TabularSynthesizer):
         self.tau = tau
         self.cond_epsilon_fraction = cond_epsilon_fraction
         self.accountant = accountant
-        self.max_iterations = max_iterations
+        self.max_iter = max_iter
         self.random_state = random_state
-        self._validate_params()
 
     # -- parameters ---------------------------------------------------------------------------
-    def _validate_params(self) -> None:
-        super()._validate_params()
-        if self.noise_multiplier is not None:
-            check_real_range(self.noise_multiplier, "noise_multiplier", 0.0)
-        for name in (
-            "moments_order",
-            "sample_per_teacher",
-            "teacher_iters",
-            "student_iters",
-            "batch_size",
-            "embedding_dim",
-            "max_iterations",
-        ):
-            check_positive_int(getattr(self, name), name)
-        _dims_param(self.generator_dim, "generator_dim")
-        _dims_param(self.discriminator_dim, "discriminator_dim")
-        for name in ("generator_lr", "discriminator_lr", "tau"):
-            check_real_range(getattr(self, name), name, 0.0)
-        for name in ("generator_decay", "discriminator_decay"):
-            check_real_range(getattr(self, name), name, 0.0, low_open=False)
-        check_real_range(
-            self.cond_epsilon_fraction, "cond_epsilon_fraction", 0.0, 1.0, low_open=False
-        )
-        if self.accountant not in ("data_dependent", "data_independent"):
-            raise ValueError(
-                "accountant must be one of ('data_dependent', 'data_independent'), "
-                f"got {self.accountant!r}"
-            )
 
     @property
     def rho_(self) -> float:
@@ -406,7 +401,7 @@ class PATECTGAN(TabularSynthesizer):
                 sensitivity=2.0 * len(names),
                 epsilon=eps_cond,
                 random_state=rng,
-                ledger=self.ledger,
+                ledger=self.ledger_,
                 note="PATE-CTGAN: noisy 1-way marginals of all columns for the conditional "
                 "vectors (replace-one, L1 sensitivity 2 per column)",
             )
@@ -416,7 +411,7 @@ class PATECTGAN(TabularSynthesizer):
                     probs[c] = part / part.sum()
         self.category_probabilities_ = probs
         if self.noise_multiplier is None:
-            n_q = int(self.max_iterations) * int(self.student_iters) * int(self.batch_size)
+            n_q = int(self.max_iter) * int(self.student_iters) * int(self.batch_size)
             self.noise_multiplier_ = pate_noise_for_budget(
                 (1.0 - frac) * eps, delta, n_q, int(self.moments_order)
             )
@@ -429,7 +424,7 @@ class PATECTGAN(TabularSynthesizer):
             self._train(codes, names, sizes, shards, (1.0 - frac) * eps, delta, rng, gen, torch)
 
         self.epsilon_spent_ = eps_cond + self.pate_epsilon_
-        self.ledger.record(
+        self.ledger_.record(
             mechanism="pate_moments",
             epsilon=self.pate_epsilon_,
             delta=delta,
@@ -512,7 +507,7 @@ class PATECTGAN(TabularSynthesizer):
 
         alpha = np.zeros(order)
         iterations = 0
-        for _ in range(int(self.max_iterations)):
+        for _ in range(int(self.max_iter)):
             # 2. teachers, each on its own shard vs generated data
             for _ in range(t_it):
                 idx = (torch.rand((k, bsz), generator=gen) * shard_n[:, None]).long()

@@ -19,7 +19,8 @@ Mechanism, for one dataset of n records (n public, replace-one neighbours):
    the replicate's generator inside a context that restores the previous global state
    (not thread-safe; use processes for parallelism, as ``synthtrust.experiment`` does).
 
-Iterations: ``iters=5000`` mirror-descent steps by default (mbi's default is 1000; the reference
+Iterations: 5000 mirror-descent steps by default (``max_iter`` of :class:`PrivatePGM`, ``iters``
+of :func:`private_pgm`) (mbi's default is 1000; the reference
 demo used 2500). Measured on the chapter's 2 × 100 domain against the exact constrained
 least-squares optimum (scipy ``lsq_linear``): after 1000 steps the model is still 0.004 (TVD)
 away from the optimum at n = 20 000, ε = 10 — five times the DP error of the optimum itself
@@ -45,14 +46,16 @@ import math
 import numpy as np
 
 from .._jax import configure_jax, import_mbi
-from .._validation import check_epsilon, check_positive_int
+from .._validation import check_choice, check_epsilon, check_positive_int, one_of, optional
 from ..privacy.ledger import PrivacyLedger
 from ..privacy.mechanisms import laplace
 from .base import (
     BaseSynthesizer,
     as_count_matrix,
+    check_cliques_param,
     check_marginals,
     check_shape,
+    renamed_params,
     replicate_generators,
 )
 
@@ -69,10 +72,8 @@ _METHODS = ("round", "sample")
 # --------------------------------------------------------------------------------------------
 def _check_options(iters, total, synthetic_method) -> int:
     iters = check_positive_int(iters, "iters")
-    if total not in _TOTALS:
-        raise ValueError(f"total must be one of {_TOTALS}, got {total!r}")
-    if synthetic_method not in _METHODS:
-        raise ValueError(f"synthetic_method must be one of {_METHODS}, got {synthetic_method!r}")
+    check_choice(total, "total", _TOTALS)
+    check_choice(synthetic_method, "synthetic_method", _METHODS)
     return iters
 
 
@@ -414,12 +415,13 @@ class PrivatePGM(BaseSynthesizer):
     ----------
     epsilon : float
         Total ε > 0; each of the K marginals gets ε/K and Laplace scale 2K/ε.
-    domain : dict, optional
-        Public ``{column: levels}``.
+    domain : dict {column: levels}, synthtrust.domain.Domain or None
+        The public domain (see :mod:`synthtrust.synthesizers.tabular`).
     marginals : list of tuples of column names, optional
         Default: every 1-way and 2-way marginal.
-    iters : int
-        Mirror-descent steps (default 5000).
+    max_iter : int
+        Mirror-descent steps (default 5000). Formerly ``iters`` (still accepted, with a
+        ``FutureWarning``).
     total : {"public", "estimate"}
         ``known_total`` given to mbi: the public n, or mbi's estimate.
     synthetic_method : {"round", "sample"}
@@ -428,43 +430,50 @@ class PrivatePGM(BaseSynthesizer):
     Fitted attributes
     -----------------
     ``model_`` (mbi ``MarkovRandomField``), ``measurements_`` (the noisy
-    marginals: list of mbi ``LinearMeasurement``), ``ledger`` (K entries of ε/K).
+    marginals: list of mbi ``LinearMeasurement``), ``ledger_`` (K entries of ε/K).
     """
 
     _description = (
         "Private-PGM: Laplace(2K/ε) on all 1-/2-way marginals, mbi MirrorDescent, synthetic_data"
     )
 
+    _parameter_constraints = {
+        **BaseSynthesizer._parameter_constraints,
+        "marginals": optional(check_cliques_param),
+        "max_iter": check_positive_int,
+        "total": one_of(*_TOTALS),
+        "synthetic_method": one_of(*_METHODS),
+    }
+
+    @renamed_params(iters="max_iter")
     def __init__(
         self,
         epsilon: float = 1.0,
         *,
         domain=None,
         marginals=None,
-        iters: int = DEFAULT_ITERS,
+        max_iter: int = DEFAULT_ITERS,
         total: str = "public",
         synthetic_method: str = "round",
         random_state=None,
     ):
         self.marginals = marginals
-        self.iters = iters
+        self.max_iter = max_iter
         self.total = total
         self.synthetic_method = synthetic_method
         super().__init__(epsilon, domain=domain, random_state=random_state)
-
-    def _validate_params(self) -> None:
-        super()._validate_params()
-        _check_options(self.iters, self.total, self.synthetic_method)
 
     def _fit_counts(self, counts, n):
         cliques = self._marginal_axes()
         eps = float(self.epsilon)
         mat = counts[None, :]
-        noisy, b = _measure(mat, self.shape_, cliques, eps, [self._rng], self.ledger, self.columns_)
+        noisy, b = _measure(
+            mat, self.shape_, cliques, eps, [self._rng], self.ledger_, self.columns_
+        )
         stddev = math.sqrt(2.0) * b
         total = float(_totals(mat, noisy, cliques, stddev, self.total)[0])
         self.model_ = _fit_one(
-            _domain(self.shape_), [y[0] for y in noisy], cliques, stddev, total, int(self.iters)
+            _domain(self.shape_), [y[0] for y in noisy], cliques, stddev, total, int(self.max_iter)
         )
         self.measurements_ = _measurements([y[0] for y in noisy], cliques, stddev)
         self.cliques_ = [tuple(self.columns_[a] for a in cl) for cl in cliques]

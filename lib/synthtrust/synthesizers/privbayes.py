@@ -108,13 +108,12 @@ is empty and the whole ε goes to the d one-way marginals.
 from __future__ import annotations
 
 import math
-import numbers
 from itertools import groupby
 
 import numpy as np
 import pandas as pd
 
-from .._validation import check_real
+from .._validation import check_epsilon, check_int_at_least, int_at_least, one_of, optional, real_in
 from ..privacy.mechanisms import exponential_mechanism, laplace
 from .tabular import TabularSynthesizer
 
@@ -140,27 +139,15 @@ NOISE_MODELS = ("dp", "datasynthesizer-0.1.3")
 # --------------------------------------------------------------------------------------------
 # formulas of the paper
 # --------------------------------------------------------------------------------------------
-def _int(value, name: str, low: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        raise TypeError(f"{name} must be an integer, got {type(value).__name__} {value!r}")
-    if value < low:
-        raise ValueError(f"{name} must be >= {low}, got {value!r}")
-    return int(value)
+_check_beta = real_in(0.0, 1.0, low_open=True, high_open=True)
+_check_theta = real_in(0.0, low_open=True)
 
 
-def _noise(noise) -> str:
-    if not isinstance(noise, str) or noise not in NOISE_MODELS:
-        raise ValueError(f"noise must be one of {NOISE_MODELS}, got {noise!r}")
-    return noise
-
-
-def _beta(beta) -> float:
-    beta = check_real(beta, "beta")
-    if not 0 < beta < 1:
-        raise ValueError(
-            f"beta (share of epsilon for the network) must be in the open interval (0, 1), got {beta!r}"
-        )
-    return beta
+def _check_max_cells(value, name: str) -> int:
+    value = check_int_at_least(value, name, 1)
+    if value > MAX_CELLS_LIMIT:
+        raise ValueError(f"{name} must be <= {MAX_CELLS_LIMIT} (2**24), got {value!r}")
+    return value
 
 
 def theta_usefulness(n: int, d: int, k: int, epsilon: float, beta: float = 0.5) -> float:
@@ -185,15 +172,13 @@ def theta_usefulness(n: int, d: int, k: int, epsilon: float, beta: float = 0.5) 
     TypeError, ValueError
         A parameter of the wrong type or out of range (named in the message).
     """
-    n = _int(n, "n", 1)
-    d = _int(d, "d", 1)
-    k = _int(k, "k", 0)
+    n = check_int_at_least(n, "n", 1)
+    d = check_int_at_least(d, "d", 1)
+    k = check_int_at_least(k, "k", 0)
     if k >= d:
         raise ValueError(f"k must be < d = {d}, got {k}")
-    epsilon = check_real(epsilon, "epsilon")
-    if epsilon <= 0:
-        raise ValueError(f"epsilon must be > 0, got {epsilon!r}")
-    beta = _beta(beta)
+    epsilon = check_epsilon(epsilon)
+    beta = _check_beta(beta, "beta")
     return n * (1.0 - beta) * epsilon / ((d - k) * 2.0 ** (k + 2))
 
 
@@ -212,10 +197,8 @@ def choose_degree(n: int, d: int, epsilon: float, theta: float = 4.0, beta: floa
     TypeError, ValueError
         As :func:`theta_usefulness`; ``theta`` not a finite number > 0.
     """
-    theta = check_real(theta, "theta")
-    if theta <= 0:
-        raise ValueError(f"theta must be > 0, got {theta!r}")
-    d = _int(d, "d", 1)
+    theta = _check_theta(theta, "theta")
+    d = check_int_at_least(d, "d", 1)
     best = 0
     for k in range(1, d):
         if theta_usefulness(n, d, k, epsilon, beta) >= theta:
@@ -240,7 +223,7 @@ def mi_sensitivity(n: int, binary: bool) -> float:
     TypeError, ValueError
         ``n`` not an integer ≥ 1.
     """
-    n = _int(n, "n", 1)
+    n = check_int_at_least(n, "n", 1)
     if n == 1:
         return 1.0
     if binary:
@@ -388,7 +371,8 @@ class PrivBayes(TabularSynthesizer):
         Largest family table (cells of X ∪ Π) a parent set may produce. None: the θ-usefulness
         cap n·ε_cond/(2dθ) (module docstring). One-way marginals are always measured.
     domain : dict {column: levels}, a synthtrust Domain, or None
-        Public domain (None infers it from the data with a warning: not DP).
+        Public domain (see :mod:`synthtrust.synthesizers.tabular`; None infers it from the data
+        with a warning: not DP).
     noise : {"dp", "datasynthesizer-0.1.3"}, default "dp"
         Laplace scale of the measured tables: "dp" 2m/ε_cond on counts (ε-DP); the other value
         2m/(n·ε_cond), n times smaller, as DataSynthesizer ≤ 0.1.6 (2(d−k)/(n·ε_cond) when m = d−k;
@@ -401,7 +385,7 @@ class PrivBayes(TabularSynthesizer):
     differentially_private_ : bool
         True iff the release is ε-DP at the nominal ``epsilon`` (``noise="dp"``).
     epsilon_actual_ : float
-        The guarantee actually given (= ``ledger.total_epsilon``): ``epsilon`` for "dp";
+        The guarantee actually given (= ``ledger_.total_epsilon``): ``epsilon`` for "dp";
         ε_net + n·ε_cond for "datasynthesizer-0.1.3".
     privacy_ : str
         One sentence stating the guarantee (also in :meth:`card`).
@@ -417,7 +401,7 @@ class PrivBayes(TabularSynthesizer):
         Noisy conditional distributions P*(child | parents); the last axis sums to 1.
     tables_ : list of tuple of columns
         The families whose noisy joint counts were measured (one Laplace ledger entry each).
-    ledger : PrivacyLedger
+    ledger_ : PrivacyLedger
         d−1 exponential-mechanism entries (ε_net/(d−1) each; none if the network is empty) and one
         Laplace entry per measured table (sensitivity 2; ε_cond/m each, totals ε, for "dp";
         n·ε_cond/m each, totals ε_net + n·ε_cond, for "datasynthesizer-0.1.3").
@@ -425,7 +409,7 @@ class PrivBayes(TabularSynthesizer):
     Raises
     ------
     TypeError, ValueError
-        At construction or :meth:`fit`: ε ≤ 0, degree < 0 or ≥ number of columns, beta ∉ (0, 1),
+        At :meth:`fit`: ε ≤ 0, degree < 0 or ≥ number of columns, beta ∉ (0, 1),
         theta ≤ 0, bad max_cells, ``noise`` not in :data:`NOISE_MODELS`; at :meth:`fit` also a code outside the domain, NaN, non-integer
         codes (messages name the parameter or column and the value).
 
@@ -434,7 +418,7 @@ class PrivBayes(TabularSynthesizer):
     >>> import pandas as pd
     >>> df = pd.DataFrame({"a": [0, 1, 1, 0] * 50, "b": [0, 1, 1, 1] * 50})
     >>> pb = PrivBayes(epsilon=1.0, domain={"a": 2, "b": 2}, random_state=0).fit(df)
-    >>> round(pb.ledger.total_epsilon, 12)
+    >>> round(pb.ledger_.total_epsilon, 12)
     1.0
     >>> pb.sample(5).shape
     (5, 2)
@@ -443,9 +427,16 @@ class PrivBayes(TabularSynthesizer):
     _description = (
         "PrivBayes (Zhang et al. 2017): noisy Bayesian network, pure epsilon-DP, replace-one"
     )
-    _accounting = "pure"
-    #: δ of the mechanism (pure ε-DP)
+    #: δ of the mechanism (pure ε-DP): a class attribute, not a parameter
     delta = 0.0
+    _parameter_constraints = {
+        **{k: v for k, v in TabularSynthesizer._parameter_constraints.items() if k != "delta"},
+        "degree": optional(int_at_least(0)),
+        "theta": _check_theta,
+        "beta": _check_beta,
+        "max_cells": optional(_check_max_cells),
+        "noise": one_of(*NOISE_MODELS),
+    }
 
     def __init__(
         self,
@@ -467,23 +458,6 @@ class PrivBayes(TabularSynthesizer):
         self.noise = noise
         self.domain = domain
         self.random_state = random_state
-        self._validate_params()
-
-    def _validate_params(self) -> None:
-        super()._validate_params()
-        if self.degree is not None:
-            _int(self.degree, "degree", 0)
-        theta = check_real(self.theta, "theta")
-        if theta <= 0:
-            raise ValueError(f"theta must be > 0, got {self.theta!r}")
-        _beta(self.beta)
-        _noise(self.noise)
-        if self.max_cells is not None:
-            _int(self.max_cells, "max_cells", 1)
-            if self.max_cells > MAX_CELLS_LIMIT:
-                raise ValueError(
-                    f"max_cells must be <= {MAX_CELLS_LIMIT} (2**24), got {self.max_cells!r}"
-                )
 
     # -- fitting ------------------------------------------------------------------------------
     def _fit_codes(self, codes: dict, rng: np.random.Generator) -> None:
@@ -528,7 +502,7 @@ class PrivBayes(TabularSynthesizer):
 
     def _state_guarantee(self) -> None:
         """Set ``differentially_private_``, ``epsilon_actual_`` and ``privacy_`` from the ledger."""
-        self.epsilon_actual_ = float(self.ledger.total_epsilon)
+        self.epsilon_actual_ = float(self.ledger_.total_epsilon)
         self.differentially_private_ = self.noise == "dp"
         if self.differentially_private_:
             self.privacy_ = f"ε-DP (replace-one) at ε = {self.epsilon_actual_:.6g}"
@@ -587,7 +561,7 @@ class PrivBayes(TabularSynthesizer):
                 eps_step,
                 1.0,
                 random_state=rng,
-                ledger=self.ledger,
+                ledger=self.ledger_,
                 note=f"network step {step}/{d - 1}: choose (child, parents) among {len(cands)} "
                 "candidates, score I/S(I)",
             )
@@ -625,7 +599,7 @@ class PrivBayes(TabularSynthesizer):
                 sensitivity=2.0,
                 **calibration,
                 random_state=rng,
-                ledger=self.ledger,
+                ledger=self.ledger_,
                 note=f"noisy joint counts of {[names[a] for a in axes]} ({cells} cells; "
                 f"replace-one L1 sensitivity 2; table {m - t} of {m}; {what})",
             )

@@ -6,13 +6,25 @@ marginals or conditionals.
 
 Domains
 -------
-``domain`` is either
+The one meaning of the ``domain=`` parameter of every synthesizer that has one
+(:class:`TabularSynthesizer` and its subclasses, the joint-histogram
+:class:`~synthtrust.synthesizers.base.BaseSynthesizer` family, the non-DP generators of
+:mod:`.ipf` and :mod:`.cart`): ``domain`` is either
 
 * a :class:`synthtrust.domain.Domain` (anything with ``columns``, ``sizes``, ``encode(df)`` and
-  ``decode(codes, random_state)``): :meth:`TabularSynthesizer.fit` takes the raw mixed-type table
-  and encodes it with the *public* domain; :meth:`~TabularSynthesizer.sample` decodes back; or
+  ``decode(codes, random_state)``): ``fit`` takes the raw mixed-type table and encodes it with
+  the *public* domain; ``sample`` decodes back (``domain_`` holds ``Domain.sizes``); or
 * a dict ``{column: number of levels}`` for a table that is already integer-coded; or
-* None: the levels are inferred from the data with a ``UserWarning`` (not differentially private).
+* None: the levels are inferred from the data (with a ``UserWarning`` where that breaks
+  differential privacy; silently for the non-DP generators).
+
+It is validated by :func:`~synthtrust.synthesizers.base.check_domain_param` in ``fit``. The
+baselines (:mod:`.baselines`) and :class:`~synthtrust.synthesizers.GaussianCopula` take any
+DataFrame as it is and have no ``domain`` parameter.
+
+Estimator conventions (scikit-learn): ``__init__`` only stores its parameters; ``fit`` validates
+them from the class's ``_parameter_constraints`` table; fitted attributes end in ``_``
+(``ledger_``: :class:`~synthtrust.privacy.PrivacyLedger`).
 
 Neighbouring datasets: add/remove-one unless a subclass says otherwise; the number of records
 ``n_records_`` is then *not* public, and ``sample()`` without ``n`` returns a DP estimate of it.
@@ -20,75 +32,53 @@ Neighbouring datasets: add/remove-one unless a subclass says otherwise; the numb
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
 import numpy as np
 import pandas as pd
 
-from .._validation import check_delta, check_epsilon, check_random_state
+from .._validation import check_delta, check_epsilon, check_random_state, check_random_state_param
 from ..privacy.accounting import cdp_rho
 from ..privacy.ledger import PrivacyLedger
 from .base import (
-    FittedMixin,
-    ParamsMixin,
-    check_domain,
-    check_random_state_param,
+    SynthesizerMixin,
+    check_domain_param,
+    decode_output,
+    encode_input,
     frame_to_codes,
 )
 
-__all__ = ["TabularSynthesizer", "check_domain_param", "encode_input", "is_encoder_domain"]
+__all__ = ["TabularSynthesizer"]
 
 
-def is_encoder_domain(domain) -> bool:
-    """True for a :class:`synthtrust.domain.Domain`-like object (encodes raw tables)."""
-    return all(hasattr(domain, attr) for attr in ("columns", "sizes", "encode", "decode"))
-
-
-def check_domain_param(domain) -> None:
-    """Validate a ``domain`` parameter: a :class:`synthtrust.domain.Domain`, a dict
-    ``{column: levels}`` (checked) or None; TypeError/ValueError otherwise."""
-    if domain is not None and not is_encoder_domain(domain):
-        if not isinstance(domain, Mapping):
-            raise TypeError(
-                "domain must be a synthtrust.domain.Domain, a dict {column: levels} "
-                f"or None, got {type(domain).__name__}"
-            )
-        check_domain(domain)
-
-
-def encode_input(domain, X) -> tuple[pd.DataFrame, dict | None]:
-    """``(codes frame, sizes)`` of a training table: encoded with ``domain`` when it is a
-    :class:`synthtrust.domain.Domain`, else ``X`` itself with ``domain`` as the sizes (a dict,
-    or None to infer them)."""
-    if is_encoder_domain(domain):
-        return domain.encode(X), dict(domain.sizes)
-    return X, domain
-
-
-class TabularSynthesizer(ParamsMixin, FittedMixin):
+class TabularSynthesizer(SynthesizerMixin):
     """sklearn-style base: ``Synth(epsilon=, delta=, domain=, random_state=).fit(df).sample(n)``.
 
     Subclasses implement
 
     * ``_fit_codes(codes, rng)``: ``codes`` is a dict ``{column: int64 array (rows,)}`` ordered
       like ``self.columns_`` with ``self.domain_`` = ``{column: levels}``; spend the budget and
-      record every mechanism call in ``self.ledger``;
+      record every mechanism call in ``self.ledger_``;
     * ``_sample_codes(n, rng) -> DataFrame`` of int64 codes with the fitted columns
       (post-processing: no budget);
     * optionally ``_default_n()`` (the default number of rows; e.g. a noisy total).
 
+    Parameters are stored by the constructor and validated in :meth:`fit` from
+    ``_parameter_constraints``; ``domain`` as in the module docstring.
+
     Fitted attributes
     -----------------
-    ``columns_``, ``domain_`` (``{column: levels}``), ``ledger``
+    ``columns_``, ``domain_`` (``{column: levels}``), ``ledger_``
     (:class:`~synthtrust.privacy.PrivacyLedger`).
     """
 
     #: short description used by :meth:`card`
     _description = ""
-    #: "zcdp" (ledger in ρ = cdp_rho(ε, δ)) or "pure" (ledger in ε, δ unused)
-    _accounting = "zcdp"
-    #: True if ``delta=None`` means "choose δ from n at fit time" (e.g. PATE's 1/(n·√n))
-    _delta_default_from_n = False
+
+    _parameter_constraints = {
+        "epsilon": check_epsilon,
+        "delta": check_delta,
+        "domain": check_domain_param,
+        "random_state": check_random_state_param,
+    }
 
     def __init__(
         self, epsilon: float = 1.0, delta: float = 1e-9, *, domain=None, random_state=None
@@ -97,16 +87,8 @@ class TabularSynthesizer(ParamsMixin, FittedMixin):
         self.delta = delta
         self.domain = domain
         self.random_state = random_state
-        self._validate_params()
 
     # -- parameters ---------------------------------------------------------------------------
-    def _validate_params(self) -> None:
-        check_epsilon(self.epsilon)
-        delta_from_n = self.delta is None and self._delta_default_from_n  # set at fit time
-        if not delta_from_n and (self._accounting == "zcdp" or self.delta != 0):
-            check_delta(self.delta)
-        check_domain_param(self.domain)
-        check_random_state_param(self.random_state)
 
     @property
     def rho_(self) -> float:
@@ -135,7 +117,7 @@ class TabularSynthesizer(ParamsMixin, FittedMixin):
         columns, domain, codes = frame_to_codes(*encode_input(self.domain, X))
         self.columns_ = list(columns)
         self.domain_ = dict(domain)
-        self.ledger = PrivacyLedger()
+        self.ledger_ = PrivacyLedger()
         self._rng = check_random_state(self.random_state)
         self._fit_codes(dict(zip(columns, codes, strict=True)), self._rng)
         self._fitted = True
@@ -155,9 +137,7 @@ class TabularSynthesizer(ParamsMixin, FittedMixin):
         decoded to the original column types. Errors as ``BaseSynthesizer.sample``.
         """
         codes = self._sample_codes(self._n_rows(n), self._rng)
-        if is_encoder_domain(self.domain):
-            return self.domain.decode(codes, random_state=self._rng)
-        return codes
+        return decode_output(self.domain, codes, self._rng)
 
     def _sample_codes(self, n: int, rng: np.random.Generator) -> pd.DataFrame:  # pragma: no cover
         raise NotImplementedError
@@ -174,9 +154,9 @@ class TabularSynthesizer(ParamsMixin, FittedMixin):
         if getattr(self, "_fitted", False):
             info.update(
                 domain=self.domain_,
-                total_epsilon=self.ledger.total_epsilon,
-                total_delta=self.ledger.total_delta,
-                total_rho=self.ledger.total_rho,
-                ledger_entries=len(self.ledger),
+                total_epsilon=self.ledger_.total_epsilon,
+                total_delta=self.ledger_.total_delta,
+                total_rho=self.ledger_.total_rho,
+                ledger_entries=len(self.ledger_),
             )
         return info

@@ -62,7 +62,7 @@ def make_generator(name: str, level, dataset: str, params: dict, random_state):
         return syn.PATECTGAN(
             level,
             domain=domain,
-            max_iterations=params["pate_max_iterations"],
+            max_iter=params["pate_max_iterations"],
             random_state=random_state,
         )
     if name in ("mst", "aim"):
@@ -83,4 +83,4 @@ def privbayes_ledgers(
     params = {"privbayes_degree": degree, "privbayes_beta": beta}
     table = load_table(dataset).drop(columns=list(DATASETS[dataset].identifiers))
     gen = make_generator("privbayes_ds", float(epsilon), dataset, params, seed).fit(table)
-    return {"nominal": float(epsilon), "actual": float(gen.ledger.total_epsilon)}
+    return {"nominal": float(epsilon), "actual": float(gen.ledger_.total_epsilon)}

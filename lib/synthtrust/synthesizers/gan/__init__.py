@@ -82,7 +82,7 @@ Accounting (:mod:`synthtrust.privacy.rdp`)
 (noise multiplier σ) on a subsample of 1 out of K shards drawn without replacement, under
 replace-one neighbours, by Rényi DP (dp-accounting 0.6.0), converted to (ε, δ) by the classic
 bound (``conversion="classic"``, as autodp; reproduces the reference's ε = 9.99 for K = 1000,
-T = 20 000, B = 32, σ = 1.07, δ = 1e-5). Training stops at the largest T ≤ ``max_iterations``
+T = 20 000, B = 32, σ = 1.07, δ = 1e-5). Training stops at the largest T ≤ ``max_iter``
 with ε(T) ≤ ``epsilon``. ⚠ ``composition="per_iteration"`` gives the standard analysis in which
 the B sanitised gradients of one iteration, which all depend on the same discriminator, are one
 Gaussian release with multiplier σ/√B subsampled once; it is orders of magnitude larger (one
@@ -93,7 +93,7 @@ n). :meth:`GSWGAN.sample` without ``n`` returns n rows.
 
 Non-private mode: ``noise_multiplier=0`` rescales every per-sample gradient to norm exactly C/B
 and adds no noise (the reference's non-DP mode); ε = ∞ is recorded, training runs
-``max_iterations`` iterations.
+``max_iter`` iterations.
 """
 
 from __future__ import annotations

@@ -18,21 +18,41 @@ import pandas as pd
 
 from ..._optional import import_optional
 from ..._validation import (
-    check_delta,
     check_epsilon,
     check_nonnegative_int,
     check_positive_int,
     check_random_state,
-    check_real_range,
+    check_real,
+    one_of,
+    optional,
+    real_in,
 )
 from ...privacy.gradients import SENSITIVITY
 from ...privacy.ledger import PrivacyLedger
 from ...privacy.rdp import gswgan_epsilon, gswgan_max_iterations
 from .._torch_tables import decode_gumbel_max, one_thread
+from ..base import renamed_params
 from ..tabular import TabularSynthesizer
 from .networks import _gen_logits
 from .shards import partition_shards
 from .training import _GSWGANTraining
+
+
+def _check_betas(betas, name: str) -> None:
+    if not isinstance(betas, Sequence) or isinstance(betas, str) or len(betas) != 2:
+        raise ValueError(f"{name} must be a pair (beta1, beta2) in [0, 1), got {betas!r}")
+    for i, b in enumerate(betas):
+        check_real(b, f"{name}[{i}]", 0.0, 1.0, high_open=True)
+
+
+def _check_checkpoints(checkpoints, name: str) -> None:
+    if not isinstance(checkpoints, Sequence) or isinstance(checkpoints, str) or not checkpoints:
+        raise ValueError(
+            f"{name} must be None or a non-empty sequence of epsilons, got {checkpoints!r}"
+        )
+    values = [check_epsilon(c, f"{name}[{i}]") for i, c in enumerate(checkpoints)]
+    if any(b <= a for a, b in zip(values[:-1], values[1:], strict=True)):
+        raise ValueError(f"{name} must be strictly increasing, got {list(checkpoints)!r}")
 
 
 class GSWGAN(_GSWGANTraining, TabularSynthesizer):
@@ -77,8 +97,9 @@ class GSWGAN(_GSWGANTraining, TabularSynthesizer):
         batched iteration for K = 500 critics on the (2, 100)-level table costs ≈ 0.3–0.7 s on
         one CPU thread (``benchmarks/bench_gan.py``; the range is the machine's load), so 2000
         would take 10–20 min per fit and the default is smaller.
-    max_iterations : int ≥ 1, default 20000
-        Cap on the private iterations (the reference's ``iterations``).
+    max_iter : int ≥ 1, default 20000
+        Cap on the private iterations (the reference's ``iterations``). Formerly
+        ``max_iterations`` (still accepted, with a ``FutureWarning``).
     checkpoints : sequence of floats or None
         Strictly increasing ε values in (0, epsilon]: the EMA generator is kept at the last
         iteration whose ε ≤ each value; :meth:`at_epsilon` returns those snapshots. They come
@@ -104,14 +125,14 @@ class GSWGAN(_GSWGANTraining, TabularSynthesizer):
     wasserstein_ : ndarray, shape (``iterations_``,)
         The critic's estimate mean D(real) − mean D(fake) at the last critic step of each
         iteration (a training diagnostic computed on non-released quantities; not DP).
-    ledger : PrivacyLedger
+    ledger_ : PrivacyLedger
         One ``"subsampled_gaussian"`` entry with ε = ``epsilon_spent_``, δ = delta, sensitivity 2C/B,
         scale 2σC/B (ρ not defined: the accounting is RDP, not zCDP).
 
     Raises
     ------
     TypeError, ValueError
-        At construction or :meth:`fit`: a parameter of the wrong type or out of range (the message
+        At :meth:`fit`: a parameter of the wrong type or out of range (the message
         names it, its value and the allowed range); at :meth:`fit` also ``subset_size`` > n and
         codes outside the domain.
 
@@ -131,8 +152,30 @@ class GSWGAN(_GSWGANTraining, TabularSynthesizer):
         "GS-WGAN (Chen et al. 2020): WGAN-GP generator trained on sanitised gradients from "
         "discriminators on disjoint shards; (epsilon, delta)-DP by RDP, replace-one"
     )
-    _accounting = "rdp"
 
+    _parameter_constraints = {
+        **TabularSynthesizer._parameter_constraints,
+        "subset_size": check_positive_int,
+        "noise_multiplier": real_in(0.0),
+        "clip_bound": real_in(0.0, low_open=True),
+        "batch_size": check_positive_int,
+        "z_dim": check_positive_int,
+        "hidden": check_positive_int,
+        "critic_iters": check_positive_int,
+        "lr": real_in(0.0, low_open=True),
+        "betas": _check_betas,
+        "gp_weight": real_in(0.0),
+        "drift_weight": real_in(0.0),
+        "ema_decay": real_in(0.0, 1.0, high_open=True),
+        "tau": real_in(0.0, low_open=True),
+        "pretrain_iterations": check_nonnegative_int,
+        "max_iter": check_positive_int,
+        "checkpoints": optional(_check_checkpoints),
+        "composition": one_of("per_sample", "per_iteration"),
+        "conversion": one_of("classic", "improved"),
+    }
+
+    @renamed_params(max_iterations="max_iter")
     def __init__(
         self,
         epsilon: float = 10.0,
@@ -153,7 +196,7 @@ class GSWGAN(_GSWGANTraining, TabularSynthesizer):
         ema_decay: float = 0.999,
         tau: float = 0.2,
         pretrain_iterations: int = 100,
-        max_iterations: int = 20000,
+        max_iter: int = 20000,
         checkpoints: Sequence[float] | None = None,
         composition: str = "per_sample",
         conversion: str = "classic",
@@ -176,71 +219,31 @@ class GSWGAN(_GSWGANTraining, TabularSynthesizer):
         self.ema_decay = ema_decay
         self.tau = tau
         self.pretrain_iterations = pretrain_iterations
-        self.max_iterations = max_iterations
+        self.max_iter = max_iter
         self.checkpoints = checkpoints
         self.composition = composition
         self.conversion = conversion
         self.random_state = random_state
-        self._validate_params()
 
     # -- parameters ---------------------------------------------------------------------------
-    def _validate_params(self) -> None:
-        super()._validate_params()
-        check_delta(self.delta)  # the base skips δ = 0 outside zCDP; GS-WGAN needs δ > 0
-        for name in (
-            "subset_size",
-            "batch_size",
-            "z_dim",
-            "hidden",
-            "critic_iters",
-            "max_iterations",
-        ):
-            check_positive_int(getattr(self, name), name)
-        check_nonnegative_int(self.pretrain_iterations, "pretrain_iterations")
-        check_real_range(self.noise_multiplier, "noise_multiplier", 0.0, low_open=False)
-        check_real_range(self.clip_bound, "clip_bound", 0.0)
-        check_real_range(self.lr, "lr", 0.0)
-        check_real_range(self.gp_weight, "gp_weight", 0.0, low_open=False)
-        check_real_range(self.drift_weight, "drift_weight", 0.0, low_open=False)
-        check_real_range(self.ema_decay, "ema_decay", 0.0, 1.0, low_open=False)
-        check_real_range(self.tau, "tau", 0.0)
-        betas = self.betas
-        if not isinstance(betas, Sequence) or isinstance(betas, str) or len(betas) != 2:
-            raise ValueError(f"betas must be a pair (beta1, beta2) in [0, 1), got {betas!r}")
-        for i, b in enumerate(betas):
-            check_real_range(b, f"betas[{i}]", 0.0, 1.0, low_open=False)
-        if self.composition not in ("per_sample", "per_iteration"):
+    def _check_param_relations(self) -> None:
+        if self.checkpoints is None:
+            return
+        if float(self.checkpoints[-1]) > float(self.epsilon):
             raise ValueError(
-                f"composition must be one of ('per_sample', 'per_iteration'), got {self.composition!r}"
+                f"checkpoints must be <= epsilon = {self.epsilon!r}, got {self.checkpoints[-1]!r}"
             )
-        if self.conversion not in ("classic", "improved"):
+        if float(self.noise_multiplier) == 0:
             raise ValueError(
-                f"conversion must be one of ('classic', 'improved'), got {self.conversion!r}"
+                "checkpoints need a private run: noise_multiplier must be > 0 with checkpoints, "
+                "got noise_multiplier=0"
             )
-        if self.checkpoints is not None:
-            cps = self.checkpoints
-            if not isinstance(cps, Sequence) or isinstance(cps, str) or len(cps) == 0:
-                raise ValueError(
-                    f"checkpoints must be None or a non-empty sequence of epsilons, got {cps!r}"
-                )
-            values = [check_epsilon(c, f"checkpoints[{i}]") for i, c in enumerate(cps)]
-            if any(b <= a for a, b in zip(values[:-1], values[1:], strict=True)):
-                raise ValueError(f"checkpoints must be strictly increasing, got {list(cps)!r}")
-            if values[-1] > float(self.epsilon):
-                raise ValueError(
-                    f"checkpoints must be <= epsilon = {self.epsilon!r}, got {values[-1]!r}"
-                )
-            if float(self.noise_multiplier) == 0:
-                raise ValueError(
-                    "checkpoints need a private run: noise_multiplier must be > 0 with checkpoints, "
-                    "got noise_multiplier=0"
-                )
 
     @property
     def rho_(self) -> float:
         """Not defined: GS-WGAN is accounted in Rényi DP (see ``epsilon_spent_``), not zCDP."""
         raise AttributeError(
-            "GSWGAN is accounted in Renyi DP (epsilon_spent_, ledger), not in zCDP: no rho_"
+            "GSWGAN is accounted in Renyi DP (epsilon_spent_, ledger_), not in zCDP: no rho_"
         )
 
     # -- accounting -----------------------------------------------------------------------------
@@ -256,7 +259,7 @@ class GSWGAN(_GSWGANTraining, TabularSynthesizer):
 
     def _iterations_for(self, eps: float, k: int) -> int:
         return gswgan_max_iterations(
-            float(eps), max_iterations=int(self.max_iterations), **self._accountant_kwargs(k)
+            float(eps), max_iterations=int(self.max_iter), **self._accountant_kwargs(k)
         )
 
     def epsilon_at(self, iterations: int) -> float:
@@ -314,7 +317,7 @@ class GSWGAN(_GSWGANTraining, TabularSynthesizer):
             cp_eps = [] if self.checkpoints is None else [float(c) for c in self.checkpoints]
             cp_it = [self._iterations_for(c, k) for c in cp_eps]
         else:
-            total_it, cp_eps, cp_it = int(self.max_iterations), [], []
+            total_it, cp_eps, cp_it = int(self.max_iter), [], []
         if private and total_it == 0:
             warnings.warn(
                 f"one GS-WGAN iteration already costs more than epsilon={self.epsilon}: no training "
@@ -335,7 +338,7 @@ class GSWGAN(_GSWGANTraining, TabularSynthesizer):
         self.wasserstein_ = wass
         self._snapshots = dict(zip(cp_eps, snaps, strict=True))
         self.checkpoints_ = {c: (t, self._epsilon(t)) for c, t in zip(cp_eps, cp_it, strict=True)}
-        self._record(self.ledger, total_it, self.epsilon_spent_)
+        self._record(self.ledger_, total_it, self.epsilon_spent_)
 
     def _default_n(self) -> int:
         # replace-one neighbours: n is public, no budget is spent on it
@@ -409,6 +412,6 @@ class GSWGAN(_GSWGANTraining, TabularSynthesizer):
         new.epsilon_spent_ = eps_spent
         new.wasserstein_ = self.wasserstein_[:its].copy()
         new._rng = np.random.default_rng(self._checkpoint_seeds[i])
-        new.ledger = PrivacyLedger()
-        new._record(new.ledger, its, eps_spent)
+        new.ledger_ = PrivacyLedger()
+        new._record(new.ledger_, its, eps_spent)
         return new

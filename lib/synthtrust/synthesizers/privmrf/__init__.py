@@ -46,7 +46,7 @@ budget ρ = ``cdp_rho(ε, δ)`` and a query with L2 sensitivity Δ and noise σ 
    current model (Gaussian, sensitivity 1, β₃B/#steps per step); the largest are measured and
    added, the model is re-estimated (warm start).
 5. **Estimation** (``mirror_descent``): L2 loss Σ ½‖(x̂_c − y_c)/σ_c‖²; at most
-   ``estimation_iters`` [3000] steps, stopping once the loss is below ``convergence_ratio``
+   ``max_iter`` [3000] steps, stopping once the loss is below ``convergence_ratio``
    [1.2] × its expected value at the truth, ½Σ|c| (``final_convergence_ratio`` [0.7] in the last
    step, which also runs at least 3× the average number of steps so far).
 6. **Synthesis**: records drawn from the fitted MRF (mbi ``synthetic_data``; the authors also

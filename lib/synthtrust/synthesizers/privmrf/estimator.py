@@ -11,14 +11,14 @@ from __future__ import annotations
 
 import itertools
 import math
-import numbers
 
 import numpy as np
 import pandas as pd
 
 from ..._jax import configure_jax, import_mbi
-from ..._validation import check_positive_int
+from ..._validation import check_positive_int, one_of, real_in
 from ...privacy.mechanisms import gaussian
+from ..base import renamed_params
 from ..pgm import _global_numpy_seed
 from ..tabular import TabularSynthesizer
 from .dependency import _R_SENSITIVITY, _counts, r_score_statistics
@@ -27,21 +27,8 @@ from .inference import _model_marginals
 from .selection import _candidates, _initial_measures
 
 _METHODS = ("round", "sample")
-
-
-def _real(value, name: str, *, low=None, high=None, low_open=False, high_open=False) -> float:
-    if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        raise TypeError(f"{name} must be a real number, got {type(value).__name__} {value!r}")
-    v = float(value)
-    if not math.isfinite(v):
-        raise ValueError(f"{name} must be finite, got {value!r}")
-    bad_low = low is not None and (v <= low if low_open else v < low)
-    bad_high = high is not None and (v >= high if high_open else v > high)
-    if bad_low or bad_high:
-        lo = "" if low is None else f"{'(' if low_open else '['}{low}"
-        hi = "" if high is None else f"{high}{')' if high_open else ']'}"
-        raise ValueError(f"{name} must be in {lo or '(-inf'}, {hi or 'inf)'}, got {value!r}")
-    return v
+#: a share of the budget: a real number in the open interval (0, 1)
+_share = real_in(0.0, 1.0, low_open=True, high_open=True)
 
 
 class PrivMRF(TabularSynthesizer):
@@ -82,8 +69,10 @@ class PrivMRF(TabularSynthesizer):
         Refinement steps = min(⌊d/2⌋, this); authors 8.
     norm_query_number : int
         Candidates whose L1 error is queried per step; authors 400.
-    estimation_iters : int
-        Mirror-descent steps per estimation (rounded up to a multiple of 50); authors 3000.
+    max_iter : int
+        Cap on the mirror-descent steps per estimation (rounded up to a multiple of 50; fewer
+        when the loss falls below the convergence ratio); authors 3000. Formerly
+        ``estimation_iters`` (still accepted, with a ``FutureWarning``).
     convergence_ratio, final_convergence_ratio : float
         Early stop when the loss < ratio × ½Σ|c| (intermediate / last estimation); authors 1.2, 0.7.
     synthetic_method : {"round", "sample"}
@@ -98,12 +87,12 @@ class PrivMRF(TabularSynthesizer):
     ``r_scores_`` (DataFrame d × d of noisy R-scores), ``n_hat_`` (noisy count),
     ``total_`` (estimated number of records), ``sigma_`` (marginal noise std, records),
     ``iterations_`` (mirror-descent steps per estimation), ``model_`` (mbi MarkovRandomField),
-    ``ledger`` (entries sum to ρ).
+    ``ledger_`` (entries sum to ρ).
 
     Raises
     ------
     TypeError, ValueError
-        At construction and in ``fit`` for bad parameters (message names the parameter and the
+        In ``fit`` for bad parameters (message names the parameter and the
         value): ε ≤ 0, δ ∉ (0, 1), β's not in (0, 1) or β₁ + β₃ ≥ 1, θ ≤ 0, t < 0, limits < 1,
         non-integer counts, unknown ``synthetic_method``.
 
@@ -115,8 +104,27 @@ class PrivMRF(TabularSynthesizer):
         "PrivMRF (Cai et al. 2021): noisy R-score attribute graph, θ-useful Gaussian marginals "
         "chosen by inner Bayesian networks and noisy-L1 refinement, mbi MirrorDescent"
     )
-    _accounting = "zcdp"
 
+    _parameter_constraints = {
+        **TabularSynthesizer._parameter_constraints,
+        "beta_graph": _share,
+        "beta_select": _share,
+        "count_share": _share,
+        "theta": real_in(0.0, low_open=True),
+        "t": real_in(0.0),
+        "max_clique_size": real_in(1.0),
+        "max_parameter_size": real_in(1.0),
+        "size_penalty": real_in(0.0),
+        "max_measure_attr_num": check_positive_int,
+        "max_refine_steps": check_positive_int,
+        "norm_query_number": check_positive_int,
+        "max_iter": check_positive_int,
+        "convergence_ratio": real_in(0.0),
+        "final_convergence_ratio": real_in(0.0),
+        "synthetic_method": one_of(*_METHODS),
+    }
+
+    @renamed_params(estimation_iters="max_iter")
     def __init__(
         self,
         epsilon: float = 1.0,
@@ -134,7 +142,7 @@ class PrivMRF(TabularSynthesizer):
         max_measure_attr_num: int = 6,
         max_refine_steps: int = 8,
         norm_query_number: int = 400,
-        estimation_iters: int = 3000,
+        max_iter: int = 3000,
         convergence_ratio: float = 1.2,
         final_convergence_ratio: float = 0.7,
         synthetic_method: str = "round",
@@ -151,37 +159,19 @@ class PrivMRF(TabularSynthesizer):
         self.max_measure_attr_num = max_measure_attr_num
         self.max_refine_steps = max_refine_steps
         self.norm_query_number = norm_query_number
-        self.estimation_iters = estimation_iters
+        self.max_iter = max_iter
         self.convergence_ratio = convergence_ratio
         self.final_convergence_ratio = final_convergence_ratio
         self.synthetic_method = synthetic_method
         super().__init__(epsilon, delta, domain=domain, random_state=random_state)
 
     # -- parameters ---------------------------------------------------------------------------
-    def _validate_params(self) -> None:
-        super()._validate_params()
-        b1 = _real(self.beta_graph, "beta_graph", low=0, high=1, low_open=True, high_open=True)
-        b3 = _real(self.beta_select, "beta_select", low=0, high=1, low_open=True, high_open=True)
+    def _check_param_relations(self) -> None:
+        b1, b3 = float(self.beta_graph), float(self.beta_select)
         if b1 + b3 >= 1:
             raise ValueError(
                 f"beta_graph + beta_select must be < 1 (the rest pays for the marginals), got "
                 f"beta_graph={self.beta_graph!r} + beta_select={self.beta_select!r} = {b1 + b3!r}"
-            )
-        _real(self.count_share, "count_share", low=0, high=1, low_open=True, high_open=True)
-        _real(self.theta, "theta", low=0, low_open=True)
-        _real(self.t, "t", low=0)
-        _real(self.max_clique_size, "max_clique_size", low=1)
-        _real(self.max_parameter_size, "max_parameter_size", low=1)
-        _real(self.size_penalty, "size_penalty", low=0)
-        check_positive_int(self.max_measure_attr_num, "max_measure_attr_num")
-        check_positive_int(self.max_refine_steps, "max_refine_steps")
-        check_positive_int(self.norm_query_number, "norm_query_number")
-        check_positive_int(self.estimation_iters, "estimation_iters")
-        _real(self.convergence_ratio, "convergence_ratio", low=0)
-        _real(self.final_convergence_ratio, "final_convergence_ratio", low=0)
-        if self.synthetic_method not in _METHODS:
-            raise ValueError(
-                f"synthetic_method must be one of {_METHODS}, got {self.synthetic_method!r}"
             )
 
     # -- fitting ------------------------------------------------------------------------------
@@ -196,7 +186,7 @@ class PrivMRF(TabularSynthesizer):
         self._data, self._sizes = data, sizes
         rho = self.rho_
         b1, b3 = float(self.beta_graph), float(self.beta_select)
-        led = self.ledger
+        led = self.ledger_
 
         # ---- 1. attribute graph: noisy count and noisy R-scores ----------------------------
         pairs = list(itertools.combinations(range(d), 2))
@@ -310,7 +300,7 @@ class PrivMRF(TabularSynthesizer):
             sigma=sigma,
             sensitivity=1.0,
             random_state=rng,
-            ledger=self.ledger,
+            ledger=self.ledger_,
             note=f"marginal {tuple(self.columns_[a] for a in clique)} (L2 sensitivity 1)",
         )
         self._measured.pop(clique, None)  # a re-selected marginal replaces the old measurement
@@ -345,7 +335,7 @@ class PrivMRF(TabularSynthesizer):
         target = ratio * 0.5 * sum(y.size for y in self._measured.values())
         every = mbi.estimation.CALLBACK_EVERY
         done = 0
-        while done < int(self.estimation_iters):
+        while done < int(self.max_iter):
             state = est._multi_step(state, loss_fn, total, ())
             done += every
             if float(state.loss) < target and done > min_it:
@@ -385,7 +375,7 @@ class PrivMRF(TabularSynthesizer):
                 sigma=sens / math.sqrt(2 * rho_step),
                 sensitivity=sens,
                 random_state=rng,
-                ledger=self.ledger,
+                ledger=self.ledger_,
                 note=f"L1 error of {len(queried)} candidate marginals (sensitivity 1 each)",
             )
         )
