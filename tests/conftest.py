@@ -3,13 +3,13 @@
 ``book_build`` builds the book once per pytest session on the ``smoke`` preset
 (:func:`synthtrust.book.build` into a temporary ``_build`` folder): every chapter is run into
 ``<out>/runs/smoke/<chapter>/`` and the site goes to ``<out>/html``. ``site`` is that site
-folder (used by tests/test_site.py); the chapter tests read the run folders
+folder (used by tests/repo/test_site.py); the chapter tests read the run folders
 (``book_build.run_dir(name)``) instead of running their chapter a second time.
 
 The chapter runs use a joblib cache inside the session's temporary folder, so the tests
 always exercise the current code (never results cached in the repository's ``.cache``), and
 run in the notebook's kernel without worker processes (``n_jobs=1``, faster on the smoke
-preset; tests/test_study_hypothesis_validity.py checks that n_jobs does not change results).
+preset; tests/studies/test_hypothesis_validity.py checks that n_jobs does not change results).
 
 Environment variable: ``SYNTHTRUST_SITE`` uses an already built site instead (a site folder,
 or ``1`` for ``_build/html``); then there are no run folders of this session
@@ -20,28 +20,19 @@ from __future__ import annotations
 
 import functools
 import os
+import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from _repo import BOOK_FIXTURE, ROOT, site_chapters
 
 from synthtrust import book
 
-ROOT = Path(__file__).resolve().parents[1]
 SITE_PRESET = "smoke"
 #: Workers of the chapter runs: on the smoke preset, starting loky workers (each importing and
 #: compiling JAX for Private-PGM) costs more than it saves; results do not depend on n_jobs.
 SITE_N_JOBS = 1
-
-
-# ------------------------------------------------------------------------------ which chapters
-def site_chapters() -> list[str]:
-    """Chapters of the book: the registered chapters (``runner.list_chapters()``) that
-    ``_toc.yml`` lists, in the runner's order."""
-    from synthtrust import runner
-
-    listed = book.toc_chapters(ROOT)
-    return [name for name in runner.list_chapters() if name in listed]
 
 
 # --------------------------------------------------------------------------------- the build
@@ -141,3 +132,15 @@ def smoke_run_of(book_build, tmp_path_factory):
         return made[name]
 
     return get
+
+
+# ------------------------------------------------------------------------- the small test book
+@pytest.fixture(name="book")
+def book_fixture_copy(tmp_path, monkeypatch):
+    """A copy of tests/fixtures/book selected with ``SYNTHTRUST_ROOT`` (tests of the CLI and of
+    the runner); named ``book`` for the tests, ``book_fixture_copy`` here so that it does not
+    hide the :mod:`synthtrust.book` module imported above."""
+    root = tmp_path / "book"
+    shutil.copytree(BOOK_FIXTURE, root)
+    monkeypatch.setenv("SYNTHTRUST_ROOT", str(root))
+    return root

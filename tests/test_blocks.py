@@ -1,5 +1,5 @@
 """synthtrust.blocks: a long task's blocks, run in order here and as tasks of their own on a Dask
-cluster (tests/test_cluster.py); and the TreeSHAP importance computed in row blocks."""
+cluster (tests/repo/test_cluster.py); and the TreeSHAP importance computed in row blocks."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""Tests of the `synthtrust` command line, the chapter runner and the run manifest.
+"""Tests of ``synthtrust.cli``, the `synthtrust` command line (the runner's and the manifest's own
+functions are tested in tests/test_runner.py and tests/test_manifest.py).
 
 They run against a copy of tests/fixtures/book (chapters `tiny` and `broken`), selected with
 SYNTHTRUST_ROOT, so nothing is written into the repository.
@@ -7,29 +8,16 @@ SYNTHTRUST_ROOT, so nothing is written into the repository.
 from __future__ import annotations
 
 import json
-import shutil
 import sys
 import types
-from pathlib import Path
 
 import nbformat
 import numpy as np
 import pandas as pd
 import pytest
-import yaml
 
-from synthtrust import cli, manifest, runner
+from synthtrust import cli, manifest
 from synthtrust.experiment import cell_key
-
-FIXTURE = Path(__file__).parent / "fixtures" / "book"
-
-
-@pytest.fixture
-def book(tmp_path, monkeypatch):
-    root = tmp_path / "book"
-    shutil.copytree(FIXTURE, root)
-    monkeypatch.setenv("SYNTHTRUST_ROOT", str(root))
-    return root
 
 
 def run_cli(capsys, *argv):
@@ -38,59 +26,10 @@ def run_cli(capsys, *argv):
     return code, out, err
 
 
-# ---------------------------------------------------------------------------------------------
-# Discovery and parameters
-# ---------------------------------------------------------------------------------------------
-def test_root_is_overridable(book):
-    assert runner.repo_root() == book.resolve()
-    assert runner.list_chapters() == ["broken", "tiny"]
-    assert runner.presets("tiny") == ["smoke", "default"]
-    assert runner.load_params("tiny", "smoke") == {
-        "epsilon": [1.0],
-        "n_reps": 2,
-        "seed": 0,
-        "label": "tiny-smoke",
-    }
-
-
-def test_default_root_is_the_repository(monkeypatch):
-    monkeypatch.delenv("SYNTHTRUST_ROOT", raising=False)
-    assert (runner.repo_root() / "lib" / "synthtrust" / "runner.py").is_file()
-
-
 def test_list_prints_chapters_and_presets(book, capsys):
     code, out, err = run_cli(capsys, "list")
     assert code == 0 and err == ""
     assert out.splitlines() == ["broken  presets: default", "tiny    presets: smoke, default"]
-
-
-def test_parameters_cell_matches_default_preset_and_has_runtime_keys(book):
-    cell = runner.notebook_parameters("tiny")
-    scientific = {k: v for k, v in cell.items() if k not in runner.RUNTIME_KEYS}
-    assert scientific == yaml.safe_load((FIXTURE / "chapters/params/tiny/default.yaml").read_text())
-    assert set(runner.RUNTIME_KEYS) <= set(cell)
-
-
-@pytest.mark.parametrize(
-    ("text", "value"),
-    [
-        ("200", 200),
-        ("0.5", 0.5),
-        ("[0.1,1]", [0.1, 1]),
-        ("hello", "hello"),
-        ("true", True),
-        ("null", None),
-        ("{a: 1}", {"a": 1}),
-    ],
-)
-def test_parse_value_is_yaml(text, value):
-    assert runner.parse_value(text) == value
-
-
-def test_preset_with_runtime_key_is_rejected(book):
-    (book / "chapters/params/tiny/bad.yaml").write_text("n_reps: 2\nn_jobs: 4\n")
-    with pytest.raises(ValueError, match=r"runtime key\(s\) \['n_jobs'\]"):
-        runner.load_params("tiny", "bad")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -278,36 +217,6 @@ def test_book_failure_exits_1_without_traceback(book, capsys, monkeypatch):
     code, _, err = run_cli(capsys, "book")
     assert code == 1
     assert err.strip() == "synthtrust: error: jupyter-book build failed: see log"
-
-
-# ---------------------------------------------------------------------------------------------
-# manifest
-# ---------------------------------------------------------------------------------------------
-def test_write_manifest_outside_git(tmp_path, monkeypatch):
-    import datetime as dt
-
-    monkeypatch.setenv("GIT_CEILING_DIRECTORIES", str(tmp_path))
-    start = dt.datetime(2026, 1, 1, 12, 0, 0, tzinfo=dt.UTC)
-    end = start + dt.timedelta(seconds=90.5)
-    path = tmp_path / "m" / "manifest.json"
-    info = manifest.write_manifest(
-        path,
-        chapter="c",
-        preset="smoke",
-        parameters={"seed": 7, "eps": np.float64(0.5)},
-        start_time=start,
-        end_time=end,
-        n_jobs=2,
-        dask="local",
-        extra=Path("/x"),
-    )
-    assert json.loads(path.read_text()) == info
-    assert info["seed"] == 7 and info["parameters"]["eps"] == 0.5
-    assert info["wall_time_s"] == 90.5
-    assert info["start_time"] == "2026-01-01T12:00:00+00:00"
-    assert info["git"] == {"commit": "unknown", "dirty": None}
-    assert info["extra"] == "/x" and info["dask"] == "local"
-    assert [p.name for p in path.parent.iterdir()] == ["manifest.json"]
 
 
 def test_two_runs_never_write_into_the_same_folder(book, tmp_path, capsys):

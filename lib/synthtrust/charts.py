@@ -366,7 +366,7 @@ def vega_bundle_js() -> str:
 
     This is ``vl_convert.javascript_bundle()`` for Altair's Vega-Lite version, wrapped in an
     IIFE: unwrapped, its top-level ``const _`` clashes with Sphinx's global ``_`` and the whole
-    script fails (``tests/test_site.py`` checks both with node). The bundle itself assigns
+    script fails (``tests/repo/test_site.py`` checks both with node). The bundle itself assigns
     ``window.vegaEmbed``, ``window.vegaLite`` and ``window.vega``.
     """
     import vl_convert

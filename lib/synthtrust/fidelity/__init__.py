@@ -33,7 +33,7 @@ synthetic, :func:`holdout_report` gives the reference code's published holdout r
 (``privacy_c100.csv``: n_closer / n_further / n_equal, share, mean DCRs; ``tradeoff.csv``: F3)
 for adult, bank-marketing and credit-default, and for online-shoppers once its two boolean
 columns are cast to int (see "Deviations"); adult: F1 1.0 %, F2 1.6 %, F3 2.1 %, share 50.0 %,
-mean DCR 2.27 / 2.27 as in Figures 7 and 8 (``tests/test_fidelity.py``).
+mean DCR 2.27 / 2.27 as in Figures 7 and 8 (``tests/fidelity/test_holdout.py``).
 
 Deviations from the reference code (its traps, fixed here)
 ----------------------------------------------------------

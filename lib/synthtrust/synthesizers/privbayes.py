@@ -6,7 +6,7 @@ Written from the paper's description and from a description of DataSynthesizer 0
 [``datasynthesizer2023``], the reference implementation, not from its code. The paper's results
 are cited by name (GreedyBayes, the lemma on the sensitivity of mutual information,
 θ-usefulness) rather than by section/equation number; the *formulas* are checked against values
-computed by hand from DataSynthesizer's (``tests/test_privbayes.py``).
+computed by hand from DataSynthesizer's (``tests/synthesizers/test_privbayes.py``).
 
 Algorithm (ε-differential privacy, ``β`` = share of ε for the network)
 ------------------------------------------------------------------------

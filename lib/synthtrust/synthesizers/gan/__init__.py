@@ -39,9 +39,9 @@ a chunk of ``_CHUNK`` at a time so that the intermediates stay in the cache; eve
 is drawn in the same order as an unchunked loop, so the chunk size does not change any result.
 These change only the floating-point rounding, not the algorithm or the random draws: a run
 equals the previous dense, autograd-based implementation (kept as the baseline of
-``benchmarks/bench_gan.py``) to ≈ 1e-7 over short runs (tests/test_gan.py); over thousands of
-iterations the rounding differences grow as in any GAN, so quality is compared by the
-benchmark's TVD check instead.
+``benchmarks/bench_gan.py``) to ≈ 1e-7 over short runs
+(tests/synthesizers/gan/test_gan_estimator.py); over thousands of iterations the rounding
+differences grow as in any GAN, so quality is compared by the benchmark's TVD check instead.
 
 Algorithm (the reference implementation's, adapted to tables)
 --------------------------------------------------------------
@@ -116,5 +116,5 @@ from .networks import _row_index as _row_index
 from .networks import _t as _t
 from .shards import partition_shards
 
-# ``name as name``: private helpers re-exported for tests/test_gan.py and benchmarks/bench_gan.py
+# ``name as name``: private helpers re-exported for tests/synthesizers/gan/ and benchmarks/bench_gan.py
 __all__ = ["GSWGAN", "partition_shards", "sanitize_gradients"]

@@ -1,7 +1,7 @@
 """GS-WGAN's networks without autograd: MLPs stored as flat (optionally stacked) parameter
 buffers, the generator's forward pass and Gumbel-softmax samples with a hand-written backward, and
 the WGAN-GP critic gradient and input gradient written out in closed form (checked against
-autograd in tests/test_gan.py).
+autograd in tests/synthesizers/gan/test_networks.py).
 
 Source: Chen, Orekondy & Fritz (NeurIPS 2020) [``chen2020``] and the reference implementation
 [``gswgan2022``]; the fully connected tabular networks of Montoya Perez et al. (2024)
@@ -106,7 +106,7 @@ def _critic_grads(
 
     Returns (Wasserstein estimate mean D(x_r) − mean D(x_f) per member, or None unless
     ``wasserstein``; list of gradients shaped like ``p``). Checked against autograd in
-    tests/test_gan.py.
+    tests/synthesizers/gan/test_networks.py.
     """
     w1, b1, w2, b2, w3, b3 = p
     b, h = xf.shape[-2], w1.shape[-1]

@@ -71,7 +71,8 @@ from .model_size import check_model_size, model_size_mb
 from .sample import PGMSamplingMixin
 from .workload import check_workload, check_workload_param, downward_closure
 
-# ``name as name``: private helpers re-exported for tests/test_marginal_synthesizers.py
+# ``name as name``: private helpers re-exported for the tests in tests/synthesizers/marginal/ and
+# tests/synthesizers/ (MST, AIM, MWEM+PGM)
 __all__ = [
     "Compression",
     "FittedModel",

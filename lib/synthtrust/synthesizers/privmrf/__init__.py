@@ -126,5 +126,5 @@ from .graph import triangulate
 from .inference import _model_marginals as _model_marginals
 from .selection import _maximal_parents as _maximal_parents
 
-# ``name as name``: private helpers re-exported for tests/test_privmrf.py
+# ``name as name``: private helpers re-exported for tests/synthesizers/privmrf/
 __all__ = ["PrivMRF", "r_score_statistics", "triangulate"]

@@ -1,0 +1,122 @@
+"""Tests of ``synthtrust.protocols.repetition``.
+
+The oracles and the shared set-up are described in ``_protocol_data.py``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+from _protocol_data import TARGET
+
+from synthtrust import protocols as P
+from synthtrust.privacy import PrivacyLedger
+
+
+class BootstrapStub:
+    """A trivial non-DP 'synthesizer': resamples the training rows with replacement."""
+
+    def __init__(self, epsilon, random_state):
+        self.epsilon = epsilon
+        self.rng = np.random.default_rng(random_state)
+
+    def fit(self, data):
+        self.data = data.reset_index(drop=True)
+        return self
+
+    def sample(self, n):
+        idx = self.rng.integers(0, len(self.data), size=n)
+        return self.data.iloc[idx].reset_index(drop=True)
+
+
+class OneClassStub(BootstrapStub):
+    """Bootstrap of the negative rows only: the synthetic data lack the positive class."""
+
+    def fit(self, data):
+        return super().fit(data[data[TARGET] == 0])
+
+
+# --------------------------------------------------------------------------------------------
+# one repetition, end to end on Pima diabetes
+# --------------------------------------------------------------------------------------------
+def test_evaluate_repetition_bootstrap_pima(pima):
+    ledger = PrivacyLedger()
+    df = P.evaluate_repetition(pima, TARGET, BootstrapStub, 50.0, random_state=42, ledger=ledger)
+    assert list(df.columns) == [
+        "protocol",
+        "classifier",
+        "metric",
+        "estimate",
+        "truth",
+        "reference",
+    ]
+    assert len(df) == 2 * 3 * 2
+    assert set(df.protocol) == {"A", "B"} and set(df.metric) == {"accuracy", "f1"}
+    assert set(df.classifier) == set(P.CLASSIFIERS)
+    assert ledger.total_epsilon == pytest.approx(150.0) and len(ledger) == 3  # one per classifier
+    vals = df[["estimate", "truth", "reference"]].to_numpy()
+    assert np.all((vals >= 0) & (vals <= 1))
+    b = df[df.protocol == "B"]
+    # ε = 50: Lap(0.02) noise is rounded away (P(|L| > 0.5) = e^-25), so B equals the truth
+    np.testing.assert_array_equal(b.estimate.to_numpy(), b.truth.to_numpy())
+    # the reference does not depend on the protocol
+    piv = df.pivot_table(index=["classifier", "metric"], columns="protocol", values="reference")
+    np.testing.assert_array_equal(piv["A"], piv["B"])
+    # a moderate ε: B close to the truth (Lap(0.2) per cell moves few counts of 154)
+    df5 = P.evaluate_repetition(pima, TARGET, BootstrapStub, 5.0, ["linear_svm"], random_state=1)
+    b5 = df5[df5.protocol == "B"]
+    assert np.all(np.abs(b5.estimate - b5.truth) <= 0.05)
+
+
+def test_evaluate_repetition_is_deterministic(pima):
+    args = (pima, TARGET, BootstrapStub, 1.0)
+    one = P.evaluate_repetition(*args, ["knn", "linear_svm"], random_state=7)
+    two = P.evaluate_repetition(*args, ["knn", "linear_svm"], random_state=7)
+    pd.testing.assert_frame_equal(one, two)
+    other = P.evaluate_repetition(*args, ["knn", "linear_svm"], random_state=8)
+    assert not one.equals(other)
+    # each classifier has its own stream: its rows do not depend on the others requested
+    knn_only = P.evaluate_repetition(*args, ["knn"], random_state=7)
+    pd.testing.assert_frame_equal(knn_only, one[one.classifier == "knn"].reset_index(drop=True))
+    # a Generator works as random_state and gives the int seed's result
+    three = P.evaluate_repetition(
+        *args, ["knn", "linear_svm"], random_state=np.random.default_rng(7)
+    )
+    pd.testing.assert_frame_equal(one, three)
+
+
+def test_evaluate_repetition_one_class_synthetic_data(pima):
+    df = P.evaluate_repetition(pima, TARGET, OneClassStub, 1e3, random_state=0)
+    assert len(df) == 12 and df[["estimate", "truth", "reference"]].notna().all().all()
+    f1 = df[df.metric == "f1"]
+    assert np.all(f1.truth == 0.0) and np.all(f1.estimate == 0.0)
+
+
+def test_evaluate_repetition_with_a_package_synthesizer(pima):
+    from synthtrust.synthesizers.baselines import IndependentMarginals
+
+    df = P.evaluate_repetition(
+        pima,
+        TARGET,
+        lambda eps, rs: IndependentMarginals(random_state=rs),
+        10.0,
+        ["linear_svm"],
+        random_state=3,
+    )
+    # features independent of the class: the models are worse than the real-data reference
+    acc = df[(df.metric == "accuracy")]
+    assert np.all(acc.truth < acc.reference)
+
+
+def test_evaluate_repetition_bad_input(pima):
+    with pytest.raises(ValueError, match="epsilon must be > 0, got -1.0"):
+        P.evaluate_repetition(pima, TARGET, BootstrapStub, -1.0)
+    with pytest.raises(ValueError, match="unknown classifier 'svc'"):
+        P.evaluate_repetition(pima, TARGET, BootstrapStub, 1.0, ["svc"])
+    with pytest.raises(ValueError, match="'diabetes' is not in real"):
+        P.evaluate_repetition(pima, "diabetes", BootstrapStub, 1.0)
+    with pytest.raises(ValueError, match="exactly 2 classes"):
+        P.evaluate_repetition(pima.assign(Outcome=pima["Pregnancies"]), TARGET, BootstrapStub, 1.0)
+    with pytest.raises(TypeError, match="make_synthesizer"):
+        P.evaluate_repetition(pima, TARGET, "mst", 1.0)

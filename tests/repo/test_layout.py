@@ -1,0 +1,163 @@
+"""The repository's house rules that a reviewer would otherwise check by hand: small modules,
+and nothing that points outside the repository."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+from _repo import ROOT
+
+MAX_LINES = 800
+#: References to the development machine or to notes that are not part of the repository.
+#: Written so that this file does not match itself (``[/]`` is ``/``, ``[.]`` is ``.``).
+FOREIGN = re.compile(r"[.][.]/shared|[/]work[/]|REFERENCE[.]md|DESIGN[.]md|[Ss]ession [0-9]")
+
+
+def test_no_module_is_longer_than_800_lines():
+    lengths = {
+        p.relative_to(ROOT).as_posix(): len(p.read_text(encoding="utf-8").splitlines())
+        for p in (ROOT / "lib").rglob("*.py")
+    }
+    assert len(lengths) > 50
+    assert {p: n for p, n in lengths.items() if n > MAX_LINES} == {}
+
+
+def _tracked_files() -> list[Path]:
+    try:
+        out = subprocess.run(
+            ["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, check=True
+        ).stdout
+    except (OSError, subprocess.CalledProcessError):
+        pytest.skip("not a git checkout")
+    return [ROOT / name for name in out.decode().split("\0") if name]
+
+
+def test_nothing_points_outside_the_repository():
+    hits = []
+    for path in _tracked_files():
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (UnicodeDecodeError, FileNotFoundError, IsADirectoryError):
+            continue  # binary data
+        for number, line in enumerate(text.splitlines(), 1):
+            if FOREIGN.search(line):
+                hits.append(f"{path.relative_to(ROOT)}:{number}: {line.strip()[:80]}")
+    assert hits == []
+
+
+def test_the_pattern_catches_what_it_should():
+    # Split literals, so that the repository-wide grep does not find them here.
+    dots, machine, notes, log = "..", "/wo", "REFERENCE", "in session"
+    for text in (dots + "/shared/papers", machine + "rk/main/lib", notes + ".md", log + " 3"):
+        assert FOREIGN.search(text), text
+    assert not FOREIGN.search("the PrivacyLedger records each session of noise")
+
+
+# ------------------------------------------------------------------------- the tests' own layout
+#: Folders of tests/ that do not mirror a package of lib/synthtrust: the chapters' end-to-end
+#: tests, the repository-level tests (layout, imports, README, site, wheel, cluster, privacy gate,
+#: estimator vocabulary) and the test data.
+NON_PACKAGE_FOLDERS = {"chapters", "repo", "fixtures"}
+
+
+def _modules(package: Path) -> set[str]:
+    """Names a test file of ``package`` may be named after: its modules (a leading underscore
+    dropped, ``_torch_tables.py`` -> ``torch_tables``) and its sub-packages."""
+    names = {p.stem.lstrip("_") for p in package.glob("*.py") if p.name != "__init__.py"}
+    return names | {p.name for p in package.iterdir() if (p / "__init__.py").is_file()}
+
+
+def _names_a_module(name: str, folder: str, modules: set[str]) -> bool:
+    """``test_<mod>.py``; ``test_<folder>_<mod>.py`` when ``test_<mod>.py`` is taken elsewhere
+    (file names must be unique across tests/, e.g. tests/privacy/test_privacy_pate.py next to
+    tests/synthesizers/test_pate.py); ``test_<mod>_<topic>.py`` for a further file on one module
+    (e.g. tests/synthesizers/test_aim_fast_paths.py, tests/test_cli_audit.py)."""
+    if folder and name.startswith(folder + "_") and name[len(folder) + 1 :] in modules:
+        return True
+    return any(name == m or name.startswith(m + "_") for m in modules)
+
+
+def layout_problems(tests: Path, package: Path) -> list[str]:
+    """What breaks the rule that tests/ mirrors lib/synthtrust: ``tests/X/test_Y.py`` tests
+    ``lib/synthtrust/X/Y.py`` (``tests/test_Y.py`` a top-level module), file names are unique
+    (pytest's "prepend" import mode, no ``__init__.py`` in tests/) and no helper module shadows
+    an importable package."""
+    problems = []
+    files = sorted(p for p in tests.rglob("*.py") if "__pycache__" not in p.parts)
+    seen: dict[str, Path] = {}
+    for path in files:
+        rel = path.relative_to(tests)
+        if rel.parts[0] == "fixtures":
+            continue
+        if path.name == "__init__.py":
+            problems.append(f"{rel}: no __init__.py in tests/ (prepend import mode)")
+        if path.name != "conftest.py":
+            if path.name in seen:
+                problems.append(f"{rel}: same file name as {seen[path.name]}")
+            seen[path.name] = rel
+        if not path.name.startswith("test_"):
+            continue
+        folders = rel.parts[:-1]
+        if folders and folders[0] in NON_PACKAGE_FOLDERS:
+            continue
+        mirror = package.joinpath(*folders)
+        if not (mirror / "__init__.py").is_file():
+            problems.append(f"{rel}: no package lib/synthtrust/{'/'.join(folders)}")
+            continue
+        folder = folders[-1] if folders else ""
+        if not _names_a_module(path.stem[len("test_") :], folder, _modules(mirror)):
+            problems.append(f"{rel}: names no module of {mirror.relative_to(package.parent)}")
+    return problems
+
+
+def _importable_elsewhere(name: str, tests: Path) -> bool:
+    """Whether ``import name`` finds something outside tests/ (a package the helper shadows)."""
+    import importlib.machinery
+    import sys
+
+    if name in sys.builtin_module_names:
+        return True
+    path = [p for p in sys.path if p and not Path(p).resolve().is_relative_to(tests.resolve())]
+    return importlib.machinery.PathFinder.find_spec(name, path) is not None
+
+
+def test_tests_mirror_the_package():
+    tests, package = ROOT / "tests", ROOT / "lib" / "synthtrust"
+    assert layout_problems(tests, package) == []
+    helpers = [
+        p.stem
+        for p in tests.rglob("*.py")
+        if "fixtures" not in p.relative_to(tests).parts and p.name != "conftest.py"
+    ]
+    assert len(helpers) > 100
+    assert [name for name in helpers if _importable_elsewhere(name, tests)] == []
+
+
+def test_the_layout_rule_catches_a_wrong_layout(tmp_path):
+    package = tmp_path / "lib" / "synthtrust"
+    for name in ("__init__.py", "cli.py", "privacy/__init__.py", "privacy/pate.py"):
+        (package / name).parent.mkdir(parents=True, exist_ok=True)
+        (package / name).touch()
+    tests = tmp_path / "tests"
+    for name in ("test_cli.py", "privacy/test_privacy_pate.py", "repo/test_anything.py"):
+        (tests / name).parent.mkdir(parents=True, exist_ok=True)
+        (tests / name).touch()
+    assert layout_problems(tests, package) == []
+    for name in (
+        "test_nothing.py",
+        "privacy/test_ledger.py",
+        "audit/test_card.py",
+        "x/test_cli.py",
+    ):
+        (tests / name).parent.mkdir(parents=True, exist_ok=True)
+        (tests / name).touch()
+    assert layout_problems(tests, package) == [
+        "audit/test_card.py: no package lib/synthtrust/audit",
+        "privacy/test_ledger.py: names no module of synthtrust/privacy",
+        "test_nothing.py: names no module of synthtrust",
+        "x/test_cli.py: same file name as test_cli.py",
+        "x/test_cli.py: no package lib/synthtrust/x",
+    ]

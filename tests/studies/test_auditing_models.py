@@ -1,0 +1,21 @@
+"""Tests of ``synthtrust.studies.auditing_models``.
+
+The oracles and the shared set-up are described in ``_auditing_utility_data.py``.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+
+from synthtrust.studies import auditing_utility as U
+
+
+def test_a_single_class_training_split_gives_a_constant_model_without_importance():
+    # a synthetic training split can hold one class only: the model predicts it everywhere,
+    # and no feature matters (permutation importance would be 0 up to nothing)
+    X = pd.DataFrame({"a": [0, 1, 2, 1], "b": [1, 1, 0, 0]})
+    y = pd.Series([3, 3, 3, 3])
+    model = U._fit(lambda: pytest.fail("no model is trained on one class"), X, y)
+    assert model.predict(pd.DataFrame({"a": [5, 0], "b": [0, 9]})).tolist() == [3, 3]
+    assert U._importance(model, X, y, n_repeats=3).tolist() == [0.0, 0.0]

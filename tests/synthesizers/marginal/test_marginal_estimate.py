@@ -1,0 +1,67 @@
+"""Tests of ``synthtrust.synthesizers.marginal.estimate``.
+
+The oracles and the shared set-up are described in ``tests/synthesizers/_marginal_data.py``.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from scipy.optimize import minimize
+
+from synthtrust.synthesizers import marginal as mg
+
+
+def test_independent_estimate_matches_scipy():
+    rng = np.random.default_rng(1)
+    for _ in range(3):
+        k = 6
+        y = rng.normal(20, 30, k)
+        w = np.where(rng.random(k) < 0.3, 1 / math.sqrt(3), 1.0)
+        m = mg.Measurement((0,), y, 7.0, w)
+        total = 150.0
+        (mu,) = mg.independent_estimate([m], total)
+
+        def loss(x, y=y, w=w):
+            return 0.5 * np.sum((w * x - y) ** 2)
+
+        res = minimize(
+            loss,
+            np.full(k, total / k),
+            method="SLSQP",
+            bounds=[(0, None)] * k,
+            constraints={"type": "eq", "fun": lambda x, total=total: x.sum() - total},
+            options={"ftol": 1e-12, "maxiter": 500},
+        )
+        assert mu.sum() == pytest.approx(total)
+        assert loss(mu) <= res.fun + 1e-6
+        np.testing.assert_allclose(mu, res.x, atol=1e-3)
+
+
+def test_pgm_fitter_recovers_exact_marginals_and_merges():
+    rng = np.random.default_rng(0)
+    X = np.column_stack([rng.integers(0, 3, 400), rng.integers(0, 2, 400), rng.integers(0, 2, 400)])
+    X[:, 1] = (X[:, 0] + X[:, 1]) % 2
+    sizes = (3, 2, 2)
+    cl = [(0,), (0, 1), (1, 2)]
+    exact = [mg.Measurement(c, mg.true_marginal(X, sizes, c), 1e-3) for c in cl]
+    model = mg.PGMFitter(sizes).fit(exact, iters=1000)
+    assert model.total == pytest.approx(400)
+    jt = mg.JunctionTree(model)
+    for c in cl:
+        np.testing.assert_allclose(jt.marginal(c).ravel(), mg.true_marginal(X, sizes, c), atol=0.5)
+    # two measurements of one clique = their inverse-variance average
+    y1, y2 = np.array([1.0, 5.0]), np.array([3.0, 1.0])
+    merged = mg._merge([mg.Measurement((0,), y1, 1.0), mg.Measurement((0,), y2, 2.0)])
+    assert len(merged) == 1
+    np.testing.assert_allclose(merged[0].values, (y1 + y2 / 4) / 1.25)
+    assert merged[0].stddev == pytest.approx(1 / math.sqrt(1.25))
+
+
+def test_choose_backend_cost_model():
+    assert mg.choose_backend(cells=900, nodes=15, iters=1000) == "numpy"  # small model, AIM round
+    assert mg.choose_backend(cells=28_000, nodes=14, iters=10_000) == "numpy"  # MST on adult
+    assert mg.choose_backend(cells=6_000_000, nodes=8, iters=1000) == "numpy"  # AIM, ε = 10
+    assert mg.choose_backend(cells=100, nodes=2, iters=1_000_000) == "jax"

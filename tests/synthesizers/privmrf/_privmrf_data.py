@@ -1,0 +1,28 @@
+"""Helpers shared by the test files of this folder (plain functions and constants).
+
+Tests of synthtrust.synthesizers.privmrf (PrivMRF, Cai et al. PVLDB 2021).
+
+Oracles: zCDP ledger = cdp_rho(ε, δ) and the authors' budget fractions; brute-force contingency
+tables for the R-score; hand-triangulated graphs; brute-force maximal parent sets; scipy's
+maximum spanning tree for the size-constrained local search; exact 2-way marginals at huge ε.
+Tiny domains keep mbi's JIT compilation (seconds per clique structure) affordable.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+FAST = dict(max_iter=50)
+
+
+def _table(rng, n, sizes, dependent=True) -> pd.DataFrame:
+    """Random integer table; column j>0 copies column 0 (mod its size) with prob. 0.8."""
+    cols = {}
+    base = rng.integers(sizes[0], size=n)
+    cols["c0"] = base
+    for j, k in enumerate(sizes[1:], start=1):
+        noise = rng.integers(k, size=n)
+        copy = rng.random(n) < (0.8 if dependent else 0.0)
+        cols[f"c{j}"] = np.where(copy, base % k, noise)
+    return pd.DataFrame(cols).astype("int64")

@@ -1,0 +1,188 @@
+"""Tests of ``synthtrust.synthesizers.privmrf.estimator``.
+
+The oracles and the shared set-up are described in ``_privmrf_data.py``.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+from _privmrf_data import FAST, _table
+
+from synthtrust.privacy.accounting import cdp_rho
+from synthtrust.synthesizers.privmrf import (
+    PrivMRF,
+)
+
+
+def _pair_tvd(real: pd.DataFrame, synth: pd.DataFrame, dom: dict, a, b) -> float:
+    r = pd.crosstab(real[a], real[b]).reindex(
+        index=range(dom[a]), columns=range(dom[b]), fill_value=0
+    )
+    s = pd.crosstab(synth[a], synth[b]).reindex(
+        index=range(dom[a]), columns=range(dom[b]), fill_value=0
+    )
+    r, s = r.to_numpy(float), s.to_numpy(float)
+    return 0.5 * np.abs(r / r.sum() - s / s.sum()).sum()
+
+
+# --------------------------------------------------------------------------------------------
+# privacy accounting
+# --------------------------------------------------------------------------------------------
+def test_ledger_total_equals_cdp_rho_property():
+    rng = np.random.default_rng(20240611)
+    seen_d = set()
+    for _ in range(8):
+        eps = float(math.exp(rng.uniform(math.log(0.01), math.log(50.0))))
+        delta = float(10 ** rng.uniform(-9, -3))
+        d = int(rng.integers(1, 4))
+        sizes = [int(k) for k in rng.integers(2, 4, size=d)]
+        seen_d.add(d)
+        X = _table(rng, int(rng.integers(30, 150)), sizes)
+        dom = {c: k for c, k in zip(X.columns, sizes, strict=True)}
+        m = PrivMRF(eps, delta, domain=dom, random_state=int(rng.integers(1000)), **FAST).fit(X)
+        target = cdp_rho(eps, delta)
+        assert m.rho_ == target
+        assert abs(m.ledger_.total_rho - target) <= 1e-9 * target, (eps, delta, sizes)
+        assert all(e.mechanism == "gaussian" and e.rho > 0 for e in m.ledger_)
+        assert len(m.sample(20)) == 20
+    assert seen_d == {1, 2, 3}  # the loop covers the d = 1 path (no pairs, no refinement)
+
+
+def test_budget_split_follows_authors_fractions(fit4):
+    m, _ = fit4
+    rho = m.rho_
+    entries = m.ledger_.entries
+    # count: 10 % of β₁ = 0.1; R-scores: the rest of β₁ (one vector query of 6 pairs)
+    assert entries[0].rho == pytest.approx(0.01 * rho, rel=1e-12)
+    assert entries[1].rho == pytest.approx(0.09 * rho, rel=1e-12)
+    assert entries[1].sensitivity == pytest.approx(2 * math.sqrt(6))
+    # d = 4: 2 refinement steps of int(0.8·4) = 3 marginals ([2, 1]), both with noisy L1 queries
+    l1 = [e for e in entries if e.note.startswith("L1 error")]
+    assert len(l1) == 2
+    assert sum(e.rho for e in l1) == pytest.approx(0.10 * rho, rel=1e-12)
+    marg = [e for e in entries if e.note.startswith("marginal")]
+    assert len(marg) == len(m.initial_marginals_) + 3
+    assert sum(e.rho for e in marg) == pytest.approx(0.80 * rho, rel=1e-12)
+    assert {round(e.scale, 12) for e in marg} == {round(m.sigma_, 12)}
+    assert m.sigma_ == pytest.approx(math.sqrt(len(marg) / (2 * 0.8 * rho)))
+    assert [len(s) for s in m.selected_marginals_] == [2, 1]
+    assert len(m.ledger_) == 2 + len(l1) + len(marg)
+
+
+def test_fitted_graph_and_initial_marginals_respect_limits(fit4):
+    m, dom = fit4
+    cells = [math.prod(dom[c] for c in clique) for clique in m.graph_cliques_]
+    assert max(cells) <= 12 and sum(cells) <= 40
+    assert len(m.graph_edges_) > 0
+    # θ-usefulness of the initial marginals: cells <= n̂ / (σ̃ θ), σ̃ = √(1.8 d / (2 · 0.8 ρ))
+    limit = max(m.n_hat_, 1) / math.sqrt(1.8 * 4 / (2 * 0.8 * m.rho_)) / 6
+    multi = [c for c in m.initial_marginals_ if len(c) > 1]
+    assert multi, "at ε = 20 some family must be useful"
+    assert all(math.prod(dom[c] for c in fam) <= limit for fam in multi)
+    # every measured clique lies inside a maximal clique of the attribute graph
+    for fam in m.measured_cliques_:
+        assert any(set(fam) <= set(cl) for cl in m.graph_cliques_)
+
+
+def test_tiny_epsilon_measures_only_one_way_marginals():
+    rng = np.random.default_rng(6)
+    X = _table(rng, 300, [3, 3, 2])
+    dom = {"c0": 3, "c1": 3, "c2": 2}
+    m = PrivMRF(0.01, domain=dom, random_state=0, **FAST).fit(X)
+    assert all(len(c) == 1 for c in m.measured_cliques_)  # θ-usefulness forbids every pair
+    S = m.sample(100)
+    assert S.notna().all().all() and len(S) == 100
+
+
+# --------------------------------------------------------------------------------------------
+# utility at huge ε
+# --------------------------------------------------------------------------------------------
+def test_huge_epsilon_reproduces_two_way_marginals():
+    rng = np.random.default_rng(7)
+    X = _table(rng, 2000, [3, 3, 2])
+    dom = {"c0": 3, "c1": 3, "c2": 2}
+    # the dependency is strong: c1 = c0 for ~85 % of the rows
+    assert (X.c0 == X.c1).mean() > 0.8
+    m = PrivMRF(1e6, domain=dom, random_state=0, max_iter=500).fit(X)
+    S = m.sample(len(X))
+    tvds = [_pair_tvd(X, S, dom, a, b) for a, b in itertools.combinations(X.columns, 2)]
+    assert max(tvds) < 0.03, tvds
+    assert abs(m.total_ - len(X)) < 1.0
+
+
+# --------------------------------------------------------------------------------------------
+# determinism
+# --------------------------------------------------------------------------------------------
+def test_same_random_state_gives_identical_output():
+    rng = np.random.default_rng(8)
+    X = _table(rng, 300, [3, 2, 2])
+    dom = {"c0": 3, "c1": 2, "c2": 2}
+
+    def run(rs):
+        m = PrivMRF(3.0, domain=dom, random_state=rs, **FAST).fit(X)
+        return m, m.sample(200)
+
+    m1, s1 = run(13)
+    state = np.random.get_state()
+    m2, s2 = run(13)
+    assert np.array_equal(np.random.get_state()[1], state[1])  # mbi's global seeding is undone
+    pd.testing.assert_frame_equal(s1, s2)
+    assert m1.ledger_.to_frame().equals(m2.ledger_.to_frame())
+    assert m1.r_scores_.equals(m2.r_scores_)
+    _, s3 = run(np.random.default_rng(13))
+    pd.testing.assert_frame_equal(s1, s3)  # an int seed and a fresh Generator from it agree
+    m4, s4 = run(14)
+    assert not (s4.equals(s1) and m4.r_scores_.equals(m1.r_scores_))
+
+
+# --------------------------------------------------------------------------------------------
+# bad input
+# --------------------------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("kwargs", "exc", "words"),
+    [
+        (dict(epsilon=0.0), ValueError, ["epsilon", "0.0"]),
+        (dict(epsilon=-1.0), ValueError, ["epsilon", "-1.0"]),
+        (dict(epsilon=float("nan")), ValueError, ["epsilon", "nan"]),
+        (dict(delta=0.0), ValueError, ["delta", "0.0"]),
+        (dict(delta=1.0), ValueError, ["delta", "1.0"]),
+        (dict(beta_graph=0.0), ValueError, ["beta_graph", "0.0"]),
+        (dict(beta_select=1.5), ValueError, ["beta_select", "1.5"]),
+        (dict(beta_graph=0.6, beta_select=0.5), ValueError, ["beta_graph + beta_select", "0.6"]),
+        (dict(count_share=1.0), ValueError, ["count_share", "1.0"]),
+        (dict(theta=0), ValueError, ["theta", "0"]),
+        (dict(t=-0.1), ValueError, ["t must", "-0.1"]),
+        (dict(max_clique_size=0.5), ValueError, ["max_clique_size", "0.5"]),
+        (dict(max_parameter_size="big"), TypeError, ["max_parameter_size", "big"]),
+        (dict(size_penalty=-1e-8), ValueError, ["size_penalty", "-1e-08"]),
+        (dict(max_measure_attr_num=1.5), TypeError, ["max_measure_attr_num", "1.5"]),
+        (dict(max_refine_steps=0), ValueError, ["max_refine_steps", "0"]),
+        (dict(norm_query_number=0), ValueError, ["norm_query_number", "0"]),
+        (dict(max_iter=0), ValueError, ["max_iter", "0"]),
+        (dict(convergence_ratio=-1), ValueError, ["convergence_ratio", "-1"]),
+        (dict(synthetic_method="gibbs"), ValueError, ["synthetic_method", "gibbs"]),
+        (dict(random_state="seed"), TypeError, ["random_state", "seed"]),
+    ],
+)
+def test_bad_parameters_raise_clear_errors(kwargs, exc, words):
+    model = PrivMRF(**kwargs)  # __init__ only stores the parameters
+    with pytest.raises(exc) as info:
+        model.fit(pd.DataFrame({"a": [0, 1]}))
+    for w in words:
+        assert w in str(info.value)
+
+
+def test_bad_data_and_set_params_are_rejected():
+    X = pd.DataFrame({"a": [0, 1, 2], "b": [0, 1, 1]})
+    with pytest.raises(ValueError, match="'a' has code 2"):
+        PrivMRF(domain={"a": 2, "b": 2}).fit(X)
+    m = PrivMRF(domain={"a": 3, "b": 2})
+    with pytest.raises(ValueError, match="theta"):
+        m.set_params(theta=-2)
+    with pytest.raises(Exception, match="not fitted"):
+        PrivMRF(domain={"a": 3, "b": 2}).sample(3)
