@@ -8,6 +8,7 @@ the root ``conftest.py``).
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 
@@ -26,6 +27,9 @@ ROOT = _repository_root()
 FIXTURES = ROOT / "tests" / "fixtures"
 #: The small book of chapters ``tiny`` and ``broken`` that the CLI and runner tests run.
 BOOK_FIXTURE = FIXTURES / "book"
+#: Headless Chromium (Debian's package, ``make chromium``) and its flags for the browser tests.
+CHROMIUM = os.environ.get("SYNTHTRUST_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"]
 
 
 def site_chapters() -> list[str]:

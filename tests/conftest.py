@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from _repo import BOOK_FIXTURE, ROOT, site_chapters
+from _repo import BOOK_FIXTURE, CHROMIUM, CHROMIUM_ARGS, ROOT, site_chapters
 
 from synthtrust import book
 
@@ -144,3 +144,19 @@ def book_fixture_copy(tmp_path, monkeypatch):
     shutil.copytree(BOOK_FIXTURE, root)
     monkeypatch.setenv("SYNTHTRUST_ROOT", str(root))
     return root
+
+
+# ------------------------------------------------------------------------------- the browser
+@pytest.fixture(scope="session")
+def browser():
+    """One headless Chromium for the session (Playwright's sync API allows one instance of
+    ``sync_playwright`` at a time in a process: a second one, opened while a session fixture
+    holds the first, fails with "using Playwright Sync API inside the asyncio loop")."""
+    if not Path(CHROMIUM).is_file():
+        pytest.fail(f"Chromium not found at {CHROMIUM}: run `make chromium`")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        chromium = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()

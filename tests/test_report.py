@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import json
-import os
 import re
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
+from _repo import CHROMIUM
 
 from synthtrust import fidelity as F
 from synthtrust import report as R
@@ -19,7 +19,6 @@ URL = re.compile(r"https?://|//cdn", re.IGNORECASE)
 EXTERNAL = re.compile(r"\bsrc\s*=|\bhref\s*=|<link\b|@import|<iframe\b|<img\b", re.IGNORECASE)
 SCRIPT = re.compile(r"<script\b[^>]*>.*?</script>", re.DOTALL | re.IGNORECASE)
 SPEC = re.compile(r"var spec = (\{.*?\});\n")
-CHROMIUM = os.environ.get("SYNTHTRUST_CHROMIUM", "/usr/bin/chromium")
 
 
 def _table(rng: np.random.Generator, n: int) -> pd.DataFrame:
@@ -144,26 +143,22 @@ def test_holdout_as_synthetic_page(rep):
 
 
 @pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"no Chromium at {CHROMIUM}")
-def test_page_draws_its_charts_offline_in_chromium(page, tmp_path):
-    sync_api = pytest.importorskip("playwright.sync_api")
+def test_page_draws_its_charts_offline_in_chromium(page, tmp_path, browser):
     file = tmp_path / "report.html"
     file.write_text(page, encoding="utf-8")
-    args = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"]
-    with sync_api.sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=args)
-        try:
-            tab = browser.new_page()
-            errors, requests = [], []
-            tab.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-            tab.on("pageerror", lambda e: errors.append(str(e)))
-            tab.on("request", lambda r: requests.append(r.url))
-            tab.goto(file.as_uri())
-            tab.wait_for_function(
-                "document.querySelectorAll('.synthtrust-chart svg').length >= 3", timeout=20_000
-            )
-            n_marks = tab.locator(".synthtrust-chart svg path, .synthtrust-chart svg rect").count()
-        finally:
-            browser.close()
+    tab = browser.new_page()
+    try:
+        errors, requests = [], []
+        tab.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+        tab.on("pageerror", lambda e: errors.append(str(e)))
+        tab.on("request", lambda r: requests.append(r.url))
+        tab.goto(file.as_uri())
+        tab.wait_for_function(
+            "document.querySelectorAll('.synthtrust-chart svg').length >= 3", timeout=20_000
+        )
+        n_marks = tab.locator(".synthtrust-chart svg path, .synthtrust-chart svg rect").count()
+    finally:
+        tab.close()
     assert errors == []
     assert [u for u in requests if not u.startswith("file:")] == []
     assert n_marks > 20

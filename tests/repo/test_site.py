@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import html
 import json
-import os
 import re
 import shutil
 import subprocess
@@ -31,8 +30,6 @@ from _repo import ROOT, site_chapters
 
 from synthtrust import book, charts
 
-CHROMIUM = os.environ.get("SYNTHTRUST_CHROMIUM", "/usr/bin/chromium")
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"]
 SCREENSHOTS = ROOT / "_build" / "screenshots"
 TIMEOUT_MS = 20_000
 
@@ -42,19 +39,6 @@ CHAPTERS = site_chapters()
 
 # The site itself is built once per session by the `site` fixture of tests/conftest.py
 # (smoke preset; shared with the chapter tests, which read its run folders).
-
-
-# -------------------------------------------------------------------------------- the browser
-@pytest.fixture(scope="session")
-def browser():
-    if not Path(CHROMIUM).is_file():
-        pytest.fail(f"Chromium not found at {CHROMIUM}: run `make chromium`")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as pw:
-        chromium = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield chromium
-        chromium.close()
 
 
 @dataclass
