@@ -9,6 +9,7 @@ import pandas as pd
 import pytest
 
 from synthtrust import runner
+from synthtrust.experiment import run_grid
 from synthtrust.studies import feature_importance as fi
 
 NAME = "feature_importance"
@@ -119,8 +120,12 @@ def test_grid_rejects_bad_input():
         pate_datasets=[],
         extra={"seed": 1},
     )
-    assert [c["generator"] for c in cells] == ["privbayes", "independent"]
-    assert cells[0]["levels"] == [0.1, 1.0] and cells[0]["seed"] == 1
+    assert [(c["generator"], c["level"]) for c in cells] == [
+        ("privbayes", 0.1),
+        ("privbayes", 1.0),
+        ("independent", None),
+    ]
+    assert cells[0]["seed"] == 1
     with pytest.raises(ValueError, match="unknown dataset 'framingham'"):
         fi.build_grid(datasets_=["framingham"], generators={}, pate_datasets=[], extra={})
     with pytest.raises(ValueError, match="unknown generator 'gan'"):
@@ -155,10 +160,10 @@ PARAMS = {
 
 def _replicate(dataset: str, generator: str, level: float, seed: int = 5) -> pd.DataFrame:
     """One replicate through the chapter's path: real side, synthetic side, similarity."""
-    params = {"dataset": dataset, "generator": generator, "levels": [level], **PARAMS}
+    params = {"dataset": dataset, "generator": generator, "level": level, **PARAMS}
     syn = fi.importance_cell(params, [np.random.default_rng(seed)])
     real = fi.real_cell({"dataset": dataset, **PARAMS}, [np.random.default_rng(seed)])
-    cols = {"dataset": dataset, "rbo_p": PARAMS["rbo_p"]}
+    cols = {"dataset": dataset, "level": level, "rbo_p": PARAMS["rbo_p"]}
     return fi.similarity(syn.assign(**cols), real.assign(dataset=dataset)), real
 
 
@@ -169,6 +174,23 @@ def test_one_replicate_is_deterministic():
     assert list(a.method) == ["shap", "mdi"] and not a.failed.any()
     assert (a[["rbo", "corr_rbo", "cosine"]].to_numpy() < 1).all()
     assert (a.rows > 1000).all() and a.auc_real.between(0.5, 1).all()
+
+
+def test_a_levels_numbers_do_not_depend_on_the_other_levels_of_the_grid():
+    """A cell is one (dataset, generator, level) with its own random streams: the ε = 1 rows
+    are the same whether the grid also runs ε = 0.1 or not."""
+
+    def run(levels):
+        cells = fi.build_grid(
+            datasets_=["polish"], generators={"privbayes": levels}, pate_datasets=[], extra=PARAMS
+        )
+        out = run_grid(fi.importance_cell, cells, 2, 7, n_jobs=1, progress=False)
+        return out[out.level == 1.0].reset_index(drop=True)
+
+    both, alone = run([0.1, 1.0]), run([1.0])
+    pd.testing.assert_frame_equal(both, alone)
+    assert len(alone) == 2 * len(PARAMS["methods"]) and not alone.failed.any()
+    assert alone.importance.nunique() == len(alone)  # two replicates, two methods: all differ
 
 
 def test_a_copy_of_the_real_table_scores_one(monkeypatch):
@@ -216,6 +238,7 @@ def test_similarity_by_hand_and_all_zero_importances_fail():
     syn = pd.DataFrame(
         {
             "dataset": ["d", "d", "d"],
+            "level": [0.5, None, None],  # None: independent resampling
             "rbo_p": [0.8, 0.8, 0.8],
             "rep": [1, 0, 0],
             "method": ["shap"] * 3,
@@ -229,6 +252,7 @@ def test_similarity_by_hand_and_all_zero_importances_fail():
     assert out.rbo[0] < 1 and out.rbo[1] == pytest.approx(1.0)
     assert list(out.auc_real) == [0.8, 0.9, 0.9]
     assert list(out.failed) == [False, False, True] and np.isnan(out.rbo[2])
+    assert out.level.dtype == float and out.level[0] == 0.5 and out.level[1:].isna().all()
     with pytest.raises(ValueError, match=r"no replicate for \(dataset, rep, method\) \('d', 2"):
         fi.similarity(syn.assign(rep=2), real)
 

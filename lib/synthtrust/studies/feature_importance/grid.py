@@ -1,13 +1,16 @@
 """The experiment of ``giles2022`` App. A on a grid of (dataset, generator) cells: the grid
 (:func:`build_grid`), the real side of a replicate (:func:`real_cell`: the real forest, its
-importances and the random-permutation baseline), the synthetic side of every level of a cell
+importances and the random-permutation baseline), the synthetic side of a cell
 (:func:`importance_cell`), the measures of each synthetic replicate against its real one
 (:func:`similarity`) and the mean and sd over replicates (:func:`summarize`).
 
 The real forest of a replicate is fitted once, in :func:`real_cell`, not in every cell's task:
 the synthetic tasks need only the real split (cheap), and :func:`similarity` compares the stored
-importances (JSON with every float exact) after both grids ran. On a Dask cluster the TreeSHAP
-of each forest runs in blocks of :data:`SHAP_BLOCK_ROWS` rows, one cluster task each.
+importances (JSON with every float exact) after both grids ran. A cell is one (dataset,
+generator, level): a task is one replicate of one level (a few minutes on Adult at the paper's
+scale), and a level's replicates draw from their own random streams, so adding or removing a
+level leaves the other levels' numbers as they are. On a Dask cluster the TreeSHAP of each
+forest runs in blocks of :data:`SHAP_BLOCK_ROWS` rows, one cluster task each.
 """
 
 from __future__ import annotations
@@ -54,7 +57,8 @@ def _synthesize(name: str, level, dataset: str, real: pd.DataFrame, params: dict
 def build_grid(
     *, datasets_: list[str], generators: dict[str, list], pate_datasets: list[str], extra: dict
 ) -> list[dict]:
-    """Grid cells (dataset × generator) for :func:`importance_cell`.
+    """Grid cells (dataset × generator × level) for :func:`importance_cell`, in the order of
+    ``generators``, then its levels, then ``datasets_``.
 
     Parameters
     ----------
@@ -64,6 +68,12 @@ def build_grid(
     pate_datasets : datasets on which ``"pate_ctgan"`` runs (the paper: the real ones only)
     extra : dict
         Preset keys every cell carries (importance methods, forest size, ...).
+
+    Returns
+    -------
+    list of dict
+        ``{"dataset", "generator", "level", **extra}``; ``level`` is a float, or None for
+        independent resampling.
 
     Raises ValueError for an unknown dataset or generator, or a level outside its range.
     """
@@ -81,7 +91,9 @@ def build_grid(
             if gen not in ("independent", "subsample") and not (v is not None and v > 0):
                 raise ValueError(f"epsilon of {gen} must be > 0, got {v!r}")
         names = pate_datasets if gen == "pate_ctgan" else datasets_
-        cells += [{"dataset": d, "generator": gen, "levels": levels, **extra} for d in names]
+        cells += [
+            {"dataset": d, "generator": gen, "level": v, **extra} for v in levels for d in names
+        ]
     return cells
 
 
@@ -126,29 +138,27 @@ def _row(base: dict, **values) -> dict:
 
 
 def importance_cell(params: dict, rngs: list[np.random.Generator]) -> pd.DataFrame:
-    """``len(rngs)`` replicates of the synthetic side of one cell (dataset × generator, every
-    level); tidy rows, compared with the real side by :func:`similarity`.
+    """``len(rngs)`` replicates of the synthetic side of one cell (dataset × generator × level,
+    :func:`build_grid`); tidy rows, compared with the real side by :func:`similarity`.
 
     Returns
     -------
-    DataFrame with one row per replicate × level × importance method and columns ``rep``,
-    ``level`` (ε or fraction; NaN for independent resampling), ``method``, ``failed`` (no forest
-    could be trained), ``rows`` (rows of the engineered synthetic table), ``auc_synthetic``,
-    ``auc_cross`` (on the real test split) and ``importance`` (:func:`scores_to_json` of the
-    synthetic model's scores); :func:`~synthtrust.experiment.run_grid` adds the cell's parameters.
+    DataFrame with one row per replicate × importance method and columns ``rep``, ``method``,
+    ``failed`` (no forest could be trained), ``rows`` (rows of the engineered synthetic table),
+    ``auc_synthetic``, ``auc_cross`` (on the real test split) and ``importance``
+    (:func:`scores_to_json` of the synthetic model's scores);
+    :func:`~synthtrust.experiment.run_grid` adds the cell's parameters (``level`` among them).
     """
     out = []
     for i, rng in enumerate(rngs):
         rep = replicate_index(rng, i)
         side = _real_split(params["dataset"], params["seed"], rep, params["test_size"])
-        for level in params["levels"]:
-            base = {"rep": rep, "level": np.nan if level is None else level}
-            out += _synthetic_rows(params, level, side, rng, base)
+        out += _synthetic_rows(params, side, rng, {"rep": rep})
     return pd.DataFrame(out)
 
 
-def _synthetic_rows(params: dict, level, side: dict, rng, base: dict) -> list[dict]:
-    name, gen = params["dataset"], params["generator"]
+def _synthetic_rows(params: dict, side: dict, rng, base: dict) -> list[dict]:
+    name, gen, level = params["dataset"], params["generator"], params["level"]
     synth = _synthesize(gen, level, name, side["real"], params, rng)
     Xs, ys = engineer_features(name, synth)
     options = _importance_options(params)
@@ -232,7 +242,7 @@ def similarity(synthetic: pd.DataFrame, real: pd.DataFrame) -> pd.DataFrame:
     ----------
     synthetic : DataFrame
         :func:`~synthtrust.experiment.run_grid` over :func:`importance_cell` (with the cells'
-        ``dataset`` and ``rbo_p`` columns).
+        ``dataset``, ``level`` and ``rbo_p`` columns).
     real : DataFrame
         :func:`~synthtrust.experiment.run_grid` over :func:`real_cell` for the same datasets,
         seed and replicates (``dataset``, ``rep``, ``method``, ``auc_real``, ``importance``,
@@ -241,8 +251,8 @@ def similarity(synthetic: pd.DataFrame, real: pd.DataFrame) -> pd.DataFrame:
     Returns
     -------
     DataFrame
-        ``synthetic`` with the :data:`MEASURES` and ``auc_real``; a replicate whose synthetic
-        importances are all zero (e.g. a constant prediction) becomes ``failed`` with NaN
+        ``synthetic`` with the :data:`MEASURES` and ``auc_real``, and ``level`` as floats (NaN
+        for independent resampling's None); a replicate whose synthetic importances are all zero (e.g. a constant prediction) becomes ``failed`` with NaN
         measures, as one on which no forest could be trained.
 
     Raises
@@ -278,7 +288,8 @@ def similarity(synthetic: pd.DataFrame, real: pd.DataFrame) -> pd.DataFrame:
                 scores, failed = dict.fromkeys(MEASURES, np.nan), True
         rows.append({"failed": failed, **scores, "auc_real": ref.at[key, "auc_real"]})
     extra = pd.DataFrame(rows, index=synthetic.index)
-    return synthetic.drop(columns=["failed"]).join(extra)
+    level = pd.to_numeric(synthetic["level"]).astype(float)
+    return synthetic.drop(columns=["failed"]).assign(level=level).join(extra)
 
 
 def summarize(results: pd.DataFrame) -> pd.DataFrame:
