@@ -65,3 +65,30 @@ def test_choose_backend_cost_model():
     assert mg.choose_backend(cells=28_000, nodes=14, iters=10_000) == "numpy"  # MST on adult
     assert mg.choose_backend(cells=6_000_000, nodes=8, iters=1000) == "numpy"  # AIM, ε = 10
     assert mg.choose_backend(cells=100, nodes=2, iters=1_000_000) == "jax"
+
+
+def test_mbi_model_has_the_fitted_marginals():
+    """:func:`mbi_model` wraps a fitted model as mbi's MarkovRandomField over a named domain:
+    its ``project`` (marginals of the potential cliques, and mbi's variable elimination beyond
+    them) equals the numpy junction tree's marginals; ``fitted_model`` rejects NaN potentials."""
+    from synthtrust._jax import import_mbi
+
+    mbi = import_mbi()
+    rng = np.random.default_rng(2)
+    sizes = (3, 2, 4)
+    ms = [
+        mg.Measurement((0, 1), rng.normal(15, 5, 6), 2.0),
+        mg.Measurement((1, 2), rng.normal(10, 5, 8), 3.0),
+    ]
+    md, state = mg.PGMFitter(sizes).start(ms, 60.0)
+    state = md.steps(state, 60.0, 30)
+    fitted = mg.fitted_model(sizes, md.cliques, state.theta, 60.0)
+    domain = mbi.Domain(("x", "y", "z"), sizes)
+    model = mg.mbi_model(fitted, state.mu, domain)
+    jt = mg.JunctionTree(fitted)
+    assert model.total == 60.0
+    for cl, names in [((0, 1), ("x", "y")), ((2, 1), ("z", "y")), ((0, 2), ("x", "z"))]:
+        got = np.asarray(model.project(names).datavector())
+        np.testing.assert_allclose(got, jt.marginal(cl).ravel(), rtol=1e-9)
+    with pytest.raises(FloatingPointError, match="non-finite"):
+        mg.fitted_model(sizes, [(0,)], [np.array([0.0, np.nan, 1.0])], 60.0)

@@ -42,3 +42,24 @@ def test_fit_equals_mbi_mirror_descent(backend):
         )
     with pytest.raises(ValueError, match="backend"):
         mg.PGMFitter(sizes, backend="gpu")
+
+
+def test_steps_in_chunks_follow_one_run():
+    """``start`` + ``steps`` in chunks (α, loss and gradient carried) give the potentials of one
+    ``run`` bit for bit, and :meth:`PGMFitter.start` with the fitter's total gives ``fit``'s."""
+    rng = np.random.default_rng(5)
+    sizes = (3, 2, 4)
+    ms = [
+        mg.Measurement((0, 1), rng.normal(15, 5, 6), 2.0),
+        mg.Measurement((1, 2), rng.normal(10, 5, 8), 3.0),
+    ]
+    fitter = mg.PGMFitter(sizes, backend="numpy")
+    whole = fitter.fit(ms, iters=120)
+    md, state = fitter.start(ms, whole.total)
+    for k in (50, 50, 20):
+        state = md.steps(state, whole.total, k)
+    chunked = mg.fitted_model(sizes, md.cliques, state.theta, whole.total)
+    assert chunked.cliques == whole.cliques
+    for cl in whole.cliques:
+        assert np.array_equal(chunked.log_potentials[cl], whole.log_potentials[cl])
+    assert state.loss == pytest.approx(md.loss_grad(state.mu)[0], rel=1e-12)

@@ -5,6 +5,7 @@ The oracles and the shared set-up are described in ``_privmrf_data.py``.
 
 from __future__ import annotations
 
+import copy
 import itertools
 import math
 
@@ -13,6 +14,7 @@ import pandas as pd
 import pytest
 from _privmrf_data import FAST, _table
 
+from synthtrust._jax import configure_jax, import_mbi
 from synthtrust.privacy.accounting import cdp_rho
 from synthtrust.synthesizers.privmrf import (
     PrivMRF,
@@ -116,6 +118,78 @@ def test_huge_epsilon_reproduces_two_way_marginals():
 
 
 # --------------------------------------------------------------------------------------------
+# estimation: mbi's MirrorDescent as the oracle
+# --------------------------------------------------------------------------------------------
+def _mbi_run(m, warm, chunks: int):
+    """mbi 2.0's ``MirrorDescent`` on the measurements of ``m`` (the previous engine): the loss
+    after each chunk of 50 steps and the final model."""
+    jax = configure_jax()
+    mbi = import_mbi()
+    ms = [
+        mbi.LinearMeasurement(y, tuple(m._names[a] for a in c), stddev=m._sigma_of[c])
+        for c, y in m._measured.items()
+    ]
+    loss = mbi.marginal_loss.from_linear_measurements(ms, m._mbi_domain)
+    est, total = mbi.estimation.MirrorDescent(), m._total()
+    state = est._init(m._mbi_domain, loss, total, warm_start=warm)
+    state = jax.tree.map(jax.numpy.copy, state)  # _multi_step donates the warm start's buffers
+    losses = []
+    for _ in range(chunks):
+        state = est._multi_step(state, loss, total, ())
+        losses.append(float(state.loss))
+    return losses, est._finalize(state, total)
+
+
+def test_estimation_reaches_mbi_fitted_marginals(fit4):
+    """Cold and warm-started (new clique from a new measurement) estimations, 500 steps each:
+    the fitted marginals of every measured clique agree with mbi's to 1e-6 of N."""
+    m = copy.deepcopy(fit4[0])
+    m.max_iter = 500
+    full = dict(m._measured)
+    dropped = [c for c in full if len(c) > 1][-1]
+    m._measured = {c: y for c, y in full.items() if c != dropped}
+    fitted, model = m._estimate(None, 0.0, 0)
+    _, ref = _mbi_run(m, None, 10)
+    pairs = [(model, ref)]
+    m._measured = full
+    _, model = m._estimate(fitted, 0.0, 0)
+    _, ref = _mbi_run(m, ref, 10)
+    pairs.append((model, ref))
+    assert m.iterations_[-2:] == [500, 500]
+    for model, ref in pairs:
+        for c in full:
+            q = tuple(m._names[a] for a in c)
+            got = np.asarray(model.project(q).datavector())
+            want = np.asarray(ref.project(q).datavector())
+            assert np.abs(got - want).max() / m.total_ < 1e-6, c
+
+
+def test_stopping_rule_stops_at_mbi_chunk(fit4):
+    """With a target between mbi's losses after 100 and 150 steps the estimation stops after
+    150; with min_it = 150 after 200 (done must exceed min_it); max_iter rounds up to a chunk."""
+    m = copy.deepcopy(fit4[0])
+    m.max_iter = 1000
+    losses, _ = _mbi_run(m, None, 3)
+    half = 0.5 * sum(y.size for y in m._measured.values())
+    ratio = math.sqrt(losses[1] * losses[2]) / half
+    m._estimate(None, ratio, 0)
+    m._estimate(None, ratio, 150)
+    m.max_iter = 120
+    m._estimate(None, 0.0, 0)
+    assert m.iterations_[-3:] == [150, 200, 150]
+
+
+def test_small_fit_stops_where_mbi_stopped():
+    """The steps per estimation of a d = 6 fit at ε = 1 are those of mbi's MirrorDescent with
+    the same stopping rule (the previous engine: [50, 50, 50, 250])."""
+    rng = np.random.default_rng(11)
+    X = _table(rng, 600, [4, 3, 3, 2, 3, 2])
+    dom = {"c0": 4, "c1": 3, "c2": 3, "c3": 2, "c4": 3, "c5": 2}
+    m = PrivMRF(1.0, domain=dom, random_state=3).fit(X)
+    assert m.iterations_ == [50, 50, 50, 250]
+
+
+# --------------------------------------------------------------------------------------------
 # determinism
 # --------------------------------------------------------------------------------------------
 def test_same_random_state_gives_identical_output():
@@ -132,6 +206,9 @@ def test_same_random_state_gives_identical_output():
     m2, s2 = run(13)
     assert np.array_equal(np.random.get_state()[1], state[1])  # mbi's global seeding is undone
     pd.testing.assert_frame_equal(s1, s2)
+    assert m1.iterations_ == m2.iterations_ and m1.total_ == m2.total_
+    for cl in m1.model_.potentials.cliques:
+        assert np.array_equal(m1.model_.potentials[cl].values, m2.model_.potentials[cl].values)
     assert m1.ledger_.to_frame().equals(m2.ledger_.to_frame())
     assert m1.r_scores_.equals(m2.r_scores_)
     _, s3 = run(np.random.default_rng(13))

@@ -29,9 +29,12 @@ Pieces (one module each)
   ``compress_domain`` of the reference ``mst.py`` [``privatepgm2025``]).
 * :mod:`.estimate` — :class:`PGMFitter`, Private-PGM estimation (McKenna, Sheldon & Miklau, ICML
   2019, Alg. 1: mirror descent with Armijo line search, as mbi 2.0's ``MirrorDescent``; the
-  iteration itself in :mod:`.mirror_descent`) run as one jitted program per clique structure,
-  with merged repeated measurements, a canonical measurement order and warm starts; returns a
-  :class:`FittedModel` (:mod:`.model`). :func:`independent_estimate`: the exact Private-PGM
+  iteration itself in :mod:`.mirror_descent`) run in numpy or as one jitted program per clique
+  structure, with merged repeated measurements, a canonical measurement order and warm starts;
+  returns a :class:`FittedModel` (:mod:`.model`). :meth:`PGMFitter.start` sets the numpy
+  iteration up to be run in chunks (PrivMRF's stopping rule), :func:`fitted_model` and
+  :func:`mbi_model` turn its state into a model and into mbi's ``MarkovRandomField`` (PrivMRF's
+  ``model_``). :func:`independent_estimate`: the exact Private-PGM
   estimate from 1-way measurements only.
 * :mod:`.junction` — :class:`JunctionTree`, numpy inference on a fitted model (array helpers in
   :mod:`.factors`): calibrated beliefs, the marginal of any clique and of many cliques in one
@@ -61,7 +64,7 @@ from __future__ import annotations
 from .budget import aim_budget, mst_budget, mwem_pgm_budget
 from .compress import Compression, compress_codes, compress_domain, decompress_codes
 from .counts import marginal_counts, mean_tvd, true_marginal
-from .estimate import PGMFitter, choose_backend, independent_estimate
+from .estimate import PGMFitter, choose_backend, fitted_model, independent_estimate, mbi_model
 from .estimate import _merge as _merge
 from .factors import _align as _align
 from .junction import JunctionTree
@@ -90,8 +93,10 @@ __all__ = [
     "decompress_codes",
     "downward_closure",
     "expand_potentials",
+    "fitted_model",
     "independent_estimate",
     "marginal_counts",
+    "mbi_model",
     "mean_tvd",
     "measure",
     "model_size_mb",

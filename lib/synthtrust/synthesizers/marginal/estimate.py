@@ -17,7 +17,7 @@ import numpy as np
 from ..._jax import import_mbi
 from .junction import _TreePlan
 from .measurement import Measurement, total_estimate
-from .mirror_descent import _fit_program, _NumpyMirrorDescent
+from .mirror_descent import DescentState, _fit_program, _NumpyMirrorDescent
 from .model import FittedModel, expand_potentials
 
 
@@ -149,17 +149,7 @@ class PGMFitter:
         total = total_estimate(measurements)
         if not measurements:
             return FittedModel(self.sizes, (), {}, total)
-        mbi = self._mbi
-        merged = _merge(measurements)
-        lms = [self._linear(m) for m in merged]
-        loss = mbi.marginal_loss.from_linear_measurements(lms, self.domain)
-        cliques = tuple(tuple(c) for c in loss.cliques)
-        start = expand_potentials(warm_start, cliques)
-        theta = []
-        for cl in cliques:
-            shape = tuple(self.sizes[a] for a in cl)
-            v = start[cl] if start[cl] is not None else np.zeros(shape)
-            theta.append(np.array(np.broadcast_to(v, shape), dtype=float))
+        merged, loss, cliques, theta = self._problem(measurements, warm_start)
         plan = _TreePlan(self.sizes, cliques, by_size=True)
         backend = self.backend
         if backend == "auto":
@@ -167,24 +157,88 @@ class PGMFitter:
                 sum(math.prod(s) for s in plan.shapes), len(plan.nodes), int(iters)
             )
         if backend == "numpy":
-            out_list = _NumpyMirrorDescent(plan, cliques, merged).run(
+            out = _NumpyMirrorDescent(plan, cliques, merged).run(
                 theta, float(total), int(iters), float(loss.lipschitz)
             )
-            out = dict(zip(cliques, out_list, strict=True))
         else:
-            tables = {
-                cl: mbi.Factor(self.domain.project(cl), th)
-                for cl, th in zip(cliques, theta, strict=True)
-            }
-            potentials = mbi.CliqueVector(self.domain, cliques, tables)
+            potentials = _clique_vector(self.domain, cliques, theta)
             pots, _ = _fit_program()(potentials, loss, float(total), int(iters))
-            out = {cl: np.asarray(pots[cl].values, dtype=float) for cl in cliques}
-        if not all(np.isfinite(v).all() for v in out.values()):
-            raise FloatingPointError(
-                "mirror descent produced non-finite potentials (not expected; "
-                "please report the data shape, epsilon and random_state)"
-            )
-        return FittedModel(self.sizes, cliques, out, total)
+            out = [np.asarray(pots[cl].values, dtype=float) for cl in cliques]
+        return fitted_model(self.sizes, cliques, out, total)
+
+    def start(
+        self,
+        measurements: Sequence[Measurement],
+        total: float,
+        *,
+        warm_start: FittedModel | None = None,
+    ) -> tuple[_NumpyMirrorDescent, DescentState]:
+        """The numpy mirror descent of :meth:`fit` set up to be run chunk by chunk, with a given
+        ``total`` N (records) instead of :func:`total_estimate`: the iteration (its ``cliques``
+        are the potential cliques) and the state before the first step. Advance it with
+        ``md.steps(state, total, k)``; :func:`fitted_model` turns ``state.theta`` into the model.
+        ``measurements`` must not be empty."""
+        merged, loss, cliques, theta = self._problem(measurements, warm_start)
+        md = _NumpyMirrorDescent(_TreePlan(self.sizes, cliques, by_size=True), cliques, merged)
+        return md, md.start(theta, float(total), float(loss.lipschitz))
+
+    def _problem(self, measurements: Sequence[Measurement], warm_start: FittedModel | None):
+        """The merged measurements (:func:`_merge`), mbi's loss over them, its potential cliques
+        and the initial log-potentials (``warm_start``'s expanded to them, else zeros)."""
+        merged = _merge(measurements)
+        lms = [self._linear(m) for m in merged]
+        loss = self._mbi.marginal_loss.from_linear_measurements(lms, self.domain)
+        cliques = tuple(tuple(c) for c in loss.cliques)
+        start = expand_potentials(warm_start, cliques)
+        theta = []
+        for cl in cliques:
+            shape = tuple(self.sizes[a] for a in cl)
+            v = start[cl] if start[cl] is not None else np.zeros(shape)
+            theta.append(np.array(np.broadcast_to(v, shape), dtype=float))
+        return merged, loss, cliques, theta
+
+
+def fitted_model(
+    sizes: Sequence[int], cliques: Sequence, potentials: Sequence[np.ndarray], total: float
+) -> FittedModel:
+    """The :class:`FittedModel` with log-``potentials`` (one array per clique of ``cliques``).
+
+    Raises
+    ------
+    FloatingPointError
+        Non-finite potentials (a guard on the optimisation; not expected).
+    """
+    if not all(np.isfinite(v).all() for v in potentials):
+        raise FloatingPointError(
+            "mirror descent produced non-finite potentials (not expected; "
+            "please report the data shape, epsilon and random_state)"
+        )
+    cliques = tuple(tuple(c) for c in cliques)
+    return FittedModel(tuple(sizes), cliques, dict(zip(cliques, potentials, strict=True)), total)
+
+
+def _clique_vector(domain, cliques: Sequence, arrays: Sequence[np.ndarray]):
+    """mbi ``CliqueVector`` over ``domain`` with one array per clique of column positions
+    (position i is ``domain.attributes[i]``; each array's axes follow its clique's order)."""
+    mbi = import_mbi()
+    names = [tuple(domain.attributes[a] for a in cl) for cl in cliques]
+    tables = {
+        cl: mbi.Factor(domain.project(cl), np.asarray(v, dtype=float))
+        for cl, v in zip(names, arrays, strict=True)
+    }
+    return mbi.CliqueVector(domain, names, tables)
+
+
+def mbi_model(model: FittedModel, marginals: Sequence[np.ndarray], domain):
+    """mbi ``MarkovRandomField`` over ``domain`` (attributes in column-position order) of
+    ``model``, with ``marginals`` (counts of ``model.cliques``, summing to ``model.total``), as
+    mbi's ``MirrorDescent`` returns it: what mbi's ``project`` and ``synthetic_data`` take."""
+    pots = [model.log_potentials[c] for c in model.cliques]
+    return import_mbi().MarkovRandomField(
+        potentials=_clique_vector(domain, model.cliques, pots),
+        marginals=_clique_vector(domain, model.cliques, marginals),
+        total=float(model.total),
+    )
 
 
 def _project_to_simplex(z: np.ndarray, v: np.ndarray, total: float) -> np.ndarray:

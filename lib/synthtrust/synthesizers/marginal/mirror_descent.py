@@ -12,6 +12,7 @@ from __future__ import annotations
 import functools
 import math
 from collections.abc import Sequence
+from typing import NamedTuple
 
 import numpy as np
 
@@ -57,6 +58,31 @@ def _fit_program():
         return state.potentials, state.loss
 
     return jax.jit(run)
+
+
+class DescentState(NamedTuple):
+    """The state of a numpy mirror-descent run between steps (as mbi's ``MirrorDescentState``,
+    plus the gradient, so that a step calls the marginal oracle once).
+
+    Attributes
+    ----------
+    theta : list of ndarray
+        Log-potentials, one array per potential clique (shape: the clique's levels).
+    mu : list of ndarray
+        Their marginals (counts summing to the total N; same shapes).
+    loss : float
+        L(mu), the L2 loss Σ_M ½‖(Q_M μ − y_M)/σ_M‖² (dimensionless).
+    grad : list of ndarray
+        ∂L/∂μ at ``mu`` (same shapes, 1/records).
+    alpha : float
+        The next step size (the Armijo line search's current α).
+    """
+
+    theta: list
+    mu: list
+    loss: float
+    grad: list
+    alpha: float
 
 
 class _NumpyMirrorDescent:
@@ -187,11 +213,18 @@ class _NumpyMirrorDescent:
             g[k] = gv if g[k] is None else g[k] + gv
         return val, g
 
-    def run(self, theta: list, total: float, steps: int, lipschitz: float) -> list:
-        """``steps`` mirror-descent steps from ``theta`` (list of log-potentials)."""
+    def start(self, theta: list, total: float, lipschitz: float) -> DescentState:
+        """The state before the first step: the marginals, loss and gradient at ``theta`` (list
+        of log-potentials, one array per potential clique) and the initial step α = 2/(L·N)
+        (L: ``lipschitz``, the Lipschitz constant of ∇L; N: ``total``, records)."""
         mu = self.marginals(theta, total)
         loss, g = self.loss_grad(mu)
-        alpha = 2.0 / (lipschitz * total)
+        return DescentState(theta, mu, loss, g, 2.0 / (lipschitz * total))
+
+    def steps(self, state: DescentState, total: float, steps: int) -> DescentState:
+        """``steps`` mirror-descent steps from ``state`` (α carried, so a run split into chunks
+        follows the same iterates as one run)."""
+        theta, mu, loss, g, alpha = state.theta, state.mu, state.loss, state.grad, state.alpha
         for _ in range(steps):
             theta2 = [t - alpha * gi for t, gi in zip(theta, g, strict=True)]
             mu2 = self.marginals(theta2, total)
@@ -201,4 +234,9 @@ class _NumpyMirrorDescent:
                 theta, mu, loss, g, alpha = theta2, mu2, loss2, g2, 1.01 * alpha
             else:
                 alpha = 0.5 * alpha
-        return theta
+        return DescentState(theta, mu, loss, g, alpha)
+
+    def run(self, theta: list, total: float, steps: int, lipschitz: float) -> list:
+        """``steps`` mirror-descent steps from ``theta`` (list of log-potentials); the final
+        log-potentials."""
+        return self.steps(self.start(theta, total, lipschitz), total, steps).theta

@@ -4,7 +4,8 @@ Cai, Lei, Wei, Xiao, "Data synthesis via differentially private Markov random fi
 PVLDB 14(11):2190–2202, 2021. This is a re-implementation written from a reading of the authors'
 public code (``caicre/PrivMRF``: ``PrivMRF/main.py``, ``attribute_graph.py``,
 ``markov_random_field.py``, ``utils/tools.py``) with the authors' default configuration; the
-inference engine is mbi 2.0's ``MirrorDescent`` (Private-PGM) instead of the authors' own
+inference engine is the mirror descent of mbi 2.0's ``MirrorDescent`` (Private-PGM), run in numpy
+(:meth:`~synthtrust.synthesizers.marginal.PGMFitter.start`), instead of the authors' own
 (GPU, cupy) mirror descent. Nothing of their code is copied.
 
 Algorithm (authors' defaults in brackets)
@@ -54,13 +55,17 @@ budget ρ = ``cdp_rho(ε, δ)`` and a query with L2 sensitivity Δ and noise σ 
 
 Differences from the paper and the authors' code (precisely)
 -------------------------------------------------------------
-* **Inference engine**: mbi 2.0 ``MirrorDescent`` (Armijo line search with step 2/(L·N), ×1.01
-  per accepted step, ×½ per rejected step) instead of the authors' cupy mirror descent (step
+* **Inference engine**: the iterates of mbi 2.0 ``MirrorDescent`` up to rounding (Armijo line
+  search with step 2/(L·N), ×1.01 per accepted step, ×½ per rejected step; the numpy port of
+  :mod:`synthtrust.synthesizers.marginal.mirror_descent`, one marginal oracle call a step and no
+  JIT compilation, which in mbi costs seconds per estimation because every estimation has a new
+  set of cliques) instead of the authors' cupy mirror descent (step
   2/n̂² reset every iteration, up to 25 halvings). The model's potentials live on the maximal
   subsets of the *measured* cliques (mbi), not on the maximal cliques of the attribute graph;
   because mirror descent only moves potentials along measured marginals, the fitted
   distributions are the same family. Convergence is checked every 50 steps as in the
-  authors' code (mbi runs steps in blocks of 50).
+  authors' code (and mbi's ``CALLBACK_EVERY``). The fitted model is returned as an mbi
+  ``MarkovRandomField`` (``model_``).
 * **Accounting**: zCDP, ρ = ``cdp_rho(ε, δ)`` (Canonne–Kamath–Steinke conversion, the project
   convention) with B = 2ρ, instead of the exact Gaussian-DP conversion of the authors
   (``cal_privacy_budget``). Ours is looser: at δ = 1e-5 the authors' B is 1.29× our 2ρ at
@@ -91,7 +96,7 @@ Differences from the paper and the authors' code (precisely)
 * **Not implemented**: the attribute hierarchy / domain reduction (``enable_attribute_hierarchy``;
   off by default in the authors' code and switched on only for their adult experiment, with a
   hand-made hierarchy file) and the exponential-mechanism selection variant (``use_exp_mech``,
-  off by default). GPU code is replaced by mbi on CPU.
+  off by default). GPU code is replaced by numpy and mbi on CPU.
 * **Model size**: the authors' defaults ``max_clique_size`` = 1e7 and ``max_parameter_size`` =
   5e7 cells bound the *attribute graph*; mbi's junction tree is built from the measured cliques,
   which θ-usefulness keeps small, so it is far smaller than the graph (adult, ε = 1: a few
@@ -101,11 +106,11 @@ Differences from the paper and the authors' code (precisely)
 * **Model marginals for the L1 queries** are computed by exact variable elimination in numpy on
   the mbi potentials (:func:`_model_marginals`, equal to ``model.project`` to 1e-12), because
   mbi's JAX ``project`` compiles once per query.
-* **Runtime** (2 CPU cores, CPU seconds for fit + sample; mostly mbi's JIT compilation, a few
-  seconds per new clique structure, i.e. per estimation, reused within a process): pima
-  (768 rows, 9 columns of ≤ 9 levels) 3–31 s depending on ε; a 20-column hypothyroid subset
-  (800 rows) ≈ 75 s at ε = 1; adult (48 842 rows, 14 columns) at ε = 1 ≈ 80 s (62 s wall
-  when the machine was otherwise idle).
+* **Runtime** (CPU seconds of fit + sample, 2 cores, ``benchmarks/bench_privmrf.py``): thyroid
+  (3 772 rows, 23 columns) ≈ 6.5 s at ε = 1 and ≈ 530 s at ε = 10, against 92 s and 1 340 s with
+  mbi's JAX ``MirrorDescent`` (a new compilation for every estimation, two oracle calls a step).
+  At ε = 10 the junction tree of the measured cliques is large, and the mirror-descent steps and
+  the model marginals of the L1 queries take most of the time.
 
 Randomness: every draw (noise, search order, random first attribute, candidate sampling) comes
 from the generator built from ``random_state``; mbi's sampler (which uses numpy's global

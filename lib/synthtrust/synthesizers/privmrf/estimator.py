@@ -1,10 +1,11 @@
 """The PrivMRF estimator: parameters, the budget split, the fit (attribute graph, initial
-marginals, measurement, mbi mirror-descent estimation, noisy-L1 refinement) and sampling; the
+marginals, measurement, mirror-descent estimation, noisy-L1 refinement) and sampling; the
 algorithm and the differences from the authors' code are described in the package docstring
 (:mod:`synthtrust.synthesizers.privmrf`).
 
 Source: Cai et al. (PVLDB 2021) [``cai2021``], Algorithm 1; authors' code ``caicre/PrivMRF``;
-mbi 2.0's ``MirrorDescent`` [``mbi2026``].
+mbi 2.0's ``MirrorDescent`` [``mbi2026``] (run in numpy,
+:mod:`synthtrust.synthesizers.marginal.mirror_descent`).
 """
 
 from __future__ import annotations
@@ -15,10 +16,11 @@ import math
 import numpy as np
 import pandas as pd
 
-from ..._jax import configure_jax, import_mbi
+from ..._jax import import_mbi
 from ..._validation import check_positive_int, one_of, real_in
 from ...privacy.mechanisms import gaussian
 from ..base import renamed_params
+from ..marginal import FittedModel, Measurement, PGMFitter, fitted_model, mbi_model
 from ..pgm import _global_numpy_seed
 from ..tabular import TabularSynthesizer
 from .dependency import _R_SENSITIVITY, _counts, r_score_statistics
@@ -27,12 +29,15 @@ from .inference import _model_marginals
 from .selection import _candidates, _initial_measures
 
 _METHODS = ("round", "sample")
+#: mirror-descent steps between two checks of the stopping rule (the authors' code; mbi's
+#: ``CALLBACK_EVERY``)
+_CHUNK = 50
 #: a share of the budget: a real number in the open interval (0, 1)
 _share = real_in(0.0, 1.0, low_open=True, high_open=True)
 
 
 class PrivMRF(TabularSynthesizer):
-    """PrivMRF (Cai, Lei, Wei, Xiao, PVLDB 2021) with mbi mirror descent as inference engine.
+    """PrivMRF (Cai, Lei, Wei, Xiao, PVLDB 2021), Private-PGM mirror descent as inference engine.
 
     ``PrivMRF(epsilon, delta, domain=...).fit(codes_frame).sample(n)``. See the package docstring
     (:mod:`synthtrust.synthesizers.privmrf`) for the algorithm and a precise list of differences
@@ -102,7 +107,7 @@ class PrivMRF(TabularSynthesizer):
 
     _description = (
         "PrivMRF (Cai et al. 2021): noisy R-score attribute graph, θ-useful Gaussian marginals "
-        "chosen by inner Bayesian networks and noisy-L1 refinement, mbi MirrorDescent"
+        "chosen by inner Bayesian networks and noisy-L1 refinement, Private-PGM mirror descent"
     )
 
     _parameter_constraints = {
@@ -271,7 +276,7 @@ class PrivMRF(TabularSynthesizer):
             self._measure(m, sigma, rng)
         self.initial_marginals_ = [tuple(cols[a] for a in m) for m in initial]
         self.iterations_ = []
-        model = self._estimate(
+        fitted, model = self._estimate(
             None, float(self.final_convergence_ratio if not per else self.convergence_ratio), 0
         )
         consider = dict(weights)
@@ -288,7 +293,7 @@ class PrivMRF(TabularSynthesizer):
             self.selected_marginals_.append([tuple(cols[a] for a in m) for m in chosen])
             min_it = 3.0 * sum(self.iterations_) / max(i, 1) if last else 0.0
             ratio = float(self.final_convergence_ratio if last else self.convergence_ratio)
-            model = self._estimate(model, ratio, min_it)
+            fitted, model = self._estimate(fitted, ratio, min_it)
         self.model_ = model
         self.measured_cliques_ = [tuple(cols[a] for a in m) for m in self._measured]
         del self._data
@@ -316,32 +321,39 @@ class PrivMRF(TabularSynthesizer):
             w.append(1.0 / (self._sigma_of[m] ** 2 * y.size))
         return max(1.0, float(np.average(est, weights=w)))
 
-    def _estimate(self, warm, ratio: float, min_it: float):
-        """mbi MirrorDescent with the authors' stopping rule (checked every 50 steps)."""
-        jax = configure_jax()
-        import jax.numpy as jnp
+    def _estimate(self, warm: FittedModel | None, ratio: float, min_it: float) -> tuple:
+        """Mirror descent on the current measurements with the authors' stopping rule.
 
-        mbi = import_mbi()
-        ms = [
-            mbi.LinearMeasurement(y, tuple(self._names[a] for a in m), stddev=self._sigma_of[m])
-            for m, y in self._measured.items()
-        ]
+        The numpy iteration of :meth:`PGMFitter.start` (mbi 2.0's ``MirrorDescent`` iterates up
+        to rounding [``mbi2026``]; McKenna, Sheldon & Miklau 2019, Alg. 1 [``mckenna2019``])
+        from the potentials of ``warm`` (the previous :class:`FittedModel`, or None: uniform),
+        with N = :meth:`_total`. Steps run in chunks of ``_CHUNK`` (50) with α carried; the run
+        stops after the first chunk whose loss is below ``ratio`` · ½·(cells of the measured
+        marginals) (the loss's expected value at the true marginals) once more than ``min_it``
+        steps are done, or at ``max_iter`` rounded up to a chunk (Cai et al. 2021 [``cai2021``],
+        the authors' ``mirror_descent``). Appends the steps run to ``iterations_``.
+
+        Returns
+        -------
+        fitted : FittedModel
+            The warm start of the next estimation.
+        model : mbi MarkovRandomField
+            The same model for :meth:`_select` and sampling.
+        """
+        ms = [Measurement(m, y, float(self._sigma_of[m])) for m, y in self._measured.items()]
         total = self._total()
         self.total_ = total
-        loss_fn = mbi.marginal_loss.from_linear_measurements(ms, self._mbi_domain)
-        est = mbi.estimation.MirrorDescent()
-        state = est._init(self._mbi_domain, loss_fn, total, warm_start=warm)
-        state = jax.tree.map(jnp.copy, state)
+        md, state = PGMFitter(self._sizes).start(ms, total, warm_start=warm)
         target = ratio * 0.5 * sum(y.size for y in self._measured.values())
-        every = mbi.estimation.CALLBACK_EVERY
         done = 0
         while done < int(self.max_iter):
-            state = est._multi_step(state, loss_fn, total, ())
-            done += every
-            if float(state.loss) < target and done > min_it:
+            state = md.steps(state, total, _CHUNK)
+            done += _CHUNK
+            if state.loss < target and done > min_it:
                 break
         self.iterations_.append(done)
-        return est._finalize(state, total)
+        fitted = fitted_model(self._sizes, md.cliques, state.theta, total)
+        return fitted, mbi_model(fitted, state.mu, self._mbi_domain)
 
     def _select(self, consider: dict, k: int, model, rho_step: float, rng) -> list:
         """Noisy top-k of the L1 errors ‖x_c − x̂_c‖₁ (``select_measure``)."""
