@@ -62,12 +62,12 @@ from .marginal import (
     aim_budget,
     check_model_size,
     check_workload,
-    check_workload_param,
     downward_closure,
     measure,
     model_size_mb,
     true_marginal,
 )
+from .mwem_pgm import SELECT_MEASURE_CONSTRAINTS
 from .tabular import TabularSynthesizer
 
 __all__ = ["AIM"]
@@ -140,10 +140,7 @@ class AIM(PGMSamplingMixin, TabularSynthesizer):
     )
     _parameter_constraints = {
         **TabularSynthesizer._parameter_constraints,
-        "workload": check_workload_param,
-        "rounds": optional(check_positive_int),
-        "max_model_size": check_model_size,
-        "max_iter": check_positive_int,
+        **SELECT_MEASURE_CONSTRAINTS,
         "refit_mb": optional(check_model_size),
         "max_cells": check_positive_int,
     }

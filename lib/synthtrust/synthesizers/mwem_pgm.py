@@ -43,6 +43,16 @@ __all__ = ["MWEMPGM"]
 ALPHA = 0.9
 
 
+#: Parameters of the select–measure–estimate loop that MWEM+PGM and AIM share (AIM extends
+#: MWEM+PGM; McKenna et al. 2022 [``mckenna2022``], Alg. 1).
+SELECT_MEASURE_CONSTRAINTS = {
+    "workload": check_workload_param,
+    "rounds": optional(check_positive_int),
+    "max_model_size": check_model_size,
+    "max_iter": check_positive_int,
+}
+
+
 class MWEMPGM(PGMSamplingMixin, TabularSynthesizer):
     """MWEM+PGM synthesizer (McKenna, Sheldon & Miklau, ICML 2019), zCDP, add/remove neighbours.
 
@@ -82,10 +92,7 @@ class MWEMPGM(PGMSamplingMixin, TabularSynthesizer):
 
     _parameter_constraints = {
         **TabularSynthesizer._parameter_constraints,
-        "workload": check_workload_param,
-        "rounds": optional(check_positive_int),
-        "max_model_size": check_model_size,
-        "max_iter": check_positive_int,
+        **SELECT_MEASURE_CONSTRAINTS,
     }
 
     @renamed_params(iters="max_iter")
