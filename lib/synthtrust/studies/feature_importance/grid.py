@@ -252,8 +252,9 @@ def similarity(synthetic: pd.DataFrame, real: pd.DataFrame) -> pd.DataFrame:
     -------
     DataFrame
         ``synthetic`` with the :data:`MEASURES` and ``auc_real``, and ``level`` as floats (NaN
-        for independent resampling's None); a replicate whose synthetic importances are all zero (e.g. a constant prediction) becomes ``failed`` with NaN
-        measures, as one on which no forest could be trained.
+        for independent resampling's None); a replicate whose synthetic importances are all
+        zero (e.g. a constant prediction) becomes ``failed`` with NaN measures, as one on which
+        no forest could be trained.
 
     Raises
     ------
