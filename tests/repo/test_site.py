@@ -485,6 +485,7 @@ API_PAGES = {
     "importance": "synthtrust.importance.rank_biased_overlap",
     "protocols": "synthtrust.protocols.protocol_b",
     "experiment": "synthtrust.experiment.run_grid",
+    "verdicts": "synthtrust.verdicts.finding",
     "datasets": "synthtrust.datasets.load",
     "domain": "synthtrust.domain.Domain",
     "charts": "synthtrust.charts.error_rate_chart",

@@ -6,6 +6,8 @@ The oracles and the shared set-up are described in ``_marginal_fast_data.py``.
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 from _marginal_fast_data import STRUCTURES, _oracle_pair
 
@@ -22,3 +24,21 @@ def test_oracle_falls_back_to_log_space(monkeypatch):
     monkeypatch.setattr(_NumpyMirrorDescent, "_linear_marginals", lambda self, th, tot: None)
     for got, ref in zip(md.marginals(theta, 10.0), want, strict=True):
         np.testing.assert_allclose(got, ref, rtol=1e-10)
+
+
+def test_subnormal_node_mass_falls_back_to_log_space():
+    """Two cliques that favour opposite values of their shared column by e^720: after the
+    downward pass the child's mass is subnormal (positive, below 2.2e-308), so total / mass
+    overflows in linear space. The marginals come from the log-space calibration instead:
+    finite, summing to the total, and equal to the brute-force joint (B = 0 and B = 1 have equal
+    mass, the other columns are uniform)."""
+    sizes, cliques = (3, 2, 4), [(0, 1), (1, 2)]
+    plan, md = _oracle_pair(sizes, cliques, True)
+    ab, bc = np.zeros((3, 2)), np.zeros((2, 4))
+    ab[:, 1], bc[0, :] = -720.0, -720.0
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)  # the overflow warned before the fix
+        assert md._linear_marginals([ab, bc], 10.0) is None
+        got = md.marginals([ab, bc], 10.0)
+    np.testing.assert_allclose(got[0], np.full((3, 2), 10.0 / 6), rtol=1e-9)
+    np.testing.assert_allclose(got[1], np.full((2, 4), 10.0 / 8), rtol=1e-9)

@@ -165,7 +165,8 @@ class _NumpyMirrorDescent:
         E = exp(ψ − max ψ) and sends u = log Σ_{node∖sep} E; downward, a child's E is multiplied by
         Σ_{parent∖sep} E_parent / Σ_{child∖sep} E_child (the Hugin update, scaled to max 1). Only
         each node's shape matters: every potential marginal is normalised by its node's sum. None
-        when a node's mass underflows (then the caller falls back to log space)."""
+        when a node's mass underflows, to zero or to a subnormal number whose reciprocal
+        overflows (then the caller falls back to log space)."""
         plan = self.plan
         acc = self._node_log_potentials(theta)
         up = {}
@@ -178,7 +179,7 @@ class _NumpyMirrorDescent:
             np.exp(acc[i], out=acc[i])
             return True
 
-        with np.errstate(divide="ignore", invalid="ignore"):
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
             for i, j in plan.up:
                 if not to_linear(i):
                     return None
@@ -189,17 +190,21 @@ class _NumpyMirrorDescent:
                 return None
             for j, i in plan.down:
                 axes, shape = plan.msg[(j, i)]
-                ratio = acc[j].sum(axis=axes).reshape(shape) / up[(i, j)].reshape(shape)
-                ratio[~np.isfinite(ratio)] = 0.0
+                sent = up[(i, j)].reshape(shape)
+                ratio = acc[j].sum(axis=axes).reshape(shape) / sent
+                if np.isinf(ratio[sent > 0]).any():  # a subnormal message: the ratio overflows
+                    return None
+                ratio[~np.isfinite(ratio)] = 0.0  # the child has no mass there: 0 · ratio = 0
                 top = ratio.max()
                 if not top > 0:
                     return None
                 acc[i] *= ratio / top
             out = self._potential_marginals(acc)
-            sums = [v.sum() for v in out]
-        if not all(np.isfinite(s) and s > 0 for s in sums):
+            scales = [total / v.sum() for v in out]
+        # a subnormal node mass passes s > 0 but makes total / s overflow: only finite scales
+        if not all(np.isfinite(c) and c > 0 for c in scales):
             return None
-        return [v * (total / s) for v, s in zip(out, sums, strict=True)]
+        return [v * c for v, c in zip(out, scales, strict=True)]
 
     def loss_grad(self, mu: list) -> tuple[float, list]:
         """L(μ) = Σ_M ½‖(Q_M μ_M − y_M)/σ_M‖² and ∂L/∂μ (one array per potential clique)."""
