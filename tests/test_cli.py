@@ -16,7 +16,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from synthtrust import cli, manifest
+from synthtrust import cli, manifest, verdicts
 from synthtrust.experiment import cell_key
 
 
@@ -98,10 +98,12 @@ def test_run_writes_notebook_results_and_manifest(book, tmp_path, capsys):
         out_dir / "results",
         out_dir / "manifest.json",
     )
+    table = verdicts.read_verdicts(results)
     assert out.splitlines() == [
         f"notebook: {notebook}",
         f"results:  {results}",
         f"manifest: {manifest_path}",
+        f"verdicts: {verdicts.summarize(table)['text']}",
     ]
     assert sorted(p.name for p in out_dir.iterdir()) == ["manifest.json", "results", "tiny.ipynb"]
 
@@ -132,7 +134,7 @@ def test_run_writes_notebook_results_and_manifest(book, tmp_path, capsys):
     assert info["packages"]["numpy"] == np.__version__
     assert info["wall_time_s"] > 0 and info["peak_memory_mib"]["total"] > 0
     assert set(info["git"]) == {"commit", "dirty"}
-    assert info["results"] == ["draws.csv", "seen.json"]
+    assert info["results"] == ["draws.csv", "seen.json", "verdicts.csv"]
 
     # executed notebook: papermill's injected cell carries the overrides and runtime keys
     nb = nbformat.read(notebook, as_version=4)
@@ -161,6 +163,15 @@ def test_run_writes_notebook_results_and_manifest(book, tmp_path, capsys):
         )
         assert row.x == pytest.approx(rng.laplace(scale=1 / eps), rel=1e-12)
     assert any(cache.rglob("output.pkl"))  # finished tasks were cached
+
+    # the verdicts: the bootstrap interval of each ε's draws, recomputed here
+    assert list(table.finding) == ["mean_eps_0.25", "mean_eps_2"]
+    for row, eps in zip(table.itertuples(), [0.25, 2], strict=True):
+        ci = verdicts.bootstrap_interval(draws[draws.epsilon == eps].x, random_state=0)
+        assert (row.estimate, row.lower, row.upper, row.n) == pytest.approx(
+            (ci.estimate, ci.lower, ci.upper, 6), rel=1e-12
+        )
+        assert row.verdict == verdicts.decide(ci.lower, ci.upper, -1.0, 1.0)
 
 
 def test_failing_chapter_exits_1_and_keeps_the_notebook(book, capsys):

@@ -65,11 +65,25 @@ def test_bootstrap_interval_is_scipys_bca():
 
 
 def test_bootstrap_interval_degenerate_and_single_replicate():
-    same = v.bootstrap_interval([0.3, 0.3, 0.3])
-    assert (same.lower, same.estimate, same.upper, same.method) == (0.3, 0.3, 0.3, "exact")
+    same = v.bootstrap_interval([0.25] * v.MIN_BOOTSTRAP_REPLICATES)
+    assert (same.lower, same.estimate, same.upper, same.method) == (0.25, 0.25, 0.25, "exact")
+    few = v.bootstrap_interval([0.25] * (v.MIN_BOOTSTRAP_REPLICATES - 1))
+    assert (few.lower, few.estimate, few.upper) == (-INF, 0.25, INF)
     one = v.bootstrap_interval([0.7])
     assert (one.lower, one.upper, one.n) == (-INF, INF, 1)
     assert v.decide(one.lower, one.upper, 0.5, INF) == "undetermined"
+
+
+def test_too_few_replicates_give_no_interval_but_a_spread():
+    """Below MIN_BOOTSTRAP_REPLICATES the BCa interval under-covers (the constant's comment):
+    no interval, but the bootstrap's spread, so the row can say how many would decide it."""
+    x = np.random.default_rng(3).normal(0.5, 1.0, 5)
+    few = v.bootstrap_interval(x, random_state=1)
+    ref = stats.bootstrap((x,), np.mean, method="BCa", rng=np.random.default_rng(1))
+    assert (few.lower, few.upper, few.n) == (-INF, INF, 5)
+    assert few.sd == pytest.approx(ref.standard_error * math.sqrt(5), rel=1e-12)
+    assert v.decide(few.lower, few.upper, 0.0, INF) == "undetermined"
+    assert v.replicates_to_decide(few, 0.0, INF) >= v.MIN_BOOTSTRAP_REPLICATES
 
 
 def test_bootstrap_interval_rejects_bad_values():
@@ -179,6 +193,10 @@ def test_replicates_to_decide_hand_computations():
     # exact Clopper–Pearson answer too (1 - 0.025^(1/n) < 0.05 from n = 72 on)
     assert v.replicates_to_decide(v.rate_interval(0, 3), -INF, 0.05) == 73
     assert 1 - 0.025 ** (1 / 72) < 0.05 < 1 - 0.025 ** (1 / 71)
+    # near 0 the normal approximation says 4 (1.96² · 0.25 / 0.25 = 3.84); Clopper–Pearson
+    # needs 6: 0 of 5 gives the upper end 1 - 0.025^(1/5) = 0.522, 0 of 6 gives 0.459
+    assert v.replicates_to_decide(v.rate_interval(0, 3), -INF, 0.5) == 6
+    assert 1 - 0.025 ** (1 / 6) < 0.5 < 1 - 0.025 ** (1 / 5)
     on_boundary = v.Interval(0.0, -1.0, 1.0, 10, 1.0, "bootstrap-bca")
     assert v.replicates_to_decide(on_boundary, 0.0, INF) == INF
     # never fewer than one more replicate than this run had
@@ -256,3 +274,34 @@ def test_check_verdicts_needs_the_columns():
 def test_finding_rejects_an_empty_claim_text():
     with pytest.raises(ValueError, match="paper must be a non-empty string"):
         v.finding("a", " ", None, 0.0)
+
+
+def test_display_table_and_interval_text():
+    table = v.verdict_table(_rows())
+    ci = v.rate_interval(30, 100)
+    assert v.interval_text(table.iloc[0]) == f"0.3 [{ci.lower:.3g}, {ci.upper:.3g}]"
+    assert v.interval_text(table.iloc[0], percent=True) == (
+        f"30 % [{100 * ci.lower:.3g} %, {100 * ci.upper:.3g} %]"
+    )
+    assert v.interval_text(table.iloc[2]) == "0.125 [−∞, ∞]"  # 4 replicates: no interval
+    assert v.interval_text(table.iloc[3]) == "not run"
+    shown = v.display_table(table, names=True).data
+    assert list(shown.columns) == [
+        "finding",
+        "the paper",
+        "this run: estimate [95 % interval]",
+        "n",
+        "verdict",
+        "replicates to decide",
+        "note",
+    ]
+    needed = table.replicates_to_decide
+    assert list(shown["replicates to decide"]) == [
+        "",
+        f"{needed[1]:,.0f}",
+        f"{needed[2]:,.0f}",
+        "",
+    ]
+    assert shown.loc[3, "note"] == "needs Adult" and shown.loc[0, "n"] == "100"
+    html = v.display_table(table.assign(note="<b>"), paper="Authors").to_html()
+    assert "&lt;b&gt;" in html and "Authors" in html

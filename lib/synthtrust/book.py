@@ -7,7 +7,8 @@
    folder, which holds ``<chapter>.ipynb``;
 2. the book is staged into ``<out>/stage/``: ``_config.yml``, ``_toc.yml``, ``intro.md``,
    ``references.bib`` and the *executed* notebooks as ``chapters/<chapter>.ipynb`` (never the
-   MyST ``.md`` sources, so the two cannot collide);
+   MyST ``.md`` sources, so the two cannot collide); when ``_toc.yml`` lists ``scorecard``,
+   the page is written from the runs' ``results/verdicts.csv`` (:mod:`synthtrust.scorecard`);
 3. the offline assets go to ``<out>/stage/site_assets/`` (not ``_static``: Jupyter Book injects
    every script under ``_static`` into every page): the Vega bundle
    (:func:`synthtrust.charts.vega_bundle_js`) and MathJax 3 (``es5/`` from npm, fetched by
@@ -34,7 +35,7 @@ from typing import Any
 
 import yaml
 
-from synthtrust import charts
+from synthtrust import charts, scorecard
 
 __all__ = [
     "ASSETS_DIR",
@@ -292,6 +293,10 @@ def stage(
             shutil.copytree(root_path / folder, stage_dir / folder)
     for name, notebook in notebooks.items():
         _stage_notebook(Path(notebook), stage_dir / "chapters" / f"{name}.ipynb")
+
+    if scorecard.PAGE in _toc_files([toc]):
+        run_dirs = {name: Path(nb).parent for name, nb in notebooks.items()}
+        scorecard.write_scorecard(run_dirs, stage_dir / f"{scorecard.PAGE}.md")
 
     assets = stage_dir / ASSETS_DIR
     charts.write_vega_bundle(assets / charts.VEGA_BUNDLE_FILENAME)

@@ -157,6 +157,13 @@ def _cmd_run(args) -> int:
     print(f"notebook: {out / (args.chapter + '.ipynb')}")
     print(f"results:  {out / 'results'}")
     print(f"manifest: {out / 'manifest.json'}")
+    table = out / "results" / "verdicts.csv"
+    if table.is_file():
+        from synthtrust import verdicts
+
+        print(f"verdicts: {verdicts.summarize(verdicts.read_verdicts(table))['text']}")
+    else:
+        print("verdicts: none (the chapter wrote no results/verdicts.csv)")
     return 0
 
 

@@ -1,9 +1,9 @@
 """Chapter 5 (auditing, Houssiau et al. 2022): presets and the smoke run's outputs — the
-verdicts Table 4 expects, the cards' dimensions, the findings table."""
+verdicts Table 4 expects, the cards' dimensions, the verdicts file."""
 
 import pandas as pd
 
-from synthtrust import runner
+from synthtrust import runner, verdicts
 from synthtrust.studies import auditing as au
 
 NAME = "auditing"
@@ -33,8 +33,6 @@ def test_smoke_run_outputs(smoke_run_of):
     rejected = summary.set_index("generator").rejected
     assert rejected["ipf_dishonest"] == 1 and rejected["cart"] == 1
     assert rejected["ipf_honest"] == 0
-    findings = pd.read_csv(run / "results" / "findings.csv")
-    assert findings.key.tolist()[:3] == ["honest_pass", "dishonest_fail", "cart_fail"]
 
 
 def test_smoke_run_power_curve(smoke_run_of):
@@ -63,5 +61,30 @@ def test_smoke_run_utility_tables(smoke_run_of):
     for col in ("app2_acc_real", "app3_acc_real", "app3_acc_synthetic", "app3_jaro"):
         assert summary[col].between(0, 1).all()
     assert (summary.app1_rmse_3way > 0).all() and (summary.app1_rmse_3way < 0.02).all()
-    found = pd.read_csv(run / "results" / "utility_findings.csv")
-    assert found.key.tolist()[0] == "tailored_3way"
+
+
+def test_smoke_run_verdicts(smoke_run_of):
+    run = smoke_run_of(NAME)
+    smoke = runner.load_params(NAME, "smoke")
+    table = verdicts.read_verdicts(run / "results")
+    gens = ("ipf_honest", "ipf_dishonest", "pgm_honest", "pgm_dishonest", "cart")
+    others = ("mst", "privbayes", "patectgan", "ctgan")
+    expected = (
+        [f"table4_{g}_app{a}" for a in (1, 2, 3) for g in gens]
+        + [f"table4_pgm_strongest_app{a}_vs_{o}" for a in (1, 2) for o in ("ipf_dishonest", "cart")]
+        + [f"utility_app1_{t}_below_{o}" for t in ("ipf", "pgm") for o in others]
+        + [f"utility_app{a}_{t}_real_accuracy" for a in (2, 3) for t in ("ipf", "pgm")]
+        + ["utility_app2_patectgan_overconfident", "utility_app3_patectgan_overconfident"]
+        + ["utility_app2_ctgan_overconfident", "utility_app3_ipf_jaro", "utility_app3_pgm_jaro"]
+        + ["utility_app3_patectgan_jaro_random", "utility_app3_privbayes_jaro_random"]
+    )
+    assert table.finding.tolist() == expected
+    for row in table.itertuples():
+        assert row.verdict == verdicts.decide(row.lower, row.upper, row.claim_low, row.claim_high)
+        assert row.section == "auditing-verdicts"
+    # the smoke run audits each of its App. 1 cells n_reps times; other cells are not run
+    t4 = table.set_index("finding")
+    for g in smoke["generators"][0]:
+        assert t4.loc[f"table4_{g}_app1", "n"] == smoke["n_reps"]
+    assert (t4.loc[[f"table4_{g}_app2" for g in gens], "n"] == 0).all()
+    assert t4.loc["utility_app3_ipf_jaro", "n"] == smoke["utility_runs"]

@@ -10,7 +10,7 @@ import nbformat
 import pytest
 import yaml
 
-from synthtrust import runner
+from synthtrust import runner, verdicts
 
 CHAPTERS = runner.list_chapters()
 PRESETS = ("smoke", "default", "paper")
@@ -63,3 +63,23 @@ def test_smoke_run_has_no_errors_and_records_its_parameters(name, smoke_run_of):
     manifest = json.loads((run / "manifest.json").read_text())
     assert manifest["parameters"] == runner.load_params(name, "smoke")
     assert (run / "results").is_dir() and any((run / "results").iterdir())
+
+
+@pytest.mark.parametrize("name", CHAPTERS)
+def test_smoke_run_writes_verdicts_that_follow_from_their_intervals(name, smoke_run_of):
+    """results/verdicts.csv in the format of synthtrust.verdicts: its columns, lower ≤ estimate
+    ≤ upper wherever replicates ran, each verdict equal to decide() on its interval, and every
+    row linked to a section of the chapter."""
+    run = smoke_run_of(name)
+    table = verdicts.read_verdicts(run / "results")  # raises on a row that breaks the format
+    assert len(table) > 0
+    for row in table.itertuples():
+        assert row.verdict == verdicts.decide(row.lower, row.upper, row.claim_low, row.claim_high)
+        if row.n > 0:
+            assert row.lower <= row.estimate <= row.upper, row.finding
+        if row.verdict == "undetermined" and row.n > 0:
+            assert row.replicates_to_decide > row.n, row.finding
+        assert row.section, f"{name}: finding {row.finding} names no section"
+    source = (runner.chapters_dir() / f"{name}.md").read_text(encoding="utf-8")
+    for label in set(table.section):
+        assert f"({label})=" in source, f"{name}: no MyST label ({label})= in the chapter"

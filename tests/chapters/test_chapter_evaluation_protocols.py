@@ -1,11 +1,12 @@
 """Chapter 3 contract and study helpers: parameters cell = default preset, presets, the data as
-the paper's Table 1 describes it, the error summary against a hand computation, the smoke run."""
+the paper's Table 1 describes it, the error summary against a hand computation, the smoke run
+and its verdicts."""
 
 import numpy as np
 import pandas as pd
 import pytest
 
-from synthtrust import datasets, runner
+from synthtrust import datasets, runner, verdicts
 from synthtrust.studies import evaluation_protocols as ep
 
 NAME = "evaluation_protocols"
@@ -92,40 +93,6 @@ def test_summarize_is_equation_2_and_3():
     assert s.estimate == pytest.approx(0.6) and s.reference == pytest.approx(0.9)
 
 
-def test_compare_protocols_counts_by_hand():
-    # three comparisons (two generators, two ε for g1): B's RMSE lower in 2 of 3, A's ME > 0
-    # in 2 of 3; the bootstrap rows are not a DP generator and are left out
-    rows = []
-    for gen, eps, rmse_a, rmse_b, me_a in (
-        ("g1", 1.0, 0.2, 0.1, 0.05),
-        ("g1", 10.0, 0.1, 0.3, -0.02),
-        ("g2", 1.0, 0.4, 0.2, 0.3),
-        ("bootstrap", 1.0, 0.9, 0.0, 0.9),
-    ):
-        for prot, rmse, me in (("A", rmse_a, me_a), ("B", rmse_b, -0.01)):
-            rows.append(
-                {
-                    "dataset": "d",
-                    "generator": gen,
-                    "epsilon": eps,
-                    "classifier": "knn",
-                    "metric": "accuracy",
-                    "protocol": prot,
-                    "rmse": rmse,
-                    "me": me,
-                }
-            )
-    out = ep.compare_protocols(pd.DataFrame(rows), ["g1", "g2"])
-    assert out["n_compare"] == 3
-    assert out["b_wins"] == pytest.approx(2 / 3) and out["a_optimistic"] == pytest.approx(2 / 3)
-    assert out["rmse_median_A"] == pytest.approx(0.2) and out["rmse_median_B"] == pytest.approx(0.2)
-    assert out["absme_median_A"] == pytest.approx(0.05) and out["absme_median_B"] == pytest.approx(
-        0.01
-    )
-    with pytest.raises(ValueError, match="both protocols"):
-        ep.compare_protocols(pd.DataFrame(rows), ["g3"])
-
-
 def test_grid_and_generators_reject_unknown_names():
     cells = ep.build_grid(
         datasets_=["ilpd"],
@@ -197,6 +164,38 @@ def test_smoke_run_outputs(smoke_run_of):
     np.testing.assert_allclose(summary.rmse, np.hypot(summary.me, summary["std"]))
     reps = pd.read_parquet(smoke_run / "results" / "repetitions.parquet")
     assert reps[["estimate", "truth", "reference"]].stack().between(0, 1).all()
+
+
+def test_smoke_verdicts_follow_from_their_intervals(smoke_run_of):
+    table = verdicts.read_verdicts(smoke_run_of(NAME) / "results")
+    smoke = runner.load_params(NAME, "smoke")
+    names = ["b_below_a_rmse_all"]
+    names += [
+        f"b_below_a_rmse_{spec.label.lower()}_{metric}"
+        for spec in ep.DATASETS.values()
+        for metric in ("f1", "accuracy")
+    ]
+    names += [
+        "b_below_a_rmse_f1_eps_ge_15",
+        "mwem_pgm_a_optimistic",
+        "a_rmse_falls_with_eps",
+        "b_rmse_falls_with_eps",
+        "better_generators_truth_f1",
+        "better_generators_truth_accuracy",
+        "aim_best_truth_f1",
+    ]
+    assert list(table.finding) == names
+    assert (table.section == ep.SECTION).all()
+    for row in table.itertuples():
+        assert row.verdict == verdicts.decide(row.lower, row.upper, row.claim_low, row.claim_high)
+    # the smoke preset runs Diabetes with PrivBayes and MST at ε = 1: the rows on Diabetes rest
+    # on every repetition, the rest were not run and say so
+    ran = table.finding.isin(
+        ["b_below_a_rmse_all", "b_below_a_rmse_diabetes_f1", "b_below_a_rmse_diabetes_accuracy"]
+    )
+    assert (table[ran].n == smoke["n_reps"]).all()
+    assert (table[~ran].n == 0).all() and table[~ran].note.str.startswith("not run: ").all()
+    assert (table[~ran].verdict == "undetermined").all()
 
 
 def test_adult_cell_scores_the_bootstrap_near_the_resampling_floor():

@@ -1,6 +1,6 @@
 """Chapter 4 (feature importance, Giles et al. 2022): presets, the study's measures against hand
 computations, the AUC conventions, the grid's bad input, one replicate end to end, the smoke
-run's outputs."""
+run's outputs and its verdicts."""
 
 import json
 
@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from synthtrust import runner
+from synthtrust import runner, verdicts
 from synthtrust.experiment import run_grid
 from synthtrust.studies import feature_importance as fi
 
@@ -275,86 +275,43 @@ def test_smoke_run_outputs(smoke_run_of):
     assert ok[["rbo", "corr_rbo"]].stack().between(0, 1 + 1e-12).all()
     assert (ok.corr_rbo >= ok.rbo - 1e-12).all()
     assert set(summary.generator) >= {"privbayes", "privbayes_ds", "independent", "subsample"}
-    findings = pd.read_csv(run / "results" / "findings.csv")
-    assert list(findings.key) == [k for k, _ in fi.PAPER_FINDINGS]
 
 
-def _fake_results():
-    """Hand-made replicates: PrivBayes whose RBO rises with ε on Polish and Household, PATE-CTGAN
-    below it at ε = 1, independent resampling above it at the smallest ε, Artificial 1 whose
-    synthetic top two is the real one only at ε = 1, and subsamples."""
-    rows = []
-
-    def add(dataset, generator, level, rep, rbo, imp="{}", auc=(0.7, 0.6, 0.8)):
-        rows.append(
-            {
-                "dataset": dataset,
-                "generator": generator,
-                "level": level,
-                "rep": rep,
-                "method": "shap",
-                "failed": False,
-                "rbo": rbo,
-                "corr_rbo": rbo + 0.1,
-                "cosine": 0.9,
-                "l2": 0.1,
-                "kl": 0.1,
-                "auc_synthetic": auc[0],
-                "auc_cross": auc[1],
-                "auc_real": auc[2],
-                "rows": 100,
-                "importance": imp,
-            }
-        )
-
-    for rep in range(2):
-        for d, base in (("polish", 0.3), ("household", 0.1)):
-            for e, bump in ((0.01, 0.0), (1.0, 0.2), (10.0, 0.4)):
-                add(d, "privbayes_ds", e, rep, base + bump + 0.01 * rep)
-            add(d, "pate_ctgan", 1.0, rep, 0.05)
-            add(d, "independent", np.nan, rep, base + 0.1)
-        add("polish", "subsample", 0.01, rep, 0.2 + 0.2 * rep)
-        add("polish", "subsample", 0.1, rep, 0.6 + 0.01 * rep)
-        add("artificial_1", "privbayes_ds", 0.01, rep, 0.5, '{"X0":0.1,"X1":0.2,"X2":0.7}')
-        add("artificial_1", "privbayes_ds", 1.0, rep, 0.9, '{"X0":0.6,"X1":0.3,"X2":0.1}')
-    real = pd.DataFrame(
-        [
-            {
-                "dataset": d,
-                "rep": rep,
-                "method": "shap",
-                "auc_real": 0.8,
-                "importance": '{"X0":0.5,"X1":0.4,"X2":0.1}',
-                "rbo": 0.05,
-                "corr_rbo": 0.1,
-                "cosine": 0.5,
-            }
-            for d in ("polish", "household", "artificial_1")
-            for rep in range(2)
-        ]
-    )
-    raw = pd.DataFrame(rows)
-    return fi.summarize(raw), raw, real
+def _finding_names() -> list[str]:
+    """The verdict rows the chapter writes, in order (one per cell the paper's sentences are
+    about; the PrivBayes findings once per variant, ``_dp`` for the ε-DP one)."""
+    real = ("adult", "household", "polish")
+    parts = [
+        ["a1_top2", "a5_rbo", "a5_cosine", "a5_order", "a2_rbo_below_a1", "a2_corr_rbo"]
+        + ["a4_below_a3"],
+        [f"trend_{d}" for d in real]
+        + [f"low_eps_{d}" for d in real]
+        + ["independent_household", "independent_polish", "adult_above_baselines"],
+        ["household_below_adult", "household_below_polish"]
+        + [f"pb_vs_pate_{d}" for d in real]
+        + ["auc_gap"],
+        ["corr_ge_rbo", "cos_sd"],
+    ]
+    names = [n + sfx for part in parts for sfx in ("", "_dp") for n in part]
+    return names + [f"subsample_{k}_{d}" for d in real for k in ("rises", "sd_falls")]
 
 
-def test_paper_vs_run_checks_the_findings_on_known_results():
-    summary, raw, real = _fake_results()
-    f = fi.paper_vs_run(summary, raw, real, "shap").set_index("key")
-    assert list(f.index) == [k for k, _ in fi.PAPER_FINDINGS]
-    assert f.reproduced["trend"] == "yes" and "Polish +1.00" in f.this_run["trend"]
-    assert f.reproduced["a1_top2"] == "no"
-    assert "ε=0.01: 0%, ε=1: 100%" in f.this_run["a1_top2"]
-    # independent (0.4 / 0.2) vs PrivBayes at ε = 0.01 (0.305 / 0.105)
-    assert f.reproduced["independent"] == "yes"
-    assert "Polish 0.40 vs 0.30 (ε=0.01)" in f.this_run["independent"]
-    assert f.reproduced["household_low"] == "yes"
-    assert f.reproduced["pb_vs_pate"] == "yes"
-    assert "Polish ε=1 0.51 vs 0.05" in f.this_run["pb_vs_pate"]
-    assert f.reproduced["subsample"] == "yes"  # the mean rises, the sd falls
-    assert "0.30±0.14 → 0.60±0.01" in f.this_run["subsample"]
-    assert f.reproduced["corr_ge_rbo"] == "yes"
-    for key in ("a5_high", "a2_rbo", "a34", "adult"):
-        assert f.reproduced[key] == "not in this run"
-    # the correct PrivBayes was not run: its findings are all absent
-    dp = fi.paper_vs_run(summary, raw, real, "shap", "privbayes").set_index("key")
-    assert dp.reproduced["trend"] == "not in this run"
+def test_smoke_run_verdicts(smoke_run_of):
+    """results/verdicts.csv: the expected findings, each verdict from its interval alone, the
+    cells the smoke preset does not run undetermined with n = 0, the theorem corrRBO ≥ RBO
+    holding on every comparison."""
+    run = smoke_run_of(NAME)
+    table = verdicts.read_verdicts(run / "results")
+    assert list(table.finding) == _finding_names()
+    for row in table.itertuples():
+        assert row.verdict == verdicts.decide(row.lower, row.upper, row.claim_low, row.claim_high)
+        assert row.section == "feature_importance-verdicts"
+        if row.n == 0:
+            assert row.verdict == "undetermined" and row.note.startswith("not in this run")
+        else:
+            assert row.lower <= row.estimate <= row.upper
+    t = table.set_index("finding")
+    smoke = runner.load_params(NAME, "smoke")
+    assert t.n["trend_polish"] == 0  # one ε in the smoke preset: no trend
+    assert t.n["a5_rbo"] == t.n["independent_polish_dp"] == smoke["n_reps"]
+    assert t.verdict["corr_ge_rbo"] == t.verdict["corr_ge_rbo_dp"] == "holds"

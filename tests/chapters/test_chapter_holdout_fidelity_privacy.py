@@ -5,7 +5,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from synthtrust import runner
+from synthtrust import runner, verdicts
 from synthtrust.studies import holdout_fidelity_privacy as hf
 
 NAME = "holdout_fidelity_privacy"
@@ -74,6 +74,29 @@ def test_smoke_run_outputs(smoke_run):
     assert flips.dcr_share.is_monotonic_decreasing and flips.tvd_3.is_monotonic_increasing
     side = pd.read_csv(smoke_run / "results" / "beside_paper.csv")
     assert {"this_run", "paper", "metric"} <= set(side.columns)
+
+
+def test_smoke_run_verdicts(smoke_run):
+    """results/verdicts.csv: the paper's claims on the smoke preset's dataset, Flip rates and DP
+    cells, each verdict following from its interval alone."""
+    table = verdicts.read_verdicts(smoke_run / "results")
+    smoke = runner.load_params(NAME, "smoke")
+    (dataset,) = smoke["datasets"]
+    expected = [f"{dataset}_holdout_share"]
+    expected += [f"{dataset}_flip{round(100 * p)}_share" for p in smoke["flip_rates"]]
+    expected += [f"{dataset}_flip_tvd3_rises", f"{dataset}_mostlyai_share"]
+    expected += [f"dp_{m}_eps{e:g}_share" for m in smoke["dp_methods"] for e in smoke["dp_epsilon"]]
+    assert table.finding.tolist() == expected
+    for row in table.itertuples():
+        assert row.verdict == verdicts.decide(row.lower, row.upper, row.claim_low, row.claim_high)
+    assert (table.section == hf.SECTION).all()
+    # shares are over the synthetic records: online-shoppers' halves hold 6 165 records each
+    shares = table[table.finding.str.endswith("_share") & (table.n > 0)]
+    scores = pd.read_csv(smoke_run / "results" / "scores.csv")
+    assert set(shares.n[~shares.finding.str.startswith("dp_")]) == set(scores.n_synthetic)
+    assert (
+        (table.set_index("finding").loc[f"{dataset}_mostlyai_share", "n"]) == 0
+    )  # published: false
 
 
 def test_dp_table_and_public_domain():

@@ -28,7 +28,7 @@ from pathlib import Path
 import pytest
 from _repo import ROOT, site_chapters
 
-from synthtrust import book, charts
+from synthtrust import book, charts, verdicts
 
 SCREENSHOTS = ROOT / "_build" / "screenshots"
 TIMEOUT_MS = 20_000
@@ -390,6 +390,28 @@ def test_the_scale_guide_page_offline(site, browser):
     assert "--estimate" in words and "dask worker tcp://HEAD:8786" in words
     for chapter in CHAPTERS:  # a measured cost row per chapter: tasks, core-hours, memory
         assert re.search(rf"{chapter} [\d,]+ (≥ )?[\d.]+ [\d,]+ MB", words), chapter
+
+
+@pytest.mark.site
+def test_the_scorecard_page_offline(site, browser, book_build):
+    """Every chapter's verdicts on one page: a counts row per chapter, a row per finding with
+    its verdict, and links that lead to the chapters' sections."""
+    page = site / "scorecard.html"
+    _fail_on(check_page(browser, page))
+    text = page.read_text(encoding="utf-8")
+    words = re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", " ", text)))
+    assert "Scorecard: does each paper's finding hold?" in words
+    shown = dict.fromkeys(verdicts.VERDICTS, 1)  # the page's introduction names each once
+    for name in CHAPTERS:
+        assert f'href="chapters/{name}.html#' in text, f"no link into chapter {name}"
+        if book_build.run_dir(name) is not None:
+            table = verdicts.read_verdicts(book_build.run_dir(name) / "results")
+            assert all(f">{row.finding}<" in text for row in table.itertuples())
+            for verdict in verdicts.VERDICTS:
+                shown[verdict] += int((table.verdict == verdict).sum())
+    if book_build.runs is not None:
+        for verdict, count in shown.items():
+            assert text.count(f"<strong>{verdict}</strong>") == count, verdict
 
 
 @pytest.mark.site

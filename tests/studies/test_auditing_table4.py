@@ -5,10 +5,13 @@ The oracles and the shared set-up are described in ``_auditing_data.py``.
 
 import math
 
+import numpy as np
 import pandas as pd
 import pytest
 from _auditing_data import _cell
+from scipy import stats
 
+from synthtrust import verdicts
 from synthtrust.experiment import run_grid
 from synthtrust.studies import auditing as au
 
@@ -41,9 +44,13 @@ def test_run_grid_summary_and_table4():
     assert len(long) == 4 * 2 * 4 and set(long["side"]) == {"D−", "D+"}
     # centring on the midpoint of the two means: each audit's centred values average to 0
     assert long.groupby(["generator", "rep"])["y_centred"].mean().abs().max() < 1e-12
-    f = au.findings(res).set_index("key")
-    assert f.loc["honest_pass", "holds"] and f.loc["dishonest_fail", "holds"]
-    assert f.loc["cart_fail", "holds"] is None
+    # the verdicts read the run's own audits: 2 of each, honest never and dishonest always
+    # rejected here, so the Clopper-Pearson intervals are those of 0/2 and 2/2
+    v = pd.DataFrame(au.verdict_rows(res, random_state=0)).set_index("finding")
+    assert v.loc["table4_ipf_honest_app1", "upper"] == pytest.approx(1 - 0.025**0.5)
+    assert v.loc["table4_ipf_dishonest_app1", "lower"] == pytest.approx(0.025**0.5)
+    assert (v.loc[["table4_ipf_honest_app1", "table4_ipf_dishonest_app1"], "n"] == 2).all()
+    assert v.loc["table4_cart_app1", "n"] == 0
 
 
 def test_summaries_against_hand_computation():
@@ -70,3 +77,57 @@ def test_summaries_against_hand_computation():
     assert t4.loc["Sequential CART (paper: SynthPop)", ("App. 1", "this run")] == "0.001"
     assert t4.loc["MST (ε-DP)", ("App. 2", "paper")] == "—"
     assert au._fmt_p(0.0, -412.3) == "10^-412"
+
+
+def _audits(app, generator, rejected, log10_p):
+    return pd.DataFrame(
+        {
+            "app": app,
+            "generator": generator,
+            "rep": np.arange(len(rejected)),
+            "rejected": rejected,
+            "log10_p": log10_p,
+            "alpha": 0.01,
+        }
+    )
+
+
+def test_verdict_rows_against_hand_computation():
+    rng = np.random.default_rng(5)
+    pgm_p, ipf_p = -rng.uniform(60, 80, 10), -rng.uniform(30, 40, 10)
+    res = pd.concat(
+        [
+            _audits(1, "ipf_honest", [False] * 10, -rng.uniform(0, 1, 10)),
+            _audits(1, "ipf_dishonest", [True] * 3 + [False] * 7, ipf_p),
+            _audits(1, "pgm_dishonest", [True] * 10, pgm_p),
+        ]
+    ).sample(frac=1.0, random_state=1)  # shuffled: the pairs must be found by rep
+    rows = au.verdict_rows(res, random_state=7)
+    table = verdicts.verdict_table(rows).set_index("finding")
+    expected = [f"table4_{g}_app{a}" for a in (1, 2, 3) for g in au.PAPER_GENERATORS] + [
+        f"table4_pgm_strongest_app{a}_vs_{o}" for a in (1, 2) for o in ("ipf_dishonest", "cart")
+    ]
+    assert list(table.index) == expected
+    # 3 rejections of 10 audits: the Clopper-Pearson interval of SciPy, straddling 0.5
+    ci = stats.binomtest(3, 10).proportion_ci(0.95, method="exact")
+    row = table.loc["table4_ipf_dishonest_app1"]
+    assert (row.estimate, row.n) == (0.3, 10)
+    assert (row.lower, row.upper) == pytest.approx((ci.low, ci.high))
+    assert row.verdict == "undetermined" and row.replicates_to_decide > 10
+    assert "α = 0.01" in row.paper and row.claim_low == au.REJECTION_BAND
+    # 0 of 10: upper end 1 - 0.025^(1/10) = 0.31 < 0.5, the honest generator passes
+    honest = table.loc["table4_ipf_honest_app1"]
+    assert honest.upper == pytest.approx(1 - 0.025 ** (1 / 10)) and honest.verdict == "holds"
+    assert table.loc["table4_pgm_dishonest_app1", "verdict"] == "holds"
+    # the paired finding is paired_interval on the same replicates, in rep order
+    paired = verdicts.paired_interval(pgm_p, ipf_p, random_state=7)
+    strongest = table.loc["table4_pgm_strongest_app1_vs_ipf_dishonest"]
+    assert strongest.n == 10 and strongest.estimate == pytest.approx(np.mean(pgm_p - ipf_p))
+    assert (strongest.lower, strongest.upper) == pytest.approx((paired.lower, paired.upper))
+    assert strongest.verdict == "holds"
+    # cells not audited: undetermined with n = 0 and a note
+    for name in ("table4_cart_app1", "table4_ipf_honest_app2", "table4_pgm_strongest_app1_vs_cart"):
+        assert table.loc[name, "n"] == 0 and table.loc[name, "verdict"] == "undetermined"
+        assert "not audited" in table.loc[name, "note"]
+    with pytest.raises(ValueError, match="rep"):
+        au.verdict_rows(res.drop(columns="rep"))

@@ -11,6 +11,7 @@ import pandas as pd
 import pytest
 from scipy import stats
 
+from synthtrust import verdicts
 from synthtrust.experiment import replicate_rngs, run_grid
 from synthtrust.privacy.rdp import gswgan_epsilon
 from synthtrust.studies import hypothesis_gan as hg
@@ -285,3 +286,54 @@ def test_accounting_table_of_the_paper_setting():
         gswgan_epsilon(4987, composition="per_iteration", **kw)
     )
     assert gswgan_epsilon(1, composition="per_iteration", **kw) == pytest.approx(27.7, abs=0.1)
+
+
+# ----------------------------------------------------------------------------------- verdicts
+def _gan_results(n_generators, rejects_lo, rejects_hi, data="nonsignal", m=1000, n_sets=5):
+    """Hand-made GAN replicates: generator g rejects rejects_*[g] of its sets at ε = 1 / 10."""
+    frames = []
+    for eps, rejects in ((1.0, rejects_lo), (10.0, rejects_hi)):
+        for g in range(n_generators):
+            frames.append(
+                pd.DataFrame(
+                    {"data": data, "method": "dp_gan", "n": 20000, "m": m, "epsilon": eps,
+                     "rep": g, "set": np.arange(n_sets), "test": "mannwhitneyu",
+                     "reject": np.arange(n_sets) < rejects[g], "feasible": True}
+                )
+            )  # fmt: skip
+    return pd.concat(frames, ignore_index=True)
+
+
+def test_generator_rates_are_each_generators_share():
+    res = _gan_results(3, [0, 1, 5], [2, 2, 2])
+    share = hg.generator_rates(res, data="nonsignal", m=1000, epsilon=1.0)
+    assert share.tolist() == [0.0, 0.2, 1.0] and share.index.tolist() == [0, 1, 2]
+
+
+def test_gan_verdicts_pair_generators_when_there_are_enough():
+    rng = np.random.default_rng(0)
+    lo, hi = rng.integers(0, 3, 25), rng.integers(1, 6, 25)
+    res = _gan_results(25, lo, hi)
+    rates = hg.gan_error_rates(res)
+    rows = {r["finding"]: r for r in hg.verdict_rows(res, rates, rates.iloc[:0], random_state=7)}
+    grows = rows["gan_type1_grows_with_eps"]
+    want = verdicts.paired_interval(hi / 5, lo / 5, random_state=7)
+    assert (grows["estimate"], grows["lower"], grows["upper"]) == pytest.approx(
+        (want.estimate, want.lower, want.upper)
+    )
+    assert grows["n"] == 25 and grows["method"] == "paired-bootstrap-bca"
+    high = rows["gan_type1_high_eps10"]
+    cell = rates[np.isclose(rates.epsilon, 10.0)].iloc[0]
+    assert (high["lower"], high["upper"], high["n"]) == pytest.approx((cell.lo, cell.hi, 25))
+    # no cardio smoothed histogram: the comparison is not computed
+    assert rows["gan_type2_below_smoothed_cardio"]["n"] == 0
+
+
+def test_gan_verdicts_with_few_generators_are_unpaired_and_conservative():
+    res = _gan_results(3, [0, 1, 0], [5, 4, 5])
+    rates = hg.gan_error_rates(res)
+    grows = next(r for r in hg.verdict_rows(res, rates, rates.iloc[:0]) if "grows" in r["finding"])
+    lo_k, hi_k = 1 / 15 * 3, 14 / 15 * 3  # pooled rate × generators
+    want = hv.clopper_pearson(hi_k, 3, 0.975)[0] - hv.clopper_pearson(lo_k, 3, 0.975)[1]
+    assert grows["lower"] == pytest.approx(float(want))
+    assert grows["method"] == "clopper-pearson-bonferroni" and grows["n"] == 3

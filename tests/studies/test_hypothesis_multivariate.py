@@ -16,7 +16,7 @@ import pandas as pd
 import pytest
 from scipy import stats
 
-from synthtrust import datasets
+from synthtrust import datasets, verdicts
 from synthtrust.experiment import run_grid
 from synthtrust.studies import hypothesis_multivariate as hm
 from synthtrust.studies import hypothesis_validity as hv
@@ -342,7 +342,6 @@ def test_tiny_run_error_rates_are_proportions_and_reproducible():
     again = run_grid(hm.multivariate_cell, cells, 6, seed=3, n_jobs=1, progress=False, chunk_size=6)
     pd.testing.assert_frame_equal(raw, again)
     rates = hv.error_rates(raw)
-    assert hm.error_rates is hv.error_rates  # reused, not copied
     assert len(rates) == len(cells) * 4
     ok = rates["rate"].dropna()
     assert len(ok) > 0 and ok.between(0, 1).all()
@@ -380,3 +379,84 @@ def test_type_i_error_on_the_simulated_original_is_nominal(test, nominal_rates):
     k = round(rates.loc[test, "rate"] * rates.loc[test, "n_feasible"])
     assert rates.loc[test, "n_feasible"] == 300
     assert stats.binomtest(int(k), 300, 0.05).pvalue > 0.001
+
+
+# ----------------------------------------------------------------------------------- verdicts
+def _cell(data, method, n, epsilon, errors, n_feasible, n_reps, test="mannwhitneyu"):
+    """A hand-made replicate table of one cell: ``errors`` of ``n_feasible`` feasible ones."""
+    feasible = np.arange(n_reps) < n_feasible
+    error = np.arange(n_reps) < errors
+    reject = error if data == "nonsignal" else ~error
+    return pd.DataFrame(
+        {"data": data, "method": method, "n": n, "m": n, "epsilon": epsilon,
+         "rep": np.arange(n_reps), "test": test, "reject": reject & feasible,
+         "feasible": feasible}
+    )  # fmt: skip
+
+
+def test_a_rate_needs_min_feasible_datasets():
+    raw = pd.concat(
+        [
+            _cell("nonsignal", "private_pgm", 50, 0.1, 5, hm.MIN_FEASIBLE - 1, 200),
+            _cell("nonsignal", "private_pgm", 50, 1.0, 5, hm.MIN_FEASIBLE, 200),
+        ],
+        ignore_index=True,
+    )
+    rates = hm.error_rates(raw)
+    assert hm.MIN_FEASIBLE == 50
+    assert np.isnan(rates.rate.iloc[0]) and rates.n_feasible.iloc[0] == 49
+    assert rates.rate.iloc[1] == pytest.approx(5 / 50)
+    ci = stats.binomtest(5, 50).proportion_ci(method="exact")
+    assert (rates.lo.iloc[1], rates.hi.iloc[1]) == pytest.approx((ci.low, ci.high))
+
+
+def test_verdict_rows_of_a_hand_made_multivariate_run():
+    tests = list(hm.TESTS)
+    raw = pd.concat(
+        [_cell("nonsignal", "private_pgm", 20000, 10.0, 2, 100, 100, t) for t in tests]
+        + [_cell("nonsignal", "private_pgm", 50, 0.01, 5, 60, 100, "chi2"),
+           _cell("nonsignal", "private_pgm", 50, 0.1, 40, 100, 100, "chi2"),
+           _cell("nonsignal", "mwem", 50, 1.0, 30, 40, 100)],
+        ignore_index=True,
+    )  # fmt: skip
+    table = verdicts.verdict_table(hm.verdict_rows(hm.error_rates(raw), section="s"))
+    got = table.set_index("finding")
+    valid = got.loc["mv_private_pgm_type1_close_to_alpha_largest"]
+    ci = stats.binomtest(2, 100).proportion_ci(method="exact")
+    assert (valid.lower, valid.upper) == pytest.approx((ci.low, ci.high))
+    assert valid.verdict == "holds" and "every one of 4 cells" in valid.note
+    drop = got.loc["mv_private_pgm_type1_drops_at_eps_0_01"]
+    lo1, hi1 = stats.binomtest(5, 60).proportion_ci(0.975, "exact")
+    lo2, hi2 = stats.binomtest(40, 100).proportion_ci(0.975, "exact")
+    assert (drop.lower, drop.upper) == pytest.approx((lo1 - hi2, hi1 - lo2))
+    assert drop.verdict == "holds"
+    # MWEM's only cell below ε = 5 has 40 feasible datasets (< 50): no rate, undetermined
+    mwem = got.loc["mv_mwem_type1_high_elsewhere"]
+    assert mwem.n == 0 and mwem.verdict == "undetermined" and "too few" in mwem.note
+    assert got.loc["mv_mwem_type1_close_to_alpha_largest"].n == 0  # not in the grid
+    # Table S1: 40 of the PGM chi2 datasets at ε = 0.01 and 60 of MWEM's are unusable
+    occur = got.loc["mv_unusable_nonsignal_occur_at_eps_below_5"]
+    ci = stats.binomtest(60, 100).proportion_ci(method="exact")
+    assert occur.verdict == "holds" and (occur.lower, occur.upper) == pytest.approx(
+        (ci.low, ci.high)
+    )
+    none = got.loc["mv_unusable_nonsignal_none_at_n20000_or_eps_ge_5"]
+    ci = stats.binomtest(0, 100).proportion_ci(method="exact")
+    assert none.upper == pytest.approx(ci.high) and none.verdict == "undetermined"
+    assert got.loc["mv_unusable_signal_occur_at_eps_below_5"].n == 0
+    ends = zip(table.lower, table.upper, table.claim_low, table.claim_high, strict=True)
+    assert (table.verdict == [verdicts.decide(*v) for v in ends]).all()
+
+
+def test_share_of_cells_below_the_original_counts_decided_cells():
+    raw = pd.concat(
+        [_cell("signal", "real", 50, None, 60, 100, 100)]
+        + [_cell("signal", "private_pgm", 50, e, k, 100, 100) for e, k in [(0.1, 5), (1.0, 95)]]
+        + [_cell("signal", "mwem", 50, 1.0, 58, 100, 100)],
+        ignore_index=True,
+    )
+    row = next(r for r in hm.verdict_rows(hm.error_rates(raw)) if r["finding"].endswith("often"))
+    # three cells at Bonferroni level 1 - 0.05/3: one below (5 vs 60), one above (95 vs 60),
+    # one undecided (58 vs 60): the share lies in [1/3, 2/3], estimate 2/3 (two points below)
+    assert (row["lower"], row["estimate"], row["upper"]) == pytest.approx((1 / 3, 2 / 3, 2 / 3))
+    assert row["verdict"] == "undetermined" and row["n"] == 100

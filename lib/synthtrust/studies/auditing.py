@@ -17,7 +17,7 @@ of :func:`audit_cell` is one full audit with its own seed (the paper ran one aud
 This module runs the audits (:func:`build_grid`, :func:`audit_cell`, :func:`y_values`) and
 re-exports the chapter's other parts, one concept per module: the applications, their cards
 and bases (``auditing_applications``), the generators (``auditing_generators``), Table 4 and
-the findings (``auditing_table4``) and the power of the audit (``auditing_power``).
+the findings as verdicts (``auditing_table4``) and the power of the audit (``auditing_power``).
 
 Source: Houssiau et al. (2022) [``houssiau2022``], §3 (the framework), §4.1 (applications),
 §4.4 and Table 4 (the audits).
@@ -52,10 +52,11 @@ from .auditing_power import power_cell, power_curve, power_grid
 from .auditing_table4 import (  # noqa: F401 (_fmt_p: for the tests)
     PAPER_FINDINGS,
     PAPER_TABLE4,
+    REJECTION_BAND,
     _fmt_p,
-    findings,
     summarize,
     table4,
+    verdict_rows,
 )
 
 __all__ = [
@@ -63,19 +64,20 @@ __all__ = [
     "GENERATORS",
     "PAPER_FINDINGS",
     "PAPER_TABLE4",
+    "REJECTION_BAND",
     "Application",
     "application",
     "audit_cell",
     "basis",
     "build_grid",
     "card",
-    "findings",
     "make_generator",
     "power_cell",
     "power_curve",
     "power_grid",
     "summarize",
     "table4",
+    "verdict_rows",
     "y_values",
 ]
 

@@ -118,7 +118,7 @@ def expected_jaro_random_permutation(n: int = 6) -> Fraction:
 
 def jaro_random_permutation_sd(n: int = 6) -> float:
     """Standard deviation of the Jaro similarity of two random orders of n items (enumeration;
-    n = 6: about 0.12). Used by :func:`utility_findings` for "no better than random".
+    n = 6: about 0.12).
 
     Raises
     ------

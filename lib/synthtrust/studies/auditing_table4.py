@@ -1,10 +1,10 @@
 """Chapter 5 — Table 4 and the audit findings of the paper, beside this run's audits.
 
-Houssiau et al. (2022) [``houssiau2022``], §4.4, Table 4, Remark 1 and footnote 6: the paper's
-p-values and findings (:data:`PAPER_TABLE4`, :data:`PAPER_FINDINGS`), the audits of
+Houssiau et al. (2022) [``houssiau2022``], §4.4 and Table 4: the paper's p-values and findings
+(:data:`PAPER_TABLE4`, :data:`PAPER_FINDINGS`), the audits of
 :func:`synthtrust.studies.auditing.audit_cell` summarised per (application, generator)
-(:func:`summarize`), laid out as Table 4 (:func:`table4`) and checked against the findings
-(:func:`findings`).
+(:func:`summarize`), laid out as Table 4 (:func:`table4`), and the findings as verdicts with
+their uncertainty (:func:`verdict_rows`, :mod:`synthtrust.verdicts`).
 """
 
 from __future__ import annotations
@@ -14,9 +14,19 @@ import math
 import numpy as np
 import pandas as pd
 
+from synthtrust.verdicts import finding, paired_interval, rate_interval
+
 from .auditing_generators import GENERATORS, PAPER_GENERATORS
 
-__all__ = ["PAPER_FINDINGS", "PAPER_TABLE4", "findings", "summarize", "table4"]
+__all__ = [
+    "PAPER_FINDINGS",
+    "PAPER_TABLE4",
+    "REJECTION_BAND",
+    "SECTION",
+    "summarize",
+    "table4",
+    "verdict_rows",
+]
 
 
 #: Table 4 of the paper: generator -> p-values of the audit in applications 1, 2, 3. ("MST" in
@@ -29,20 +39,22 @@ PAPER_TABLE4 = {
     "cart": (5.1e-35, 3.9e-38, 3.7e-34),
 }
 
-#: What the paper reports (§4.4, Remark 1, footnote 6): (key, finding). The utility findings
-#: (Tables 1–3) are not re-run in this chapter.
+#: What the paper reports about the audits (§4.4, Table 4), one claim per row kind of
+#: :func:`verdict_rows`: (kind, claim). Remark 1 (not detecting a leak is no evidence of
+#: decomposability) and footnote 6 (MST's data-dependent selection) are properties of the test
+#: and of MST, not measurements, and get no row.
 PAPER_FINDINGS = [
     (
-        "honest_pass",
+        "honest",
         "Honest IPF and honest Private-PGM pass the audit in all three applications "
         "(p ≥ 0.47; Table 4)",
     ),
     (
-        "dishonest_fail",
+        "dishonest",
         "Dishonest IPF and Private-PGM are rejected in every application (p ≤ 2.3e-33; Table 4)",
     ),
     (
-        "cart_fail",
+        "cart",
         "SynthPop (sequential CART) is rejected in every application (p ≤ 5.1e-35; Table 4)",
     ),
     (
@@ -50,9 +62,15 @@ PAPER_FINDINGS = [
         "Dishonest Private-PGM gives the smallest p-values in App. 1 and 2 "
         "(5.4e-66, 3.0e-69; Table 4)",
     ),
-    ("not_proof", "Not detecting a leak is not evidence of decomposability (Remark 1)"),
-    ("mst", "MST is not decomposable: its selection of marginals depends on the data (footnote 6)"),
 ]
+
+#: The rejection rate that separates "passes" (below) from "is rejected" (above) in the
+#: verdicts: the paper ran one audit per cell, so its "passes" and "is rejected" are read as
+#: "in most audits".
+REJECTION_BAND = 0.5
+
+#: The MyST label of the chapter's section that shows the verdicts.
+SECTION = "auditing-verdicts"
 
 
 def summarize(results: pd.DataFrame) -> pd.DataFrame:
@@ -136,49 +154,114 @@ def table4(results: pd.DataFrame) -> pd.DataFrame:
     return frame.loc[labels].fillna("")
 
 
-def findings(results: pd.DataFrame) -> pd.DataFrame:
-    """The audit findings of :data:`PAPER_FINDINGS` checked on this run: columns ``key``,
-    ``paper``, ``this_run`` (what the run shows) and ``holds`` (True/False; None when the run
-    cannot test it)."""
-    s = summarize(results)
+def _by_rep(a: pd.DataFrame, b: pd.DataFrame, col_a: str, col_b: str | None = None):
+    """The values of ``a[col_a]`` and ``b[col_b]`` (default ``col_a``) on the replicates both
+    frames hold, matched by their ``rep`` column and in ``rep`` order: the pairs that
+    :func:`~synthtrust.verdicts.paired_interval` resamples together.
+
+    Returns
+    -------
+    tuple of two numpy arrays of float, of equal length (0 when no replicate is shared).
+    """
+    x = a.set_index("rep")[col_a]
+    y = b.set_index("rep")[col_a if col_b is None else col_b]
+    reps = x.index.intersection(y.index).sort_values()
+    return x.loc[reps].to_numpy(float), y.loc[reps].to_numpy(float)
+
+
+def verdict_rows(results: pd.DataFrame, *, random_state=None) -> list[dict]:
+    """The audit findings of :data:`PAPER_FINDINGS` as verdict rows
+    (:func:`synthtrust.verdicts.finding`), one per cell of the paper's statements.
+
+    * ``table4_<generator>_app<k>`` for each generator of Table 4 and application k = 1, 2, 3:
+      θ = the share of this run's audits of the cell that reject at the preset's α, with its
+      Clopper–Pearson interval over the audits. The paper ran one audit per cell and reports
+      "passes" (honest IPF and Private-PGM) or "is rejected" (dishonest ones, sequential
+      CART); a rate claim needs a band, and :data:`REJECTION_BAND` = 0.5 reads them as "in
+      most audits": θ < 0.5 for an honest generator (whose rate is the test's Type I error,
+      at most α if it is decomposable), θ > 0.5 for the others.
+    * ``table4_pgm_strongest_app<k>_vs_<other>`` for k = 1, 2 and ``other`` = dishonest IPF,
+      sequential CART: θ = mean paired difference of log₁₀ p between the dishonest
+      Private-PGM's audit and the other generator's with the same replicate index (the same
+      D* in App. 1–2), claimed < 0 (Table 4's smallest p-values).
+
+    A cell this run did not audit gives an undetermined row with n = 0 and a note.
+
+    Parameters
+    ----------
+    results : pandas.DataFrame
+        The audits: :func:`~synthtrust.studies.auditing.audit_cell` rows after
+        :func:`~synthtrust.experiment.run_grid` (columns ``app``, ``generator``, ``rep``,
+        ``rejected``, ``log10_p``; ``alpha`` if present is quoted).
+    random_state : int, numpy.random.Generator or None
+        Seed of the paired bootstrap (a fixed int gives the same table on a rerun).
+
+    Returns
+    -------
+    list of dict
+        The rows, in the order above (15 + 4).
+
+    Raises
+    ------
+    ValueError
+        ``results`` lacks one of the columns above.
+    """
+    need = {"app", "generator", "rep", "rejected", "log10_p"}
+    if not need <= set(results.columns):
+        raise ValueError(
+            f"results must have the columns {sorted(need)} (audit_cell after run_grid), "
+            f"got {list(results.columns)}"
+        )
+    level = f"α = {results['alpha'].iloc[0]:g}" if "alpha" in results and len(results) else "α"
+    not_run = "not audited in this preset (the paper preset audits every cell)"
+
+    def cell(app, gen):
+        return results[(results["app"] == app) & (results["generator"] == gen)]
+
     rows = []
-
-    def sub(gens):
-        return s[s["generator"].isin(gens)] if not s.empty else s
-
-    for key, text in PAPER_FINDINGS:
-        holds, shown = None, "not run"
-        if key == "honest_pass":
-            g = sub(["ipf_honest", "pgm_honest"])
-            if len(g):
-                holds = bool((g["rejected"] == 0).all())
-                shown = (
-                    f"{int((g['rejected'] == 0).sum())} of {len(g)} honest cells never "
-                    f"rejected; smallest median p = {g['p'].min():.2g}"
+    for app in (1, 2, 3):
+        for gen in PAPER_GENERATORS:
+            label, rejected = GENERATORS[gen]
+            grp = cell(app, gen)
+            n_rejected = int(grp["rejected"].astype(bool).sum())
+            side = "above" if rejected else "below"
+            paper = (
+                f"{label} {'is rejected' if rejected else 'passes'} in App. {app} (Table 4: "
+                f"p = {PAPER_TABLE4[gen][app - 1]:.2g}); θ = share of audits rejected at "
+                f"{level}, claimed {side} {REJECTION_BAND:g}"
+            )
+            claim = (REJECTION_BAND, math.inf) if rejected else (-math.inf, REJECTION_BAND)
+            rows.append(
+                finding(
+                    f"table4_{gen}_app{app}",
+                    paper,
+                    rate_interval(n_rejected, len(grp)) if len(grp) else None,
+                    *claim,
+                    section=SECTION,
+                    note="" if len(grp) else not_run,
                 )
-        elif key in ("dishonest_fail", "cart_fail"):
-            g = sub(["ipf_dishonest", "pgm_dishonest"] if key == "dishonest_fail" else ["cart"])
-            if len(g):
-                holds = bool((g["rejected"] == 1).all())
-                shown = (
-                    f"{int((g['rejected'] == 1).sum())} of {len(g)} cells always rejected; "
-                    f"largest median log10 p = {g['log10_p'].max():.1f}"
+            )
+    for app in (1, 2):
+        pgm = cell(app, "pgm_dishonest")
+        for other in ("ipf_dishonest", "cart"):
+            x, y = _by_rep(pgm, cell(app, other), "log10_p")
+            finite = bool(np.isfinite(x).all() and np.isfinite(y).all())
+            paper = (
+                f"Dishonest Private-PGM gives a smaller p-value than {GENERATORS[other][0]} in "
+                f"App. {app} (Table 4: {PAPER_TABLE4['pgm_dishonest'][app - 1]:.2g} vs "
+                f"{PAPER_TABLE4[other][app - 1]:.2g}); θ = mean paired difference of log₁₀ p, "
+                "claimed < 0"
+            )
+            note = not_run if not len(x) else "" if finite else "an audit gave log₁₀ p = −∞"
+            rows.append(
+                finding(
+                    f"table4_pgm_strongest_app{app}_vs_{other}",
+                    paper,
+                    paired_interval(x, y, random_state=random_state) if note == "" else None,
+                    -math.inf,
+                    0.0,
+                    section=SECTION,
+                    note=note,
                 )
-        elif key == "pgm_strongest":
-            g = sub(list(PAPER_GENERATORS))
-            g = g[g["app"].isin([1, 2])] if len(g) else g
-            if len(g) and "pgm_dishonest" in set(g["generator"]):
-                best = g.loc[g.groupby("app")["log10_p"].idxmin(), ["app", "generator"]]
-                holds = bool((best["generator"] == "pgm_dishonest").all())
-                shown = "; ".join(
-                    f"App. {a}: {GENERATORS[gn][0]}" for a, gn in best.itertuples(index=False)
-                )
-        elif key == "not_proof":
-            shown = "a property of the test, not a measurement"
-        elif key == "mst":
-            g = sub(["mst"])
-            if len(g):
-                shown = "; ".join(f"App. {r.app}: p = {r.p:.2g}" for r in g.itertuples())
-                shown += " (against a complete 2-way card MST reads only Φ)"
-        rows.append({"key": key, "paper": text, "this_run": shown, "holds": holds})
-    return pd.DataFrame(rows)
+            )
+    return rows

@@ -97,7 +97,7 @@ its parts, one concept per module: the Jaro similarity (``auditing_jaro``), the 
 (``auditing_census``), the generators (``auditing_utility_generators``), the models trained on
 synthetic data (``auditing_models``), Tables 1, 2 and 3 (``auditing_table1``,
 ``auditing_table2``, ``auditing_table3``), the summary (``auditing_utility_summary``) and the
-findings (``auditing_utility_findings``).
+findings as verdicts (``auditing_utility_findings``).
 """
 
 from __future__ import annotations
@@ -137,7 +137,7 @@ from .auditing_table3 import (  # noqa: F401 (_importance: for the tests)
     app3_metrics,
     table3,
 )
-from .auditing_utility_findings import PAPER_UTILITY_FINDINGS, utility_findings
+from .auditing_utility_findings import PAPER_UTILITY_FINDINGS, utility_verdict_rows
 from .auditing_utility_generators import (
     GENERAL_PURPOSE,
     TAILORED,
@@ -181,7 +181,7 @@ __all__ = [
     "table3",
     "three_way_table",
     "utility_cell",
-    "utility_findings",
+    "utility_verdict_rows",
 ]
 
 

@@ -12,6 +12,11 @@ Data are the paper's public datasets, each encoded with its *public* domain
 ("the generative models used in this study only accept categorical features, therefore, all the
 continuous valued features … have been discretized", §IV.C). The private IMPROD set is not
 available.
+
+The paper's findings (§V–VII) become verdict rows with their 95 % intervals
+(:func:`verdict_rows`, :mod:`synthtrust.verdicts`): Protocol B against Protocol A as the paired
+bootstrap of their RMSE difference over repetitions, the fall of the errors with ε, MWEM-PGM's
+optimism under Protocol A, and the ranking of the generators by true performance.
 """
 
 from __future__ import annotations
@@ -22,23 +27,25 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from .. import datasets, protocols
+from .. import datasets, protocols, verdicts
 from ..domain import Categorical, dataset_domain
 from ..experiment import replicate_index
 
 __all__ = [
     "DATASETS",
     "adult_cell",
+    "BETTER_GENERATORS",
     "GENERATORS",
-    "PAPER_FINDINGS",
+    "OTHER_GENERATORS",
+    "SECTION",
     "build_grid",
-    "compare_protocols",
     "joint_cells",
     "make_generator",
     "prepare",
     "repetition_cell",
     "summarize",
     "two_way_tvd",
+    "verdict_rows",
 ]
 
 
@@ -87,16 +94,12 @@ GENERATORS = {
     "bootstrap": ("Bootstrap (non-DP)", False),
 }
 
-#: What the paper concludes (§V–VI), quoted for the side-by-side table.
-PAPER_FINDINGS = [
-    (
-        "Protocol B (DP test on real data) is closer to the true performance than Protocol A",
-        "lower ME and STD of the errors for B on every dataset; A's errors stay large even at high ε",
-    ),
-    ("Protocol A is often over-optimistic", "MWEM-PGM in A shows substantial optimistic bias"),
-    ("Small ε (≤ 0.1) makes both protocols noisy", "variation grows as ε shrinks, more for A"),
-    ("AIM gives the best downstream classifiers", "AIM, MWEM-PGM and PrivMRF perform best"),
-]
+#: The MyST label of the chapter's verdict section (the scorecard links there).
+SECTION = "evaluation_protocols-verdicts"
+
+#: The generators the paper found to give the better downstream classifiers (§VI), and the rest.
+BETTER_GENERATORS = ("aim", "mwem_pgm", "privmrf")
+OTHER_GENERATORS = ("privbayes", "mst")
 
 
 # --------------------------------------------------------------------------------------------
@@ -264,40 +267,219 @@ def summarize(results: pd.DataFrame) -> pd.DataFrame:
     return errors.merge(means, on=by)
 
 
-def compare_protocols(summary: pd.DataFrame, generators) -> dict:
-    """The chapter's headline: Protocol B against Protocol A over every comparison.
+# --------------------------------------------------------------------------------------------
+# the paper's findings as verdicts
+# --------------------------------------------------------------------------------------------
+def _root_mean(v, axis=-1):
+    """√mean: the RMSE from per-repetition mean squared errors."""
+    return np.sqrt(np.mean(v, axis=axis))
 
-    A comparison is one (dataset, generator, ε, classifier, metric) of :func:`summarize`'s
-    output restricted to ``generators``, with both protocols present.
+
+def _per_rep(frame: pd.DataFrame, column: str) -> pd.Series:
+    """``column`` averaged over the cells of ``frame`` within each repetition index (NaN, an
+    accuracy undefined at a tiny ε, left out)."""
+    return frame.groupby("rep")[column].mean().dropna()
+
+
+def _paired(x: pd.Series, y: pd.Series, statistic, random_state):
+    """:func:`~synthtrust.verdicts.paired_interval` of ``statistic(x) - statistic(y)`` over the
+    repetition indices both hold; None when they share none."""
+    both = pd.concat([x, y], axis=1, join="inner").dropna()
+    if both.empty:
+        return None
+    return verdicts.paired_interval(
+        both.iloc[:, 0], both.iloc[:, 1], statistic, random_state=random_state
+    )
+
+
+def _best_gap(per_rep: pd.DataFrame, first: str, random_state):
+    """Interval of ``mean(first) - max(mean(other))`` over the columns of ``per_rep`` (one row
+    per repetition index), resampling whole repetitions.
+
+    :func:`~synthtrust.verdicts.bootstrap_interval` resamples the repetition *indices*; the
+    statistic reads the generators' values of the drawn repetitions, so all generators move
+    together and the maximum is re-chosen in every resample.
+    """
+    rows = per_rep.dropna()
+    if rows.empty:
+        return None
+    values = rows[[first, *[c for c in rows.columns if c != first]]].to_numpy().T
+
+    def gap(index, axis=-1):
+        means = np.mean(values[:, np.asarray(index, dtype=np.intp)], axis=axis)
+        return means[0] - np.max(means[1:], axis=0)
+
+    return verdicts.bootstrap_interval(
+        np.arange(len(rows), dtype=float), gap, random_state=random_state
+    )
+
+
+def verdict_rows(results: pd.DataFrame, generators, *, random_state=None) -> list[dict]:
+    """The paper's findings as verdict rows (:func:`synthtrust.verdicts.finding`).
+
+    Every row's unit is the repetition: the cells a finding pools (datasets, DP generators,
+    ε, classifiers, metrics) are averaged within each repetition index, and the bootstrap
+    resamples repetition indices. Protocols A and B of one cell ran on the same repetition
+    (the same split and the same generator seed), so their comparison is paired
+    (:func:`~synthtrust.verdicts.paired_interval`); cells of different ε or generators share
+    only the index, which pairs them harmlessly (independent draws). A protocol's RMSE over
+    the pooled cells is ``√mean r²`` with ``r = estimate − truth``, i.e. :math:`\\sqrt{ME^2 +
+    \\tfrac{n-1}{n}STD^2}` of the paper's Eq. 3, the squared errors averaged per repetition
+    before the square root. The rows, all labelled :data:`SECTION`:
+
+    * ``b_below_a_rmse_all`` — RMSE(B) − RMSE(A) < 0 over everything (§VII);
+    * ``b_below_a_rmse_<dataset>_<metric>`` — the same per dataset of :data:`DATASETS`
+      (its label in lower case) and metric (§V, Figs. 2–3);
+    * ``b_below_a_rmse_f1_eps_ge_15`` — the same for F1 at ε ≥ 15 (§VI);
+    * ``mwem_pgm_a_optimistic`` — Protocol A's ME for MWEM-PGM > 0 (§VI);
+    * ``a_rmse_falls_with_eps``, ``b_rmse_falls_with_eps`` — RMSE at ε ≤ 1 minus RMSE at
+      ε ≥ 3 > 0, per protocol (§VI);
+    * ``better_generators_truth_<metric>`` — mean true performance (Protocol B's classifier
+      on the real test set) of :data:`BETTER_GENERATORS` minus :data:`OTHER_GENERATORS` > 0
+      (§VI);
+    * ``aim_best_truth_f1`` — AIM's mean true F1 minus the best other DP generator's > 0
+      (§V, Cardio; §VI).
+
+    A row whose cells this run did not compute (a dataset, an ε range or a generator outside
+    the preset) has no interval: ``undetermined`` with ``n = 0`` and a note saying why.
+
+    Parameters
+    ----------
+    results : DataFrame
+        The tidy repetitions of :func:`repetition_cell` over the grid: columns ``dataset,
+        generator, epsilon, protocol, classifier, metric, estimate, truth, rep``.
+    generators : list of str
+        The DP generators (the baselines are left out of every row).
+    random_state : int, numpy.random.Generator or None
+        Seed of the bootstrap (the same for every row, so a rerun gives the same table).
 
     Returns
     -------
-    dict
-        ``n_compare`` (comparisons), ``b_wins`` (share where B's RMSE < A's), ``a_optimistic``
-        (share where A's ME > 0), and per protocol ``rmse_median_A`` / ``_B`` and
-        ``absme_median_A`` / ``_B`` (medians over the rows of that protocol).
+    list of dict
+        The rows, in the order above.
 
     Raises
     ------
     ValueError
-        No comparison has both protocols.
+        ``results`` lacks one of the columns above.
+
+    References
+    ----------
+    Movahedi et al. (2024) [``movahedi2024``], §V–VII; the intervals of
+    :mod:`synthtrust.verdicts`.
     """
-    dp = summary[summary["generator"].isin(list(generators))]
-    keys = ["dataset", "generator", "epsilon", "classifier", "metric"]
-    wide = dp.pivot_table(index=keys, columns="protocol", values=["rmse", "me"], dropna=False)
-    wide = wide.dropna(subset=[("rmse", "A"), ("rmse", "B")]) if len(wide) else wide
-    if not len(wide):
-        raise ValueError("no comparison has both protocols A and B for the given generators")
-    out = {
-        "n_compare": len(wide),
-        "b_wins": float((wide[("rmse", "B")] < wide[("rmse", "A")]).mean()),
-        "a_optimistic": float((wide[("me", "A")] > 0).mean()),
-    }
-    for prot in ("A", "B"):
-        rows = dp[dp["protocol"] == prot]
-        out[f"rmse_median_{prot}"] = float(rows["rmse"].median())
-        out[f"absme_median_{prot}"] = float(rows["me"].abs().median())
-    return out
+    need = ["dataset", "generator", "epsilon", "protocol", "metric", "estimate", "truth", "rep"]
+    missing = [c for c in need if c not in results.columns]
+    if missing:
+        raise ValueError(f"results lacks column(s) {missing}; its columns are {list(results)}")
+    dp = results[results.generator.isin(list(generators))].assign(
+        error=lambda d: d.estimate - d.truth
+    )
+    dp = dp.assign(squared=dp.error**2)
+    a, b = dp[dp.protocol == "A"], dp[dp.protocol == "B"]
+    rows = []
+
+    def add(name, paper, interval, claim_low, claim_high, why):
+        rows.append(
+            verdicts.finding(
+                name,
+                paper,
+                interval,
+                claim_low,
+                claim_high,
+                section=SECTION,
+                note="" if interval is not None else f"not run: {why}",
+            )
+        )
+
+    def b_minus_a(select=None):
+        sa, sb = (a, b) if select is None else (a[select(a)], b[select(b)])
+        return _paired(_per_rep(sb, "squared"), _per_rep(sa, "squared"), _root_mean, random_state)
+
+    metrics = {"f1": "F1", "accuracy": "accuracy"}
+    add(
+        "b_below_a_rmse_all",
+        "§VII: protocol B gives more reliable evaluations than A — RMSE(B) − RMSE(A) < 0, all "
+        "datasets, DP generators, ε and both metrics pooled",
+        b_minus_a(),
+        -np.inf,
+        0.0,
+        "no DP generator in this run",
+    )
+    for name, spec in DATASETS.items():
+        for metric, label in metrics.items():
+            add(
+                f"b_below_a_rmse_{spec.label.lower()}_{metric}",
+                f"§V, Fig. {2 if metric == 'f1' else 3}: B's errors below A's on {spec.label} "
+                f"({label}) — RMSE(B) − RMSE(A) < 0, DP generators and ε pooled",
+                b_minus_a(lambda d, n=name, m=metric: (d.dataset == n) & (d.metric == m)),
+                -np.inf,
+                0.0,
+                f"{spec.label} is not in this preset",
+            )
+    high = 15.0
+    add(
+        "b_below_a_rmse_f1_eps_ge_15",
+        "§VI: at ε ≥ 15 the F1 errors' ME and STD 'remain clearly higher for protocol A than "
+        "for protocol B' — RMSE(B) − RMSE(A) < 0, F1, ε ≥ 15",
+        b_minus_a(lambda d: (d.metric == "f1") & (d.epsilon >= high)),
+        -np.inf,
+        0.0,
+        f"this preset's largest ε is {dp.epsilon.max():g}",
+    )
+    mwem = a[a.generator == "mwem_pgm"]
+    add(
+        "mwem_pgm_a_optimistic",
+        "§VI: 'with protocol A results for MWEM-PGM showed substantial overoptimistic bias' — "
+        "ME > 0 (no size given), datasets, ε and metrics pooled",
+        verdicts.bootstrap_interval(_per_rep(mwem, "error"), random_state=random_state)
+        if len(mwem)
+        else None,
+        0.0,
+        np.inf,
+        "MWEM-PGM is not in this preset",
+    )
+    for prot, frame in (("A", a), ("B", b)):
+        small, large = frame[frame.epsilon <= 1], frame[frame.epsilon >= 3]
+        add(
+            f"{prot.lower()}_rmse_falls_with_eps",
+            f"§VI: at ε ≤ 1 both protocols are unreliable, at ε ≥ 3 their errors shrink — "
+            f"protocol {prot}: RMSE(ε ≤ 1) − RMSE(ε ≥ 3) > 0, datasets, DP generators and "
+            "metrics pooled",
+            _paired(
+                _per_rep(small, "squared"), _per_rep(large, "squared"), _root_mean, random_state
+            ),
+            0.0,
+            np.inf,
+            "this preset has no ε ≤ 1 or no ε ≥ 3",
+        )
+    for metric, label in metrics.items():
+        truth = b[b.metric == metric]
+        add(
+            f"better_generators_truth_{metric}",
+            f"§VI: AIM, MWEM-PGM and PrivMRF give the better downstream classifiers — mean true "
+            f"{label} of theirs minus PrivBayes' and MST's > 0, datasets and ε pooled",
+            _paired(
+                _per_rep(truth[truth.generator.isin(BETTER_GENERATORS)], "truth"),
+                _per_rep(truth[truth.generator.isin(OTHER_GENERATORS)], "truth"),
+                np.mean,
+                random_state,
+            ),
+            0.0,
+            np.inf,
+            "this preset lacks one of the two groups",
+        )
+    f1 = b[b.metric == "f1"].pivot_table(index="rep", columns="generator", values="truth")
+    add(
+        "aim_best_truth_f1",
+        "§V (Cardio) and §VI: AIM gives the best downstream classifiers — AIM's mean true F1 "
+        "minus the best other DP generator's > 0, datasets and ε pooled",
+        _best_gap(f1, "aim", random_state) if "aim" in f1 and f1.shape[1] > 1 else None,
+        0.0,
+        np.inf,
+        "this preset lacks AIM or another DP generator",
+    )
+    return rows
 
 
 # --------------------------------------------------------------------------------------------

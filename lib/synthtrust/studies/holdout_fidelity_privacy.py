@@ -9,6 +9,9 @@ Sources scored here: the holdout itself (the reference row), the paper's "Flip p
 of the training data, the synthetic files the paper's repository published in 2024, and the DP
 synthesizers of chapter 1 on a discretized table.
 
+The paper's claims that a run can test become verdict rows (:func:`verdict_rows`, with the
+intervals of :mod:`synthtrust.verdicts`).
+
 Source: Platzer & Reutterer (2021), §3 (framework), §4 (study), Figures 7 and 8 (the published
 numbers, transcribed in :data:`PAPER`).
 """
@@ -21,11 +24,13 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from synthtrust import datasets
+from synthtrust import datasets, verdicts
 
 __all__ = [
     "DATASETS",
     "PAPER",
+    "SECTION",
+    "SHARE_BAND",
     "SYNTHETIC_DIR",
     "beside_paper",
     "build_grid",
@@ -35,6 +40,7 @@ __all__ = [
     "published_files",
     "score_cell",
     "synthetic_table",
+    "verdict_rows",
 ]
 
 #: The four datasets of the paper, in its order.
@@ -395,3 +401,212 @@ def dp_score_cell(params: dict, rngs: list[np.random.Generator]) -> pd.DataFrame
     report = holdout_report(train, holdout, synthetic, random_state=rng, n_jobs=1)
     summary = report.to_dict()
     return pd.DataFrame([{k: summary[k] for k in _METRICS}])
+
+
+# --------------------------------------------------------------------------------------------
+# The paper's findings as verdicts
+# --------------------------------------------------------------------------------------------
+#: MyST label of the chapter's section that shows the verdicts (the scorecard's link).
+SECTION = "holdout_fidelity_privacy-verdicts"
+
+#: The paper's "close to 50 %" as a claimed region of the share: §4 and Figure 9 call the
+#: shares of six generators, 49.5 %–52.4 % in Figure 8, close to 50 %, and synthpop's
+#: 58.0 %–59.7 % not; the band is 50 % ± 2.5 percentage points.
+SHARE_BAND = (0.475, 0.525)
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.1f} %"
+
+
+def _share_claim(paper_share: float) -> tuple[float, float, str]:
+    """The region the paper's share places a row in, and its words."""
+    low, high = SHARE_BAND
+    if paper_share > high:
+        return high, np.inf, f"training records exposed; claim: share above {_pct(high)}"
+    if paper_share < low:
+        return -np.inf, low, f"claim: share below {_pct(low)}"
+    return low, high, f"close to 50 %; claim: share in {_pct(low)}–{_pct(high)}"
+
+
+def _share_interval(rows: pd.DataFrame) -> verdicts.Interval | None:
+    """Clopper–Pearson interval of the share over the synthetic records of ``rows`` (all their
+    replicates pooled), None for no rows.
+
+    A record tied between training and holdout counts ``n_T / (n_T + n_H)`` of a success (the
+    paper's tie rule), and the pooled count is rounded to an integer. A record's contribution
+    then takes the values 0, that weight or 1, whose variance is at most ``p (1 - p)``, so the
+    binomial interval is conservative. Records are taken as independent given the two halves.
+    """
+    if rows.empty:
+        return None
+    n = int(rows["n_synthetic"].sum())
+    successes = int(np.rint((rows["dcr_share"] * rows["n_synthetic"]).sum()))
+    return verdicts.rate_interval(successes, n)
+
+
+def _flip_label(p: float) -> str:
+    return f"Flip {round(100 * p)}%"
+
+
+def _paper_value(dataset: str, source: str, metric: str) -> float:
+    """The paper's number for one row of Figure 7 or 8, NaN if it printed none."""
+    row = PAPER[(PAPER["dataset"] == dataset) & (PAPER["source"] == source)]
+    return float(row[metric].iloc[0]) if len(row) else np.nan
+
+
+def _dataset_rows(scores: pd.DataFrame, dataset: str, random_state) -> list[dict]:
+    rows = []
+    cells = scores[scores["dataset"] == dataset]
+    hold = _paper_value(dataset, "Holdout", "dcr_share")
+    low, high, words = _share_claim(0.5)
+    rows.append(
+        verdicts.finding(
+            f"{dataset}_holdout_share",
+            f"§3.2, Fig. 8: the holdout's share is {_pct(hold)} on {dataset}, the reference of "
+            f"no exposure, {words}",
+            _share_interval(cells[cells["source"] == "holdout"]),
+            low,
+            high,
+            section=SECTION,
+            note="Clopper–Pearson over the holdout's records (ties weighted as in the paper)",
+        )
+    )
+    flips = cells[cells["source"] == "flip"]
+    for p in sorted(flips["p"].unique()):
+        paper = _paper_value(dataset, _flip_label(p), "dcr_share")
+        if np.isnan(paper):
+            continue  # a Flip rate the paper did not run: no claim to test
+        low, high, words = _share_claim(paper)
+        rows.append(
+            verdicts.finding(
+                f"{dataset}_flip{round(100 * p)}_share",
+                f"§4, Fig. 8: {_flip_label(p)} shares {_pct(paper)} on {dataset}, {words}",
+                _share_interval(flips[flips["p"] == p]),
+                low,
+                high,
+                section=SECTION,
+                note="Clopper–Pearson over the Flip table's records",
+            )
+        )
+    rows.append(_tvd_rise_row(flips, dataset, random_state))
+    mostly = _paper_value(dataset, "MOSTLY", "dcr_share")
+    low, high, words = _share_claim(mostly)
+    published = cells[(cells["source"] == "published") & (cells["label"] == "mostlyai")]
+    rows.append(
+        verdicts.finding(
+            f"{dataset}_mostlyai_share",
+            f"§4, Figs. 8–9: MOSTLY shares {_pct(mostly)} on {dataset}, {words}",
+            _share_interval(published),
+            low,
+            high,
+            section=SECTION,
+            note=(
+                "the repository's 2024 mostlyai file, a later version of the generator than "
+                "the paper's; Clopper–Pearson over its records"
+                if len(published)
+                else "not run: this preset scores no published file (published: false)"
+            ),
+        )
+    )
+    return rows
+
+
+def _tvd_rise_row(flips: pd.DataFrame, dataset: str, random_state) -> dict:
+    """F³ of the highest Flip rate minus F³ of the lowest, paired by replicate."""
+    rates = sorted(flips["p"].unique())
+    name, claim = f"{dataset}_flip_tvd3_rises", "claim: the difference is above 0"
+    if len(rates) < 2:
+        paper = f"§4, Fig. 7: F³ rises with the Flip rate on {dataset}; {claim}"
+        return verdicts.finding(
+            name, paper, None, 0.0, np.inf, section=SECTION, note="not run: fewer than 2 Flip rates"
+        )
+    lo, hi = rates[0], rates[-1]
+    paper_lo, paper_hi = (_paper_value(dataset, _flip_label(p), "tvd_3") for p in (lo, hi))
+    numbers = (
+        f", {_pct(paper_lo)} at {_flip_label(lo)} to {_pct(paper_hi)} at {_flip_label(hi)}"
+        if np.isfinite(paper_lo) and np.isfinite(paper_hi)
+        else ""
+    )
+    paper = (
+        f"§4, Fig. 7: F³ rises with the Flip rate on {dataset} (the expected relation of noise "
+        f"and fidelity){numbers}; {claim}"
+    )
+    low_reps = flips[flips["p"] == lo].set_index("rep")["tvd_3"]
+    high_reps = flips[flips["p"] == hi].set_index("rep")["tvd_3"]
+    reps = low_reps.index.intersection(high_reps.index)
+    interval = verdicts.paired_interval(
+        high_reps[reps].to_numpy(), low_reps[reps].to_numpy(), random_state=random_state
+    )
+    note = f"F³({_flip_label(hi)}) − F³({_flip_label(lo)}), paired by replicate"
+    if len(reps) < 2:
+        note += (
+            "; one Flip table per rate gives no interval (a TVD has none over records here), "
+            "so the row stays undetermined until the Flip cells are replicated"
+        )
+    return verdicts.finding(name, paper, interval, 0.0, np.inf, section=SECTION, note=note)
+
+
+def verdict_rows(
+    scores: pd.DataFrame, dp: pd.DataFrame | None = None, *, random_state=None
+) -> list[dict]:
+    """The paper's testable claims against this run, one :func:`synthtrust.verdicts.finding`
+    row each.
+
+    Per dataset of ``scores``: the holdout's share close to 50 % (§3.2, Fig. 8); each Flip
+    rate's share as the paper's Figure 8 places it — above :data:`SHARE_BAND` (training records
+    exposed) or inside it (aligned with the holdout, §4); F³ of the highest Flip rate above
+    that of the lowest (Fig. 7, §4); the published ``mostlyai`` file's share close to 50 %
+    (MOSTLY in Figs. 8–9). Per DP cell of ``dp`` (beyond the paper): the share close to 50 %,
+    the paper's mark of a generator that exposes no training individual (§3.2). Shares get a
+    Clopper–Pearson interval over the synthetic records; the F³ difference a paired bootstrap
+    over replicates (none with one replicate).
+
+    Parameters
+    ----------
+    scores : DataFrame
+        :func:`score_cell` rows from ``run_grid`` over :func:`build_grid`'s cells: columns
+        ``dataset``, ``source``, ``p``, ``label``, ``rep``, ``tvd_3``, ``dcr_share``,
+        ``n_synthetic``.
+    dp : DataFrame or None
+        :func:`dp_score_cell` rows (columns ``method``, ``epsilon``, ``dcr_share``,
+        ``n_synthetic``); None for no DP rows.
+    random_state : int, numpy.random.Generator or None
+        Seed of the bootstrap.
+
+    Returns
+    -------
+    list of dict
+        The rows, for :func:`synthtrust.verdicts.write_verdicts`.
+
+    Raises
+    ------
+    ValueError
+        A dataset of ``scores`` that the paper did not study.
+
+    References
+    ----------
+    Platzer and Reutterer (2021), §3.2, §4, Figures 7–9 [``platzer2021``].
+    """
+    rows = []
+    for dataset in scores["dataset"].unique():
+        paper_rows(dataset)  # the paper's datasets only
+        rows += _dataset_rows(scores, dataset, random_state)
+    if dp is not None:
+        low, high, words = _share_claim(0.5)
+        for (method, epsilon), cell in dp[dp["method"] != "holdout"].groupby(
+            ["method", "epsilon"], sort=False
+        ):
+            rows.append(
+                verdicts.finding(
+                    f"dp_{method}_eps{epsilon:g}_share",
+                    f"§3.2: a generator that exposes no training individual scores {words}",
+                    _share_interval(cell),
+                    low,
+                    high,
+                    section=SECTION,
+                    note=f"beyond the paper: {method} at ε = {epsilon:g} on five columns of "
+                    "adult; Clopper–Pearson over its records",
+                )
+            )
+    return rows

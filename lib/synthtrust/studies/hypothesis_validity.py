@@ -36,6 +36,7 @@ from synthtrust.synthesizers import (
     private_pgm,
     smoothed_histogram,
 )
+from synthtrust.verdicts import CONFIDENCE
 
 __all__ = [
     "CARDIO_BINS",
@@ -46,6 +47,7 @@ __all__ = [
     "BinnedVariable",
     "build_grid",
     "cardio_pool",
+    "clopper_pearson",
     "cell_data",
     "error_rates",
     "failed_datasets",
@@ -540,7 +542,26 @@ def with_data_options(
     return cells
 
 
-def error_rates(results: pd.DataFrame, min_feasible: float = 0.05) -> pd.DataFrame:
+def clopper_pearson(k, n, confidence: float = CONFIDENCE) -> tuple[np.ndarray, np.ndarray]:
+    """Clopper–Pearson bounds of ``k`` events in ``n`` trials, vectorised (NaN where n = 0).
+
+    ``k`` may be fractional (the generator-level band of the GAN rows: the pooled rate times
+    the number of generators); the bounds are then the same beta quantiles,
+    ``Beta(k, n − k + 1)`` and ``Beta(k + 1, n − k)`` at ``(1 ∓ confidence) / 2``, with 0 at
+    ``k = 0`` and 1 at ``k = n`` (Clopper and Pearson 1934 [``clopper1934``]).
+    """
+    k, n = np.asarray(k, dtype=float), np.asarray(n, dtype=float)
+    tail = (1 - confidence) / 2
+    lo = stats.beta.ppf(tail, np.where(k > 0, k, 1), np.maximum(n - k, 0) + 1)
+    hi = stats.beta.ppf(1 - tail, k + 1, np.where(k < n, n - k, 1))
+    lo = np.where(n > 0, np.where(k > 0, lo, 0.0), np.nan)
+    hi = np.where(n > 0, np.where(k < n, hi, 1.0), np.nan)
+    return lo, hi
+
+
+def error_rates(
+    results: pd.DataFrame, min_feasible: float = 0.05, min_count: int = 1
+) -> pd.DataFrame:
     """Proportion of Type I / Type II errors per cell and test, with Clopper–Pearson 95 % CIs.
 
     Parameters
@@ -550,6 +571,9 @@ def error_rates(results: pd.DataFrame, min_feasible: float = 0.05) -> pd.DataFra
     min_feasible : float
         A rate is reported only when at least this share of replicates met the test's
         requirements (the paper: 50 of 1000); otherwise ``rate`` is NaN.
+    min_count : int
+        ... and at least this many (the multivariate study:
+        :data:`synthtrust.studies.hypothesis_multivariate.MIN_FEASIBLE`).
 
     Returns
     -------
@@ -568,13 +592,9 @@ def error_rates(results: pd.DataFrame, min_feasible: float = 0.05) -> pd.DataFra
     out["error"] = np.where(null, "Type I", "Type II")
     errors = np.where(null, out["k"], out["n_feasible"] - out["k"]).astype(int)
     nf = out["n_feasible"].to_numpy(int)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        rate = np.where(nf > 0, errors / np.maximum(nf, 1), np.nan)
-    lo = np.where(nf > 0, stats.beta.ppf(0.025, errors, nf - errors + 1), np.nan)
-    hi = np.where(nf > 0, stats.beta.ppf(0.975, errors + 1, nf - errors), np.nan)
-    lo = np.where((errors == 0) & (nf > 0), 0.0, lo)
-    hi = np.where((errors == nf) & (nf > 0), 1.0, hi)
-    enough = nf >= min_feasible * out["n_reps"].to_numpy()
+    rate = np.where(nf > 0, errors / np.maximum(nf, 1), np.nan)
+    lo, hi = clopper_pearson(errors, nf)
+    enough = (nf >= min_feasible * out["n_reps"].to_numpy()) & (nf >= min_count)
     out["rate"] = np.where(enough, rate, np.nan)
     out["lo"] = np.where(enough, lo, np.nan)
     out["hi"] = np.where(enough, hi, np.nan)
@@ -582,7 +602,8 @@ def error_rates(results: pd.DataFrame, min_feasible: float = 0.05) -> pd.DataFra
 
 
 def failed_datasets(rates: pd.DataFrame) -> pd.DataFrame:
-    """Tables S1/S2 of the paper: how many synthetic datasets a test could not run on.
+    """How many synthetic datasets a test could not run on (the paper's Tables S1/S2 count
+    them for its multivariate study; the chapter shows the same for every study).
 
     A test cannot run on a synthetic dataset with one group only, a t-test on a group of fewer
     than two records, a χ² test whose table breaks Cochran's rule (an expected count below 1,

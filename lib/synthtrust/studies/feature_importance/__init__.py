@@ -24,7 +24,7 @@ the paper reports "PrivBayes fails" for Adult at ε = 10⁻⁴.
 
 Modules (one concept each): :mod:`.models` (the forest, its importances and the similarity
 measures), :mod:`.generators`, :mod:`.grid` (the grid and its replicates), :mod:`.views` (the
-chapter's tables and figures) and :mod:`.findings` (the paper's findings against this run).
+chapter's tables and figures) and :mod:`.findings` (the paper's findings as verdicts on this run).
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ from ..feature_importance_data import engineer_features as engineer_features
 from ..feature_importance_data import load_table as load_table
 from ..feature_importance_data import nominal_features as nominal_features
 from ..feature_importance_data import study_domain as study_domain
-from .findings import PAPER_FINDINGS, paper_vs_run
+from .findings import verdict_rows
 from .generators import GENERATORS, PAPER_TABLE1, make_generator, privbayes_ledgers
 from .grid import SHAP_BLOCK_ROWS, build_grid, importance_cell, real_cell, similarity, summarize
 from .models import MEASURES, compare_rankings, fit_importances
@@ -49,7 +49,6 @@ __all__ = [
     "DATASETS",
     "GENERATORS",
     "MEASURES",
-    "PAPER_FINDINGS",
     "PAPER_TABLE1",
     "SHAP_BLOCK_ROWS",
     "build_grid",
@@ -58,11 +57,11 @@ __all__ = [
     "fit_importances",
     "importance_cell",
     "make_generator",
-    "paper_vs_run",
     "privbayes_gap",
     "privbayes_ledgers",
     "real_cell",
     "similarity",
     "summarize",
     "top_features",
+    "verdict_rows",
 ]
