@@ -59,7 +59,7 @@ bench-audit: install
 
 # chapter 1's DP GAN: GS-WGAN training at the paper's setting, previous vs current implementation
 # (per phase, same accounting, 2-way TVD over 3 seeds), ~10 min
-.PHONY: bench-gan bench-privmrf bench-treeshap
+.PHONY: bench-gan bench-privmrf
 bench-gan: install
 	$(BIN)/python benchmarks/bench_gan.py
 
@@ -67,11 +67,6 @@ bench-gan: install
 # vs the package's numpy one, same process (~25 min, mostly mbi at ε = 10)
 bench-privmrf: install
 	$(BIN)/python benchmarks/bench_privmrf.py
-
-# chapter 4's TreeSHAP of one Adult forest: shap's C++ vs synthtrust._treeshap on 500 test rows,
-# then the new path on the whole test split (~6 min, mostly shap)
-bench-treeshap: install
-	$(BIN)/python benchmarks/bench_treeshap.py
 
 clean:
 	rm -rf _build .cache/joblib

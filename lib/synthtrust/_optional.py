@@ -11,6 +11,7 @@ everything (what ``make install`` selects).
 from __future__ import annotations
 
 import importlib
+import warnings
 from types import ModuleType
 
 __all__ = ["EXTRAS", "import_optional"]
@@ -36,7 +37,11 @@ def import_optional(name: str, feature: str) -> ModuleType:
         command that installs the extra, e.g. ``pip install 'synthtrust[gan]'``.
     """
     try:
-        return importlib.import_module(name)
+        with warnings.catch_warnings():
+            # shap imports tqdm.auto, which warns "IProgress not found" in a Jupyter kernel
+            # without ipywidgets (every chapter page printed it); the package draws no widget
+            warnings.filterwarnings("ignore", message="IProgress not found")
+            return importlib.import_module(name)
     except ImportError as exc:
         extra = EXTRAS[name.partition(".")[0]]
         raise ImportError(
