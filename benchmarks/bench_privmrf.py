@@ -36,10 +36,12 @@ import sys
 import time
 from pathlib import Path
 
+import numpy as np
 from _report import Report, load, machine  # benchmarks/ is on sys.path when run as a script
 
 from synthtrust._jax import configure_jax, import_mbi
 from synthtrust.studies import evaluation_protocols as ep
+from synthtrust.synthesizers.marginal import FittedModel
 from synthtrust.synthesizers.privmrf import PrivMRF
 
 DATASET, DELTA, SEED = "hypothyroid_allhypo", 1e-5, 0
@@ -75,6 +77,16 @@ class MbiPrivMRF(PrivMRF):
         self.iterations_.append(done)
         model = est._finalize(state, total)
         return model, model
+
+    def _candidate_marginals(self, fitted, queried):
+        """The package's candidate marginals, on the mbi model's potentials as a FittedModel."""
+        pos = {a: i for i, a in enumerate(self._names)}
+        pots = {
+            tuple(pos[a] for a in cl): np.asarray(fitted.potentials[cl].values, dtype=float)
+            for cl in fitted.potentials.cliques
+        }
+        model = FittedModel(tuple(self._sizes), tuple(pots), pots, float(fitted.total))
+        return super()._candidate_marginals(model, queried)
 
 
 ENGINES = {"mbi": MbiPrivMRF, "numpy": PrivMRF}

@@ -398,6 +398,10 @@ def replicates_to_decide(
     * a rate (Clopper–Pearson): ``n = ((z_{1-α/2} sqrt(b(1-b)) + z_power sqrt(θ(1-θ)))
       / |θ - b|)²``, the variance under the boundary for the level and under θ for the power.
 
+    For a rate the answer is then raised, if needed, to the first size at which the
+    Clopper–Pearson interval of the expected count decides the claim; for a bootstrapped
+    statistic it is at least :data:`MIN_BOOTSTRAP_REPLICATES`.
+
     Parameters
     ----------
     interval : Interval
@@ -405,12 +409,9 @@ def replicates_to_decide(
     claim_low, claim_high : float
         The claimed region.
     confidence : float, default 0.95
+        The level of the intervals that are to decide it.
     power : float, default 0.8
         Probability that the larger run decides the claim, in (0, 1).
-
-    For a rate the answer is then raised, if needed, to the first size at which the
-    Clopper–Pearson interval of the expected count decides the claim; for a bootstrapped
-    statistic it is at least :data:`MIN_BOOTSTRAP_REPLICATES`.
 
     Returns
     -------

@@ -284,11 +284,13 @@ def test_stage_refuses_notebook_whose_chart_loads_from_cdn(tmp_path):
     stage_dir = book.stage({"hypothesis_validity": path}, root=ROOT, out=tmp_path / "_build")
     assert (stage_dir / "chapters" / "hypothesis_validity.ipynb").is_file()
     # the chapters are staged as executed notebooks only (their MyST sources stay behind);
-    # the Markdown pages are the intro, the guides and the API reference
+    # the Markdown pages are the intro, the scorecard (written from the runs), the guides and
+    # the API reference
     staged = {p.relative_to(stage_dir).as_posix() for p in stage_dir.rglob("*.md")}
     pages = {f"{d}/{p.name}" for d in ("api", "guides") for p in (ROOT / d).glob("*.md")}
     assert "guides/scale.md" in pages
-    assert staged == {"intro.md"} | pages
+    assert staged == {"intro.md", "scorecard.md"} | pages
+    assert "no verdicts in this run" in (stage_dir / "scorecard.md").read_text(encoding="utf-8")
     assert (stage_dir / book.ASSETS_DIR / charts.VEGA_BUNDLE_FILENAME).is_file()
     assert (stage_dir / book.ASSETS_DIR / "mathjax" / "tex-chtml.js").is_file()
     assert not (stage_dir / "_static").exists()

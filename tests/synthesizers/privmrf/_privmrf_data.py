@@ -26,3 +26,22 @@ def _table(rng, n, sizes, dependent=True) -> pd.DataFrame:
         copy = rng.random(n) < (0.8 if dependent else 0.0)
         cols[f"c{j}"] = np.where(copy, base % k, noise)
     return pd.DataFrame(cols).astype("int64")
+
+
+def _joint_marginals(model, queries) -> list[np.ndarray]:
+    """Brute-force oracle of a FittedModel's marginals: the whole joint table exp(Σ potentials)
+    scaled to the total, summed onto each query (flat, C order over the query's columns)."""
+    d = len(model.sizes)
+    log_joint = np.zeros(model.sizes)
+    for cl, pot in model.log_potentials.items():
+        shape = [model.sizes[a] if a in cl else 1 for a in range(d)]
+        order = sorted(range(len(cl)), key=lambda i: cl[i])
+        log_joint = log_joint + np.transpose(np.asarray(pot), order).reshape(shape)
+    joint = np.exp(log_joint - log_joint.max())
+    joint *= model.total / joint.sum()
+    out = []
+    for q in queries:
+        m = joint.sum(axis=tuple(a for a in range(d) if a not in q))
+        kept = sorted(q)
+        out.append(np.ravel(np.transpose(m, [kept.index(a) for a in q])))
+    return out

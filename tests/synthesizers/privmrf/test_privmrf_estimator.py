@@ -263,3 +263,38 @@ def test_bad_data_and_set_params_are_rejected():
         m.set_params(theta=-2)
     with pytest.raises(Exception, match="not fitted"):
         PrivMRF(domain={"a": 3, "b": 2}).sample(3)
+
+
+# --------------------------------------------------------------------------------------------
+# memory: JAX's caches after sampling
+# --------------------------------------------------------------------------------------------
+def _jax_cache_entries() -> int:
+    """Entries in JAX's registry of staging and compilation caches (what ``jax.clear_caches``
+    empties; the programs mbi's sampler leaves behind)."""
+    from jax._src import util
+
+    total = 0
+    for cache in list(util._caches):
+        info = getattr(cache, "cache_info", None)  # lu.cache's memoised functions have none
+        total += int(getattr(info(), "currsize", 0) or 0) if info is not None else 0
+    return total
+
+
+def test_sampling_releases_jax_programs_of_each_domain(monkeypatch):
+    from synthtrust.synthesizers.privmrf import estimator
+
+    rng = np.random.default_rng(3)
+
+    def fit_sample(sizes) -> int:
+        X = _table(rng, 200, sizes)
+        dom = {c: k for c, k in zip(X.columns, sizes, strict=True)}
+        PrivMRF(5.0, domain=dom, random_state=1, **FAST).fit(X).sample(50)
+        return _jax_cache_entries()
+
+    # without the release, every new domain leaves programs behind (the leak of issue 24)
+    monkeypatch.setattr(estimator, "_release_jax_programs", lambda: None)
+    kept = [fit_sample(s) for s in ([3, 2, 2], [2, 3, 2, 4])]
+    assert kept[1] > kept[0] > 0
+    monkeypatch.undo()
+    after = [fit_sample(s) for s in ([4, 2, 3], [2, 2, 3, 3, 2], [3, 3, 2, 2])]
+    assert after == [0, 0, 0]

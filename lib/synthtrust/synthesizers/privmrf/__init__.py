@@ -103,14 +103,22 @@ Differences from the paper and the authors' code (precisely)
   hundred kB). mbi triangulates the measured cliques with its own heuristic, so its tree is not
   guaranteed to be bounded by the graph's cliques. For their CPU dataset (ACS) the authors used
   2e5, 1e6 and ``size_penalty`` 1e-7; pass these to make the search cheaper.
-* **Model marginals for the L1 queries** are computed by exact variable elimination in numpy on
-  the mbi potentials (:func:`_model_marginals`, equal to ``model.project`` to 1e-12), because
-  mbi's JAX ``project`` compiles once per query.
+* **Model marginals for the L1 queries** are all read from one calibrated numpy junction tree of
+  the fitted model per refinement step (:func:`_tree_marginals`,
+  :meth:`~synthtrust.synthesizers.marginal.JunctionTree.clique_marginals`; equal to mbi's
+  ``model.project`` to 1e-12), because mbi's JAX ``project`` compiles once per query; a variable
+  elimination per query (the previous code) cost 5.7 times more CPU at ε = 10.
 * **Runtime** (CPU seconds of fit + sample, 2 cores, ``benchmarks/bench_privmrf.py``): thyroid
-  (3 772 rows, 23 columns) ≈ 6.5 s at ε = 1 and ≈ 530 s at ε = 10, against 92 s and 1 340 s with
-  mbi's JAX ``MirrorDescent`` (a new compilation for every estimation, two oracle calls a step).
-  At ε = 10 the junction tree of the measured cliques is large, and the mirror-descent steps and
-  the model marginals of the L1 queries take most of the time.
+  (3 772 rows, 23 columns) ≈ 6.5 s at ε = 1 and ≈ 530 s at ε = 10 (before the one-tree
+  candidate marginals above), against 92 s and 1 340 s with mbi's JAX ``MirrorDescent`` (a new
+  compilation for every estimation, two oracle calls a step). At ε = 10 the junction tree of the
+  measured cliques is large (nodes of up to 13 million cells). With the candidate marginals read
+  from one junction tree a step (``benchmarks/bench_privmrf_select.py``) the fit takes ≈ 290
+  CPU-s instead of ≈ 400, of which the mirror-descent steps take ≈ 260 and the candidate
+  marginals ≈ 25 (≈ 140 before).
+* **Memory**: mbi's sampler leaves JAX programs compiled for the model's shapes (100–200 MB a
+  model); PrivMRF clears JAX's caches after sampling, so fits on one domain after another no
+  longer accumulate them (a later JAX call compiles its program again).
 
 Randomness: every draw (noise, search order, random first attribute, candidate sampling) comes
 from the generator built from ``random_state``; mbi's sampler (which uses numpy's global
@@ -128,7 +136,7 @@ from .graph import _local_search as _local_search
 from .graph import _to_bits as _to_bits
 from .graph import _triangulate_bits as _triangulate_bits
 from .graph import triangulate
-from .inference import _model_marginals as _model_marginals
+from .inference import _tree_marginals as _tree_marginals
 from .selection import _maximal_parents as _maximal_parents
 
 # ``name as name``: private helpers re-exported for tests/synthesizers/privmrf/

@@ -16,7 +16,7 @@ import math
 import numpy as np
 import pandas as pd
 
-from ..._jax import import_mbi
+from ..._jax import configure_jax, import_mbi
 from ..._validation import check_positive_int, one_of, real_in
 from ...privacy.mechanisms import gaussian
 from ..base import renamed_params
@@ -25,7 +25,7 @@ from ..pgm import _global_numpy_seed
 from ..tabular import TabularSynthesizer
 from .dependency import _R_SENSITIVITY, _counts, r_score_statistics
 from .graph import _local_search, _maximal_cliques
-from .inference import _model_marginals
+from .inference import _tree_marginals
 from .selection import _candidates, _initial_measures
 
 _METHODS = ("round", "sample")
@@ -34,6 +34,20 @@ _METHODS = ("round", "sample")
 _CHUNK = 50
 #: a share of the budget: a real number in the open interval (0, 1)
 _share = real_in(0.0, 1.0, low_open=True, high_open=True)
+
+
+def _release_jax_programs() -> None:
+    """Drop JAX's compilation and staging caches (``jax.clear_caches``) after mbi's sampler.
+
+    mbi's ``synthetic_data`` [``mbi2026``] runs eager JAX operations and a jitted message passing
+    on the arrays of the model's junction tree, and JAX traces, compiles and keeps a program for
+    every new shape: about 150 cache entries and 100–200 MB per fitted model of 8–12 columns,
+    which stayed in the process until JAX's least-recently-used caches (4 096 entries each) were
+    full, so a process that fitted PrivMRF on one domain after another grew by hundreds of MB per
+    domain. The cost: a later mbi or JAX call in the process compiles its program again (sampling
+    the same model twice compiles its message passing twice).
+    """
+    configure_jax().clear_caches()
 
 
 class PrivMRF(TabularSynthesizer):
@@ -284,7 +298,7 @@ class PrivMRF(TabularSynthesizer):
         for i, k in enumerate(per):
             last = i == len(per) - 1
             if query_steps[i]:
-                chosen = self._select(consider, k, model, rho_step, rng)
+                chosen = self._select(consider, k, fitted, rho_step, rng)
             else:
                 chosen = sorted(consider)
             for m in chosen:
@@ -336,9 +350,9 @@ class PrivMRF(TabularSynthesizer):
         Returns
         -------
         fitted : FittedModel
-            The warm start of the next estimation.
+            The warm start of the next estimation and the model :meth:`_select` scores.
         model : mbi MarkovRandomField
-            The same model for :meth:`_select` and sampling.
+            The same model for sampling.
         """
         ms = [Measurement(m, y, float(self._sigma_of[m])) for m, y in self._measured.items()]
         total = self._total()
@@ -355,8 +369,14 @@ class PrivMRF(TabularSynthesizer):
         fitted = fitted_model(self._sizes, md.cliques, state.theta, total)
         return fitted, mbi_model(fitted, state.mu, self._mbi_domain)
 
-    def _select(self, consider: dict, k: int, model, rho_step: float, rng) -> list:
-        """Noisy top-k of the L1 errors ‖x_c − x̂_c‖₁ (``select_measure``)."""
+    def _candidate_marginals(self, fitted: FittedModel, queried: list) -> list:
+        """Model marginals of the queried candidates (flat, C order over each candidate's
+        columns), all from one calibrated junction tree (:func:`_tree_marginals`)."""
+        return _tree_marginals(fitted, queried)
+
+    def _select(self, consider: dict, k: int, fitted: FittedModel, rho_step: float, rng) -> list:
+        """Noisy top-k of the L1 errors ‖x_c − x̂_c‖₁ (``select_measure``) between the data and
+        the current model ``fitted``."""
         items = sorted(consider)
         if len(items) > int(self.norm_query_number):
             w = np.array([consider[m] for m in items])
@@ -371,13 +391,11 @@ class PrivMRF(TabularSynthesizer):
                 queried += rest[: k - len(queried)]
         else:
             queried = items
-        fitted = _model_marginals(
-            model, self._names, [tuple(self._names[a] for a in m) for m in queried]
-        )
+        est = self._candidate_marginals(fitted, queried)
         errors = np.array(
             [
                 np.abs(_counts(self._data, self._sizes, m) - f).sum()
-                for m, f in zip(queried, fitted, strict=True)
+                for m, f in zip(queried, est, strict=True)
             ]
         )
         sens = math.sqrt(len(queried))
@@ -407,6 +425,7 @@ class PrivMRF(TabularSynthesizer):
         seed = int(rng.integers(2**32))
         with _global_numpy_seed(seed):
             ds = self.model_.synthetic_data(rows=int(n), method=self.synthetic_method).to_dict()
+        _release_jax_programs()
         return pd.DataFrame(
             {
                 c: np.asarray(ds[name], dtype=np.int64)
