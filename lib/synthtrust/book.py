@@ -294,8 +294,10 @@ def stage(
     for name, notebook in notebooks.items():
         _stage_notebook(Path(notebook), stage_dir / "chapters" / f"{name}.ipynb")
 
-    if scorecard.PAGE in _toc_files([toc]):
-        run_dirs = {name: Path(nb).parent for name, nb in notebooks.items()}
+    files = _toc_files([toc])
+    if scorecard.PAGE in files:
+        order = [n for n in map(_chapter_name, files) if n in notebooks]  # the book's order
+        run_dirs = {name: Path(notebooks[name]).parent for name in order}
         scorecard.write_scorecard(run_dirs, stage_dir / f"{scorecard.PAGE}.md")
 
     assets = stage_dir / ASSETS_DIR
