@@ -46,12 +46,15 @@ def test_write_scorecard_counts_and_rows(tmp_path):
     assert "## Hypotheses" in page
     ci = verdicts.rate_interval(40, 200)
     assert (
-        f"| Private-PGM: Type I above 0.05 \\| Fig. 4 | 0.2 [{ci.lower:.3g}, {ci.upper:.3g}] "
-        "| 200 | **holds** |  | {ref}`pgm_type1 <hv-verdicts>` |"
+        f"| `pgm_type1`: Private-PGM: Type I above 0.05 \\| Fig. 4 | 0.2 [{ci.lower:.3g}, "
+        f"{ci.upper:.3g}] | 200 | {{ref}}`holds <hv-verdicts>` |  |"
     ) in page
     needed = verdicts.replicates_to_decide(verdicts.rate_interval(2, 20), 0.05, math.inf)
-    assert f"| 20 | **undetermined** | {needed:.3g} | {{doc}}`chapters/one` |" in page
-    assert "| Adult: above the baselines | not run | 0 | **undetermined** |  |" in page
+    assert f"| 20 | {{doc}}`undetermined <chapters/one>` | {needed:.3g} |" in page
+    assert (
+        "| `adult`: Adult: above the baselines | not run | 0 | {doc}`undetermined <chapters/one>` |  |"
+        in page
+    )
 
 
 def test_write_scorecard_refuses_a_bad_table(tmp_path):

@@ -57,10 +57,14 @@ def _counts_row(name: str, table: pd.DataFrame | None) -> str:
 
 def _finding_row(name: str, row) -> str:
     shown = verdicts.interval_text(row)
-    link = f"{{ref}}`{row.finding} <{row.section}>`" if row.section else f"{{doc}}`chapters/{name}`"
+    target = row.section or f"chapters/{name}"
+    role = "ref" if row.section else "doc"
     v = row.replicates_to_decide
     needed = "" if math.isnan(v) else "∞" if math.isinf(v) else f"{v:,.0f}"
-    return f"| {_cell(row.paper)} | {shown} | {row.n} | **{row.verdict}** | {needed} | {link} |"
+    return (
+        f"| `{row.finding}`: {_cell(row.paper)} | {shown} | {row.n} "
+        f"| {{{role}}}`{row.verdict} <{target}>` | {needed} |"
+    )
 
 
 def scorecard_markdown(
@@ -85,8 +89,8 @@ def scorecard_markdown(
     -------
     str
         The page: the counts per chapter, then one table per chapter with a row per finding
-        (the paper's claim, estimate [95 % interval], n, verdict, replicates to decide, link to
-        the chapter's section from the row's ``section`` label).
+        (the finding and the paper's claim, estimate [95 % interval], n, the verdict as a link to
+        the chapter's section from the row's ``section`` label, replicates to decide).
     """
     titles = titles or {}
     lines = [_INTRO.format(preset=preset), "## At a glance", ""]
@@ -102,9 +106,9 @@ def scorecard_markdown(
         lines[-1] += verdicts.summarize(table)["text"] + "."
         lines.append("")
         lines += [
-            "| the paper | this run: estimate [95 % interval] | n | verdict "
-            "| replicates to decide | shown in |",
-            "| --- | --- | ---: | --- | ---: | --- |",
+            "| finding: the paper | this run: estimate [95 % interval] | n | verdict "
+            "| n to decide |",
+            "| --- | --- | ---: | --- | ---: |",
         ]
         lines += [_finding_row(name, row) for row in table.itertuples(index=False)]
     return "\n".join(lines) + "\n"
