@@ -303,5 +303,6 @@ def test_display_table_and_interval_text():
         "",
     ]
     assert shown.loc[3, "note"] == "needs Adult" and shown.loc[0, "n"] == "100"
+    assert [v.replicates_to_decide_text(x) for x in (np.nan, INF, 1234.0)] == ["", "∞", "1,234"]
     html = v.display_table(table.assign(note="<b>"), paper="Authors").to_html()
     assert "&lt;b&gt;" in html and "Authors" in html

@@ -9,7 +9,6 @@ replicates behind it, the verdict and a link to the section of the chapter that 
 from __future__ import annotations
 
 import json
-import math
 import os
 from collections.abc import Mapping
 from pathlib import Path
@@ -59,8 +58,7 @@ def _finding_row(name: str, row) -> str:
     shown = verdicts.interval_text(row)
     target = row.section or f"chapters/{name}"
     role = "ref" if row.section else "doc"
-    v = row.replicates_to_decide
-    needed = "" if math.isnan(v) else "∞" if math.isinf(v) else f"{v:,.0f}"
+    needed = verdicts.replicates_to_decide_text(row.replicates_to_decide)
     return (
         f"| `{row.finding}`: {_cell(row.paper)} | {shown} | {row.n} "
         f"| {{{role}}}`{row.verdict} <{target}>` | {needed} |"

@@ -85,6 +85,7 @@ __all__ = [
     "rate_interval",
     "read_verdicts",
     "replicates_to_decide",
+    "replicates_to_decide_text",
     "summarize",
     "verdict_table",
     "write_verdicts",
@@ -646,6 +647,14 @@ def interval_text(row, percent: bool = False) -> str:
     return "{} [{}, {}]".format(*ends)
 
 
+def replicates_to_decide_text(value: float) -> str:
+    """A row's ``replicates_to_decide`` as text: blank when decided (NaN), "∞" when no size is
+    expected to decide it, else the count with thousands separators ("1,234")."""
+    if math.isnan(value):
+        return ""
+    return _number(value, False) if math.isinf(value) else f"{value:,.0f}"
+
+
 def display_table(
     table: pd.DataFrame, *, percent: bool = False, paper: str = "the paper", names: bool = False
 ):
@@ -670,10 +679,7 @@ def display_table(
         no size is expected to decide it) and "note".
     """
     shown = [interval_text(r, percent) for r in table.itertuples()]
-    needed = [
-        "" if math.isnan(v) else _number(v, False) if math.isinf(v) else f"{v:,.0f}"
-        for v in table.replicates_to_decide
-    ]
+    needed = [replicates_to_decide_text(v) for v in table.replicates_to_decide]
     frame = pd.DataFrame(
         {
             **({"finding": table.finding} if names else {}),
