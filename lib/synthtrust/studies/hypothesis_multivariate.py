@@ -62,13 +62,12 @@ present and every expected count ≥ 5 (on a 2 × 2 table the same as Cochran's 
 1000 datasets): :func:`error_rates`. The paper's Tables S1 (non-signal) and S2 (signal) count
 the unusable datasets of this study.
 
-Cost (CPU seconds per replicate, one core, measured on a shared machine): the reference and
-MWEM ≈ 0.01–0.02 s for n ≤ 1000 and ≈ 0.13 s at n = 20 000 (mostly drawing the original from
-the copula); Private-PGM ≈ 0.13 / 0.23 / 0.53 s at 500 / 1000 / 2500 mirror-descent steps
-(+ about 0.2 s at n = 20 000), plus about 10 s once per process to compile mbi's estimator. The
-whole grid of Figures 9–10 (2 scenarios × 5 sizes × 5 ε × 2 synthesizers + 10 reference
-cells) took 90 s CPU for 10 replicates at 500 steps; at the paper's 1000 replicates and 2500
-steps it costs about 31 s per replicate, 8.7 core-hours.
+Cost (CPU seconds per replicate, one core, shared machine): the reference ≈ 0.002 s for n ≤ 1000
+and ≈ 0.03 s at n = 20 000 (mostly drawing the original from the copula); MWEM ≈ 0.007–0.036 s;
+Private-PGM at 500 mirror-descent steps ≈ 0.005 s in chunks of 200 replicates and ≈ 0.012 s in
+chunks of 10 (the dense numpy fit of :mod:`synthtrust.synthesizers.pgm`, whose junction tree
+here is one node; mbi's ``estimate`` per replicate, the reference path: 0.06–0.11 s;
+``benchmarks/bench_pgm_dense.py``). The chapter runs the grid in chunks of 50 replicates.
 """
 
 from __future__ import annotations
@@ -162,21 +161,24 @@ METHODS = ("real", *PAPER_METHODS, "perturbed_histogram")
 
 DATA = ("nonsignal", "signal")
 
-# Private-PGM runs with ``batched=False`` (one mbi ``MirrorDescent().estimate`` and one mbi
-# ``synthetic_data`` per replicate, the reference path of :func:`synthtrust.synthesizers.private_pgm`).
-# The batched path's fast sampler reads the model's *first* clique as the whole table, which holds
-# for chapter 1's two columns but not here (the model's cliques are the ten pairs of columns).
-# On this 2304-cell table batching saves little anyway (0.38 vs 0.46 s CPU per replicate at
-# 2500 mirror-descent steps).
+# Private-PGM runs on the batched path of :func:`synthtrust.synthesizers.private_pgm`: the model's
+# cliques are the ten pairs of columns, whose junction tree is ONE node holding all five columns,
+# so mbi's mirror descent runs on the dense 2304-cell joint, in numpy, vectorized over the
+# replicates of a chunk (``pgm._fit_dense``: the same model as one mbi
+# ``MirrorDescent().estimate`` per replicate up to rounding), and the synthetic counts come from
+# the vectorized randomized rounding (``pgm.round_joint_counts``: the distribution of mbi's
+# ``synthetic_data(method="round")``). At 500 steps this costs 0.004-0.012 s CPU per replicate
+# against 0.05-0.12 s for the former ``batched=False`` (``benchmarks/bench_pgm_dense.py``).
 
 
 # --------------------------------------------------------------------------------------------
 # the table and the copula
 # --------------------------------------------------------------------------------------------
 def warm_up() -> None:
-    """What every worker process needs once (``run_grid(..., warm_up=warm_up)``): JAX and mbi,
-    the copula, and Private-PGM's compiled programs for the table's domain (a first fit on it
-    grows a process by ≈ 370 MB; later fits reuse them), by one small Private-PGM cell."""
+    """What every worker process needs once (``run_grid(..., warm_up=warm_up)``): JAX and mbi
+    (Private-PGM reads its loss's cliques and Lipschitz constant from mbi) and the copula, by one
+    small Private-PGM cell. The dense fit compiles nothing, so this costs the imports and the
+    copula fit only."""
     import_mbi()
     cell = {
         "data": "signal",
@@ -399,8 +401,7 @@ def multivariate_cell(params: dict, rngs: list[np.random.Generator]) -> pd.DataF
         counts = joint_counts(samples)
         size = int(params.get("m") or n)
         options = {}
-        if method == "private_pgm":
-            options["batched"] = False  # see _PGM_BATCHED below
+        if method == "private_pgm":  # the dense batched path (see the comment above warm_up)
             if params.get("iters"):
                 options["iters"] = int(params["iters"])
         syn = SYNTHESIZERS[method](counts, float(params["epsilon"]), SHAPE, size, rngs, **options)
