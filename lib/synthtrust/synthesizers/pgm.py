@@ -454,9 +454,10 @@ def _mirror_descent_dense(shape, ys, cliques, prec, totals, alpha, steps) -> np.
     y_flat = np.concatenate(ys, axis=0)  # (S, R)
     smallest = views[int(np.argmin(sizes))][1]  # rows of the smallest marginal, for Σ exp
 
-    def oracle(phi, shift):
-        """Flat measured marginals (S, R) of N·softmax(phi) and log Σ exp(phi − shift)."""
-        np.subtract(phi, shift, out=work)
+    def oracle(phi):
+        """Flat measured marginals (S, R) of N·softmax(phi), from exp(phi − max phi) (each
+        replicate's largest cell is 1: no overflow, and Σ ≥ 1)."""
+        np.subtract(phi, np.maximum.reduce(phi, axis=full), out=work)
         np.exp(work, out=work)
         margs = {}
         _dense_marginals(work, full, plan, margs)
@@ -465,7 +466,7 @@ def _mirror_descent_dense(shape, ys, cliques, prec, totals, alpha, steps) -> np.
             mu[rows] = margs[c].reshape(-1, reps)
         z = np.add.reduce(mu[smallest], axis=0)
         mu *= totals / z
-        return mu, np.log(z)
+        return mu
 
     def loss_of(res):
         return 0.5 * prec * np.add.reduce(res * res, axis=0)
@@ -473,16 +474,12 @@ def _mirror_descent_dense(shape, ys, cliques, prec, totals, alpha, steps) -> np.
     phi = np.zeros(tuple(shape) + (reps,))
     cand = np.empty_like(phi)
     work = np.empty_like(phi)
-    top = np.zeros(reps)  # an upper bound of max Φ (within log(cells) of it)
-    mu, logz = oracle(phi, top)
-    top = top + logz
+    mu = oracle(phi)
     res = mu - y_flat
     loss = loss_of(res)
     for _ in range(steps):
         step = (alpha * prec) * res  # α·g, flat (S, R)
         terms = {c: step[rows].reshape(shp) for c, rows, shp in views}
-        # max Φ' ≤ max Φ + Σ_M max(−α·g_M): a shift that keeps exp(Φ' − shift) ≤ 1
-        shift = top - np.add.reduce(np.minimum.reduceat(step, offsets, axis=0), axis=0)
         parts = [terms[full]] if full in terms else []
         for _, child, expand, sub in plan:
             part = _dense_gather(terms, child, sub)
@@ -491,7 +488,7 @@ def _mirror_descent_dense(shape, ys, cliques, prec, totals, alpha, steps) -> np.
         np.subtract(phi, parts[0], out=cand)
         for part in parts[1:]:
             cand -= part
-        mu2, logz2 = oracle(cand, shift)
+        mu2 = oracle(cand)
         res2 = mu2 - y_flat
         loss2 = loss_of(res2)
         dot = prec * np.add.reduce(res * (mu - mu2), axis=0)
@@ -507,8 +504,7 @@ def _mirror_descent_dense(shape, ys, cliques, prec, totals, alpha, steps) -> np.
         phi, cand = cand, phi
         mu, res = mu2, res2
         loss = np.where(ok, loss2, loss)
-        top = np.where(ok, shift + logz2, top)
-    np.subtract(phi, top, out=work)
+    np.subtract(phi, np.maximum.reduce(phi, axis=full), out=work)
     np.exp(work, out=work)
     work *= totals / work.sum(axis=full)
     return np.moveaxis(work, -1, 0).copy()
