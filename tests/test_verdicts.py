@@ -199,6 +199,9 @@ def test_replicates_to_decide_hand_computations():
     assert 1 - 0.025 ** (1 / 6) < 0.5 < 1 - 0.025 ** (1 / 5)
     on_boundary = v.Interval(0.0, -1.0, 1.0, 10, 1.0, "bootstrap-bca")
     assert v.replicates_to_decide(on_boundary, 0.0, INF) == INF
+    # on a boundary up to float rounding: 15 of 200 against 1.5 α = 0.07500000000000001
+    assert 0 < 1.5 * 0.05 - 15 / 200 < 1e-16
+    assert v.replicates_to_decide(v.rate_interval(15, 200), -INF, 1.5 * 0.05) == INF
     # never fewer than one more replicate than this run had
     wide = v.Interval(0.3, -0.1, 0.7, 500, 1.0, "bootstrap-bca")
     assert v.replicates_to_decide(wide, 0.0, INF) == 501

@@ -437,7 +437,8 @@ def replicates_to_decide(
         spread = z_a * math.sqrt(bound * (1 - bound)) + z_b * interval.sd
     else:
         spread = (z_a + z_b) * interval.sd
-    if gap == 0 or not math.isfinite(spread):
+    # on a boundary up to float rounding (15/200 against 1.5 × 0.05 differ by 1e-17): no size
+    if gap <= 1e-12 * max(1.0, abs(bound)) or not math.isfinite(spread):
         return math.inf
     needed = max(math.ceil((spread / gap) ** 2), interval.n + 1)
     if interval.method == "clopper-pearson":
