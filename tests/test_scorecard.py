@@ -41,7 +41,7 @@ def test_write_scorecard_counts_and_rows(tmp_path):
     page = scorecard.write_scorecard(runs, tmp_path / "stage" / "scorecard.md").read_text()
     assert "`smoke` preset" in page
     # counts: 1 holds (40/200, CP [0.147, 0.262]), 2 undetermined; 0.025 false expected
-    assert "| {doc}`chapters/one` | 1 | 0 | 2 | 0.025 | 3 verdicts |" in page
+    assert "| {doc}`chapters/one` | 1 | 0 | 2 | 0.025 | 3 |" in page
     assert "| {doc}`chapters/two` | — | — | — | — | no verdicts in this run |" in page
     assert "## Hypotheses" in page
     ci = verdicts.rate_interval(40, 200)

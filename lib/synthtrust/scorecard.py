@@ -50,7 +50,7 @@ def _counts_row(name: str, table: pd.DataFrame | None) -> str:
     s = verdicts.summarize(table)
     return (
         f"| {{doc}}`chapters/{name}` | {s['holds']} | {s['fails']} | {s['undetermined']} "
-        f"| {s['expected_false']:.2g} | {s['total']} verdicts |"
+        f"| {s['expected_false']:.2g} | {s['total']} |"
     )
 
 
@@ -93,8 +93,8 @@ def scorecard_markdown(
     titles = titles or {}
     lines = [_INTRO.format(preset=preset), "## At a glance", ""]
     lines += [
-        "| chapter | holds | fails | undetermined | false verdicts to expect | |",
-        "| --- | ---: | ---: | ---: | ---: | --- |",
+        "| chapter | holds | fails | undetermined | false verdicts to expect | verdicts |",
+        "| --- | ---: | ---: | ---: | ---: | ---: |",
     ]
     lines += [_counts_row(name, table) for name, table in tables.items()]
     for name, table in tables.items():
