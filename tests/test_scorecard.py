@@ -46,14 +46,15 @@ def test_write_scorecard_counts_and_rows(tmp_path):
     assert "## Hypotheses" in page
     ci = verdicts.rate_interval(40, 200)
     assert (
-        f"| `pgm_type1`: Private-PGM: Type I above 0.05 \\| Fig. 4 | 0.2 [{ci.lower:.3g}, "
+        f"| <code>pgm_<wbr>type1</code>: Private-PGM: Type I above 0.05 \\| Fig. 4 | 0.2 "
+        f"[{ci.lower:.3g}, "
         f"{ci.upper:.3g}] | 200 | {{ref}}`holds <hv-verdicts>` |  |"
     ) in page
     needed = verdicts.replicates_to_decide(verdicts.rate_interval(2, 20), 0.05, math.inf)
     assert f"| 20 | {{doc}}`undetermined <chapters/one>` | {needed:.3g} |" in page
     assert (
-        "| `adult`: Adult: above the baselines | not run | 0 | {doc}`undetermined <chapters/one>` |  |"
-        in page
+        "| <code>adult</code>: Adult: above the baselines | not run | 0 "
+        "| {doc}`undetermined <chapters/one>` |  |" in page
     )
 
 
