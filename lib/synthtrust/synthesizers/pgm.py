@@ -252,12 +252,7 @@ def _sample_batched(models, domain, rows, rngs, method, shape) -> np.ndarray:
     joint = np.moveaxis(
         values, [1 + clique.index(a) for a in domain.attributes], range(1, values.ndim)
     )
-    return np.stack(
-        [
-            round_joint_counts(j, order, int(r), rng).reshape(-1)
-            for j, r, rng in zip(joint, rows, rngs, strict=True)
-        ]
-    )
+    return _sample_dense(joint, order, rows, rngs, method)
 
 
 # --------------------------------------------------------------------------------------------
@@ -454,11 +449,15 @@ def _mirror_descent_dense(shape, ys, cliques, prec, totals, alpha, steps) -> np.
     y_flat = np.concatenate(ys, axis=0)  # (S, R)
     smallest = views[int(np.argmin(sizes))][1]  # rows of the smallest marginal, for Σ exp
 
-    def oracle(phi):
-        """Flat measured marginals (S, R) of N·softmax(phi), from exp(phi − max phi) (each
-        replicate's largest cell is 1: no overflow, and Σ ≥ 1)."""
+    def exp_shifted(phi):
+        """exp(phi − max phi) per replicate, into ``work`` (each replicate's largest cell is 1:
+        no overflow, and Σ ≥ 1)."""
         np.subtract(phi, np.maximum.reduce(phi, axis=full), out=work)
         np.exp(work, out=work)
+
+    def oracle(phi):
+        """Flat measured marginals (S, R) of N·softmax(phi)."""
+        exp_shifted(phi)
         margs = {}
         _dense_marginals(work, full, plan, margs)
         mu = np.empty_like(y_flat)
@@ -504,8 +503,7 @@ def _mirror_descent_dense(shape, ys, cliques, prec, totals, alpha, steps) -> np.
         phi, cand = cand, phi
         mu, res = mu2, res2
         loss = np.where(ok, loss2, loss)
-    np.subtract(phi, np.maximum.reduce(phi, axis=full), out=work)
-    np.exp(work, out=work)
+    exp_shifted(phi)
     work *= totals / work.sum(axis=full)
     return np.moveaxis(work, -1, 0).copy()
 

@@ -557,26 +557,14 @@ class _NumpyMirrorDescent:
             for (s, e), ns, inv in zip(self.seg, self.nshape, self.inv, strict=True)
         ]
 
-    def _node_log_potentials(self, theta: list) -> list:
-        """Σ of the potentials hosted by each node, broadcast to the node (in the buffers)."""
-        self._load_theta(theta, 2)
-        return self._fill_nodes(self.theta_views[2])
-
-    def _potential_marginals(self, node_arrays: list) -> list:
-        """The node arrays summed onto each potential clique (axes in the clique's order)."""
-        self._reduce_to_cliques(node_arrays, 2)
-        return self._mu_list(2)
-
     def marginals(self, theta: list, total: float) -> list:
         """Marginals of the potential cliques (counts summing to ``total``; one array a clique,
         axes in the clique's order) of the model with log-potentials ``theta`` (one array a
-        clique): :meth:`_linear_marginals`, or the plan's log-space calibration when that
-        underflows (not expected for fitted models)."""
-        out = self._linear_marginals(theta, total)
-        if out is None:
-            log_psi = [b.copy() for b in self._node_log_potentials(theta)]
-            out = self._potential_marginals(self.plan.calibrate(log_psi, total))
-        return out
+        clique): :meth:`_marginals_flat`, the same oracle as a step's (the linear pass, or the
+        plan's log-space calibration when that underflows, not expected for fitted models)."""
+        self._load_theta(theta, 2)
+        self._marginals_flat(total, 2)
+        return self._mu_list(2)
 
     def _linear_marginals(self, theta: list, total: float) -> list | None:
         """Hugin message passing with one exponential per node: the same marginals as
