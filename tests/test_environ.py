@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import os
+import platform
+import subprocess
+import sys
 
 import pytest
 
-from synthtrust._environ import WORKER_ENV, environ
+from synthtrust._environ import MEMORY_ENV, PROCESS_ENV, WORKER_ENV, environ
 
 
 def test_environ_sets_then_restores_or_removes(monkeypatch):
@@ -29,10 +32,45 @@ def test_environ_restores_after_an_exception(monkeypatch):
     assert "SYNTHTRUST_T_UNSET" not in os.environ
 
 
-def test_workers_get_the_hash_seed_of_dask_nannies():
+def test_workers_get_the_hash_seed_and_trim_threshold_of_dask_nannies():
     assert WORKER_ENV == {"PYTHONHASHSEED": "6640"}
+    assert MEMORY_ENV == {"MALLOC_TRIM_THRESHOLD_": "65536"}
+    assert PROCESS_ENV == {**WORKER_ENV, **MEMORY_ENV}
     pytest.importorskip("distributed")
     from distributed.nanny import Nanny
 
     nanny = Nanny("tcp://127.0.0.1:1", nthreads=1)  # not started: its environment only
     assert nanny.env["PYTHONHASHSEED"] == WORKER_ENV["PYTHONHASHSEED"]
+    assert nanny.env["MALLOC_TRIM_THRESHOLD_"] == MEMORY_ENV["MALLOC_TRIM_THRESHOLD_"]
+
+
+# Frees a 16 MiB block (glibc then serves blocks up to 16 MiB from the heap and trims it only
+# above 32 MiB free at its top), then 99 of 100 blocks of 4 MiB, keeping the last (the heap's
+# top): prints the MiB still resident.
+_RETAINED = """
+import numpy as np, psutil
+p = psutil.Process()
+big = np.ones(16 << 17)
+del big
+base = p.memory_info().rss
+blocks = [np.ones(1 << 19) for _ in range(100)]
+keep = blocks[-1]
+del blocks
+print((p.memory_info().rss - base) / 2**20)
+"""
+
+
+def _retained_mib(env: dict) -> float:
+    out = subprocess.run(
+        [sys.executable, "-c", _RETAINED], env=env, capture_output=True, text=True, timeout=120
+    )
+    assert out.returncode == 0, out.stderr[-2000:]
+    return float(out.stdout)
+
+
+@pytest.mark.skipif(platform.libc_ver()[0] != "glibc", reason="glibc's malloc thresholds")
+def test_the_memory_environment_returns_freed_memory_to_the_system():
+    pytest.importorskip("psutil")
+    plain = {k: v for k, v in os.environ.items() if not k.startswith("MALLOC_")}
+    assert _retained_mib(plain) > 300  # 396 MiB of freed blocks kept by the process
+    assert _retained_mib({**plain, **PROCESS_ENV}) < 40  # the kept block and little else
