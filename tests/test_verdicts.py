@@ -309,3 +309,5 @@ def test_display_table_and_interval_text():
     assert [v.replicates_to_decide_text(x) for x in (np.nan, INF, 1234.0)] == ["", "∞", "1,234"]
     html = v.display_table(table.assign(note="<b>"), paper="Authors").to_html()
     assert "&lt;b&gt;" in html and "Authors" in html
+    named = v.display_table(table.assign(finding="a_b<"), names=True).to_html()
+    assert "<code>a_<wbr>b&lt;</code>" in named  # may wrap after "_", still escaped

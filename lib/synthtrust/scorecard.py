@@ -8,7 +8,6 @@ replicates behind it, the verdict and a link to the section of the chapter that 
 
 from __future__ import annotations
 
-import html
 import json
 import os
 from collections.abc import Mapping
@@ -55,19 +54,13 @@ def _counts_row(name: str, table: pd.DataFrame | None) -> str:
     )
 
 
-def _breakable_name(finding: str) -> str:
-    """A finding's name as inline HTML code that may wrap after each underscore (``<wbr>``: the
-    long names would otherwise set the table wider than the page; copying adds nothing)."""
-    return "<code>" + html.escape(finding).replace("_", "_<wbr>") + "</code>"
-
-
 def _finding_row(name: str, row) -> str:
     shown = verdicts.interval_text(row)
     target = row.section or f"chapters/{name}"
     role = "ref" if row.section else "doc"
     needed = verdicts.replicates_to_decide_text(row.replicates_to_decide)
     return (
-        f"| {_breakable_name(row.finding)}: {_cell(row.paper)} | {shown} | {row.n} "
+        f"| {verdicts.finding_html(row.finding)}: {_cell(row.paper)} | {shown} | {row.n} "
         f"| {{{role}}}`{row.verdict} <{target}>` | {needed} |"
     )
 

@@ -50,6 +50,7 @@ Examples
 
 from __future__ import annotations
 
+import html
 import math
 import warnings
 from collections.abc import Callable, Iterable, Mapping
@@ -80,6 +81,7 @@ __all__ = [
     "decide",
     "display_table",
     "finding",
+    "finding_html",
     "interval_text",
     "paired_interval",
     "rate_interval",
@@ -648,6 +650,19 @@ def interval_text(row, percent: bool = False) -> str:
     return "{} [{}, {}]".format(*ends)
 
 
+def finding_html(finding: str) -> str:
+    """A finding's name as inline HTML code that may wrap after each underscore (``<wbr>``):
+    the long names would otherwise set a verdict table wider than the page; copying the name
+    adds nothing to it.
+
+    Examples
+    --------
+    >>> finding_html("a2_rbo")
+    '<code>a2_<wbr>rbo</code>'
+    """
+    return "<code>" + html.escape(finding).replace("_", "_<wbr>") + "</code>"
+
+
 def replicates_to_decide_text(value: float) -> str:
     """A row's ``replicates_to_decide`` as text: blank when decided (NaN), "∞" when no size is
     expected to decide it, else the count with thousands separators ("1,234")."""
@@ -692,8 +707,7 @@ def display_table(
             "note": table.note,
         }
     )
-    return (
-        frame.style.hide(axis="index")
-        .format(escape="html")
-        .set_properties(**{"text-align": "left", "vertical-align": "top"})
-    )
+    styler = frame.style.hide(axis="index").format(escape="html")
+    if names:
+        styler = styler.format(finding_html, subset=["finding"])
+    return styler.set_properties(**{"text-align": "left", "vertical-align": "top"})
