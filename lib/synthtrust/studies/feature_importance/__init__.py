@@ -36,7 +36,15 @@ from ..feature_importance_data import nominal_features as nominal_features
 from ..feature_importance_data import study_domain as study_domain
 from .findings import verdict_rows
 from .generators import GENERATORS, PAPER_TABLE1, make_generator, privbayes_ledgers
-from .grid import SHAP_BLOCK_ROWS, build_grid, importance_cell, real_cell, similarity, summarize
+from .grid import (
+    SHAP_BLOCK_ROWS,
+    build_grid,
+    importance_cell,
+    real_cell,
+    similarity,
+    summarize,
+    warm_up,
+)
 from .models import MEASURES, compare_rankings, fit_importances
 
 # private names the chapter's tests and the benchmarks use
@@ -64,4 +72,5 @@ __all__ = [
     "summarize",
     "top_features",
     "verdict_rows",
+    "warm_up",
 ]

@@ -16,12 +16,14 @@ forest runs in blocks of :data:`SHAP_BLOCK_ROWS` rows, one cluster task each.
 from __future__ import annotations
 
 import functools
+import importlib.util
 import json
 import zlib
 
 import numpy as np
 import pandas as pd
 
+from ..._jax import import_mbi
 from ...experiment import replicate_index
 from ...importance import association_matrix, random_permutation_rbo
 from ..feature_importance_data import DATASETS, engineer_features, load_table, nominal_features
@@ -37,6 +39,22 @@ from .models import (
 )
 
 _MIN_ROWS = 20  # fewer rows after the pipeline's cleaning: no forest is trained (failed)
+
+
+def warm_up() -> None:
+    """What the study's tasks load once per worker process, loaded before its first task
+    (``run_grid(..., warm_up=warm_up)``): every dataset's table, JAX and mbi (MST, AIM),
+    PyTorch when installed (PATE-CTGAN) and the compiled TreeSHAP. loky takes a worker's memory
+    after its first task as the reference and recycles a worker grown 300 MB beyond it; loaded
+    lazily, these recycled workers in the middle of the grids."""
+    for name in DATASETS:
+        load_table(name)
+    import_mbi()
+    if importlib.util.find_spec("torch") is not None:
+        import torch  # noqa: F401
+    x = np.arange(40.0)
+    X = pd.DataFrame({"a": x % 2, "b": x % 3})
+    fit_importances(X, pd.Series((x % 2).astype(int)), methods=("shap",), rf_trees=2)
 
 
 def _stable_seed(*parts) -> int:
@@ -102,7 +120,9 @@ def build_grid(
 SHAP_BLOCK_ROWS = 500
 
 
-@functools.lru_cache(maxsize=8)
+# two entries: a worker's next task is often another cell of the same replicate; more kept
+# Adult's splits (tens of MB each) and grew a worker past loky's 300 MB recycling limit
+@functools.lru_cache(maxsize=2)
 def _real_split(dataset: str, seed: int, rep: int, test_size: float) -> dict:
     """The real side of a replicate before any forest: the real table (``real``), its engineered
     features and target (``X``, ``y``), their split (``X_train`` in the table's row order, ``X_test``, ``y_test``), the
