@@ -1,4 +1,4 @@
-"""feature_importance.warm_up: what a worker loads before its first task."""
+"""feature_importance.grid: warm_up, what a worker loads before its first task."""
 
 from __future__ import annotations
 
