@@ -21,11 +21,11 @@ WORKER_ENV: dict[str, str] = {"PYTHONHASHSEED": "6640"}
 #: Environment that keeps a process's resident memory near what it holds: glibc's malloc keeps
 #: the memory a task freed unless its top chunk exceeds the trim threshold, and it raises that
 #: threshold (with the mmap threshold) after each large block it frees, so a worker that fitted
-#: a forest on Adult stayed 250–290 MB above its size after the first task, and loky, which
-#: recycles a worker grown 300 MB beyond that size, restarted workers in chapters 3, 4 and 5
-#: ("A worker stopped while some jobs were given to the executor"). A fixed threshold of 64 KiB
-#: returns freed memory to the system (the same worker: 5–58 MB above its first size, about 4 %
-#: more CPU a task). It is the value Dask's nannies give every worker
+#: a forest on Adult stayed 250–290 MB above its size after the first task, close to the 300 MB
+#: at which loky recycles a worker ("A worker stopped while some jobs were given to the
+#: executor"; seen in chapters 3, 4 and 5). A fixed threshold of 64 KiB returns freed memory to
+#: the system (the same worker: 5–58 MB above its first size, about 4 % more CPU a task); memory
+#: a task keeps (caches, compiled programs) is the study's ``warm_up``'s business. It is the value Dask's nannies give every worker
 #: (``distributed.nanny.pre-spawn-environ``); it changes no result, so Dask workers are not
 #: checked for it.
 MEMORY_ENV: dict[str, str] = {"MALLOC_TRIM_THRESHOLD_": "65536"}

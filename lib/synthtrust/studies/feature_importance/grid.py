@@ -46,7 +46,8 @@ def warm_up() -> None:
     (``run_grid(..., warm_up=warm_up)``): every dataset's table, JAX and mbi (MST, AIM),
     PyTorch when installed (PATE-CTGAN) and the compiled TreeSHAP. loky takes a worker's memory
     after its first task as the reference and recycles a worker grown 300 MB beyond it; loaded
-    lazily, these recycled workers in the middle of the grids."""
+    lazily by later tasks, these made loky recycle workers in the middle of the grids.
+    It raises what :func:`load_table` raises for a dataset it cannot read."""
     for name in DATASETS:
         load_table(name)
     import_mbi()
@@ -120,8 +121,9 @@ def build_grid(
 SHAP_BLOCK_ROWS = 500
 
 
-# two entries: a worker's next task is often another cell of the same replicate; more kept
-# Adult's splits (tens of MB each) and grew a worker past loky's 300 MB recycling limit
+# two entries: a hit needs the same (dataset, rep) twice in a row in one worker, which the
+# cell-major task order makes rare; eight kept up to eight of Adult's splits (tens of MB each)
+# and grew a worker past loky's 300 MB recycling limit
 @functools.lru_cache(maxsize=2)
 def _real_split(dataset: str, seed: int, rep: int, test_size: float) -> dict:
     """The real side of a replicate before any forest: the real table (``real``), its engineered
