@@ -46,7 +46,13 @@ from threadpoolctl import threadpool_limits
 
 import synthtrust
 from synthtrust import estimate
-from synthtrust._environ import CHAPTER_VAR, PROCESS_ENV, WORKER_ENV, environ
+from synthtrust._environ import (
+    CHAPTER_VAR,
+    PROCESS_ENV,
+    WORKER_ENV,
+    environ,
+    release_freed_memory,
+)
 
 __all__ = ["cell_key", "replicate_index", "replicate_rngs", "run_grid"]
 
@@ -223,6 +229,9 @@ def _compute(func, params: dict, key: int, r0: int, r1: int, seed: int, task_id:
     except Exception as exc:
         exc.add_note(f"run_grid: in func for cell {params!r}, replicates [{r0}, {r1})")
         raise
+    finally:
+        # before loky measures the worker: what the task freed is not counted as kept
+        release_freed_memory()
     if not isinstance(out, pd.DataFrame):
         raise TypeError(
             f"func must return a pandas DataFrame (one row per replicate), got "
