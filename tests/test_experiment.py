@@ -474,8 +474,9 @@ def test_loky_keeps_workers_whose_tasks_only_fragment_the_heap(leak, recwarn):
     get_reusable_executor().shutdown(wait=True)
     sizes = [0, 0, 4_000, 4_000, 4_000, 4_000]
     cells = [{"mu": 0.0, "leak": leak, "blocks": b, "task": i} for i, b in enumerate(sizes)]
-    out = run_grid(fragmenting_draws, cells, n_reps=1, seed=4, n_jobs=2, chunk_size=1,
-                   progress=False)
+    out = run_grid(
+        fragmenting_draws, cells, n_reps=1, seed=4, n_jobs=2, chunk_size=1, progress=False
+    )
     stopped = [w for w in recwarn if "worker stopped" in str(w.message)]
     if leak:  # the check works here: a worker that keeps 375 MB a task is recycled
         assert stopped and out["pid"].nunique() > 2
