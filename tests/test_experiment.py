@@ -523,21 +523,21 @@ def test_loky_results_do_not_depend_on_the_parents_hash_seed():
 
 
 def process_env(params, rngs):
-    """The worker's values of PROCESS_ENV, one row per replicate."""
+    """The worker's values of WORKER_ENV, one row per replicate."""
     import os
 
-    from synthtrust._environ import PROCESS_ENV
+    from synthtrust._environ import WORKER_ENV
 
-    return pd.DataFrame([{k: os.environ.get(k) for k in PROCESS_ENV} for _ in rngs])
+    return pd.DataFrame([{k: os.environ.get(k) for k in WORKER_ENV} for _ in rngs])
 
 
 def test_loky_workers_start_with_the_process_environment(monkeypatch):
-    from synthtrust._environ import PROCESS_ENV
+    from synthtrust._environ import WORKER_ENV
 
-    for key in PROCESS_ENV:
+    for key in WORKER_ENV:
         monkeypatch.delenv(key, raising=False)
     out = run_grid(process_env, {"cell": [0, 1, 2, 3]}, n_reps=2, seed=0, progress=False)
-    assert (out[list(PROCESS_ENV)] == pd.Series(PROCESS_ENV)).all().all()
+    assert (out[list(WORKER_ENV)] == pd.Series(WORKER_ENV)).all().all()
 
 
 # ---------------------------------------------------------------------------------------------

@@ -12,8 +12,6 @@ from collections.abc import Iterator, Mapping
 
 __all__ = [
     "CHAPTER_VAR",
-    "MEMORY_ENV",
-    "PROCESS_ENV",
     "WORKER_ENV",
     "environ",
     "release_freed_memory",
@@ -28,23 +26,6 @@ __all__ = [
 #: sets another; they treat 0 as unset), so a Dask cluster with default settings computes
 #: what loky workers and the chapter kernel compute.
 WORKER_ENV: dict[str, str] = {"PYTHONHASHSEED": "6640"}
-
-#: Environment that keeps a process's resident memory near what it holds: glibc's malloc keeps
-#: the memory a task freed unless its top chunk exceeds the trim threshold, and it raises that
-#: threshold (with the mmap threshold) after each large block it frees, so a worker that fitted
-#: a forest on Adult stayed 250–290 MB above its size after the first task, close to the 300 MB
-#: at which loky recycles a worker ("A worker stopped while some jobs were given to the
-#: executor"; seen in chapters 3, 4 and 5). A fixed threshold of 64 KiB returns freed memory to
-#: the system (the same worker: 5–58 MB above its first size, about 4 % more CPU a task); memory
-#: a task keeps (caches, compiled programs) is the study's ``warm_up``'s business, and freed
-#: blocks between live ones (which no threshold returns) are :func:`release_freed_memory`'s. It
-#: is the value Dask's nannies give every worker (``distributed.nanny.pre-spawn-environ``); it
-#: changes no result, so Dask workers are not checked for it.
-MEMORY_ENV: dict[str, str] = {"MALLOC_TRIM_THRESHOLD_": "65536"}
-
-#: What run_grid's loky workers and the chapter kernel start with.
-PROCESS_ENV: dict[str, str] = {**WORKER_ENV, **MEMORY_ENV}
-
 
 #: Set by the runner in a chapter's kernel to the chapter's name: ``run_grid``'s progress bars
 #: say which chapter they belong to.
@@ -78,12 +59,21 @@ def _malloc_trim():
 def release_freed_memory() -> bool:
     """Give the pages of the heap that hold only freed blocks back to the system.
 
-    The trim threshold of :data:`MEMORY_ENV` returns the free memory at the top of the heap
-    only; blocks freed between blocks still in use stay resident. Chapter 3's PrivMRF fits left
-    150–190 MB of them a task, which ended in loky recycling the worker. ``malloc_trim(0)``
-    releases every free page of the heap (about 30 ms for 350 MB of them); it is the call Dask's
-    documentation gives for the same purpose ("Worker Memory Management: manually trim memory").
-    :func:`synthtrust.experiment.run_grid` calls it after every task. No result changes.
+    glibc's malloc keeps what a process frees: at the heap's top until it exceeds the trim
+    threshold (raised, with the mmap threshold, after each large block freed), and between
+    blocks still in use for good. A worker that fitted a forest on Adult stayed 250–290 MB above
+    its size after its first task, one that fitted PrivMRF in chapter 3 150–190 MB, and loky
+    recycles a worker 300 MB above its first task ("A worker stopped while some jobs were given
+    to the executor"). ``malloc_trim(0)`` releases every free page of every arena (about 30 ms
+    for 350 MB of them); it is the call Dask's documentation gives for the same purpose ("Worker
+    Memory Management: manually trim memory").
+    :func:`synthtrust.experiment.run_grid` calls it after every task, before loky measures the
+    worker. Memory a task keeps (caches, compiled programs) is the study's ``warm_up``'s
+    business. No result changes.
+
+    Fixing the trim threshold instead (``MALLOC_TRIM_THRESHOLD_=65536``, what Dask's nannies
+    set) returned the memory too but made every allocation above 128 KiB a fresh mapping: a
+    GS-WGAN training of chapter 1 took 24.8 instead of 14.6 CPU-s (34× the page faults).
 
     Returns
     -------

@@ -48,7 +48,6 @@ import synthtrust
 from synthtrust import estimate
 from synthtrust._environ import (
     CHAPTER_VAR,
-    PROCESS_ENV,
     WORKER_ENV,
     environ,
     release_freed_memory,
@@ -517,7 +516,7 @@ def run_grid(
                     par_jobs = -1
                 elif backend == "loky":
                     # loky's children inherit this process's environment when spawned
-                    stack.enter_context(environ(PROCESS_ENV))
+                    stack.enter_context(environ(WORKER_ENV))
                     stack.enter_context(
                         joblib.parallel_config(backend=backend, initializer=warm_up)
                     )
@@ -562,7 +561,7 @@ def _calibrate(func, cells, keys, tasks, seed: int, warm_up, n_jobs: int, record
     picked = sorted(np.random.default_rng(seed).choice(len(tasks), size, replace=False).tolist())
     workers = min(n_jobs, size)
     cap = estimate.task_timeout()
-    with environ(PROCESS_ENV):
+    with environ(WORKER_ENV):
         executor = get_reusable_executor(max_workers=workers, initializer=warm_up)
     futures = [
         executor.submit(_timed_task, func, cells[i], keys[i], r0, r1, seed, t)

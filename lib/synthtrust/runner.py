@@ -29,7 +29,7 @@ from pathlib import Path
 import yaml
 
 from synthtrust._atomic import atomic_path
-from synthtrust._environ import CHAPTER_VAR, PROCESS_ENV, environ
+from synthtrust._environ import CHAPTER_VAR, WORKER_ENV, environ
 from synthtrust._lock import folder_lock
 from synthtrust._optional import import_optional
 from synthtrust._validation import check_n_jobs
@@ -215,8 +215,8 @@ def _kernel_environment(progress: bool, chapter: str):
     A temporary kernelspec placed first on ``JUPYTER_PATH`` makes ``python3`` this interpreter
     (whatever user-level kernelspecs say); IPC sockets in the same temporary folder replace
     unencrypted TCP ports (and ipykernel's warning about them). The kernel starts with
-    the environment of run_grid's workers (:data:`synthtrust._environ.PROCESS_ENV`: the fixed
-    ``PYTHONHASHSEED`` and glibc's trim threshold). tqdm is disabled in the kernel
+    the environment of run_grid's workers (:data:`synthtrust._environ.WORKER_ENV`: the fixed
+    ``PYTHONHASHSEED``). tqdm is disabled in the kernel
     (``TQDM_DISABLE=1``) when ``progress`` is False; ``SYNTHTRUST_CHAPTER`` is the chapter's name
     (the label of its progress bars). Yields the traitlets ``Config`` for nbclient.
     """
@@ -232,7 +232,7 @@ def _kernel_environment(progress: bool, chapter: str):
             "metadata": {"debugger": False},
             # the environment of run_grid's workers, so that a chapter's sequential tasks
             # compute as its parallel ones
-            "env": dict(PROCESS_ENV),
+            "env": dict(WORKER_ENV),
         }
         (spec_dir / "kernel.json").write_text(json.dumps(spec), encoding="utf-8")
         previous = os.environ.get("JUPYTER_PATH")

@@ -1,6 +1,8 @@
 """The verdict rows of chapter 3 (``evaluation_protocols.verdict_rows``) against hand
 computations on a small hand-made table of repetitions."""
 
+import re
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -217,3 +219,55 @@ def test_generators_outside_the_run_give_rows_without_interval(raw):
 def test_missing_column_is_named(raw):
     with pytest.raises(ValueError, match=r"lacks column\(s\) \['rep'\]"):
         ep.verdict_rows(raw.drop(columns="rep"), DP)
+
+
+# ---------------------------------------------------------------------------------------------
+# Repetitions per cell (the paper: PrivMRF only 10 times on Cardio and Thyroid)
+# ---------------------------------------------------------------------------------------------
+def _grid():
+    return ep.build_grid(
+        datasets_=["pima_diabetes", "hypothyroid_allhypo", "cardio"],
+        generators=["mst", "privmrf", "bootstrap"],
+        epsilon=[1, 10],
+        delta=1e-5,
+        classifiers=["linear_svm"],
+        max_rows=None,
+    )
+
+
+def test_repetition_groups_give_privmrf_the_papers_ten_on_cardio_and_thyroid():
+    cells = _grid()
+    paper = {"privmrf": {"cardio": 10, "hypothyroid_allhypo": 10}}
+    groups = ep.repetition_groups(cells, 100, paper)
+    assert [reps for _, reps in groups] == [100, 10]
+    few = [(c["dataset"], c["generator"], c["epsilon"]) for c in groups[1][0]]
+    assert few == [
+        ("hypothyroid_allhypo", "privmrf", 1.0),
+        ("hypothyroid_allhypo", "privmrf", 10.0),
+        ("cardio", "privmrf", 1.0),
+        ("cardio", "privmrf", 10.0),
+    ]
+    # every cell exactly once, each group in run order
+    assert sorted(map(cells.index, groups[0][0] + groups[1][0])) == list(range(len(cells)))
+    assert groups[0][0] == [c for c in cells if c not in groups[1][0]]
+
+
+def test_repetition_groups_without_exceptions_are_the_whole_grid():
+    cells = _grid()
+    assert ep.repetition_groups(cells, 10, {}) == [(cells, 10)]
+    # an exception equal to n_reps joins the main group
+    assert ep.repetition_groups(cells, 10, {"privmrf": {"cardio": 10}}) == [(cells, 10)]
+
+
+@pytest.mark.parametrize(
+    "generator_reps, message",
+    [
+        ({"privmfr": {"cardio": 10}}, "generator_reps: unknown generator 'privmfr'"),
+        ({"privmrf": {"thyroid": 10}}, "generator_reps['privmrf']: unknown dataset 'thyroid'"),
+        ({"privmrf": {"cardio": 0}}, "generator_reps['privmrf']['cardio'] must be an integer"),
+        ({"privmrf": {"cardio": 2.5}}, "must be an integer >= 1, got 2.5"),
+    ],
+)
+def test_repetition_groups_name_a_bad_entry(generator_reps, message):
+    with pytest.raises(ValueError, match=re.escape(message)):
+        ep.repetition_groups(_grid(), 10, generator_reps)
