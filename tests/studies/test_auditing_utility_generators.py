@@ -26,3 +26,24 @@ def test_make_utility_generator_and_grid():
     assert cells[0]["epsilon"] == 1000.0 and cells[0]["pgm_iters"] == [1000, 1000, 200]
     with pytest.raises(ValueError, match="ctgan"):
         U.build_utility_grid(generators=["ctgan"])
+
+
+def test_warm_up_loads_mbi_and_torch_before_the_first_task():
+    """The utility grid's workers load JAX, mbi and PyTorch in ``warm_up``; loaded lazily by the
+    Private-PGM and PATE-CTGAN tasks they grew a worker past loky's 300 MB and it was recycled."""
+    import subprocess
+    import sys
+
+    script = (
+        "import sys\n"
+        "from synthtrust.studies.auditing_utility import warm_up\n"
+        "before = {m for m in ('jax', 'mbi', 'torch') if m in sys.modules}\n"
+        "warm_up()\n"
+        "print(sorted(before), sorted(m for m in ('jax', 'mbi', 'torch') if m in sys.modules))\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=300
+    )
+    assert out.returncode == 0, out.stderr[-2000:]
+    pytest.importorskip("torch")
+    assert out.stdout.split("\n")[0] == "[] ['jax', 'mbi', 'torch']"

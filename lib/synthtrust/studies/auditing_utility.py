@@ -143,6 +143,7 @@ from .auditing_utility_generators import (
     TAILORED,
     UTILITY_GENERATORS,
     make_utility_generator,
+    warm_up,
 )
 from .auditing_utility_summary import _METRICS, PAPER_LABELS, summarize_utility  # noqa: F401
 
@@ -182,6 +183,7 @@ __all__ = [
     "three_way_table",
     "utility_cell",
     "utility_verdict_rows",
+    "warm_up",
 ]
 
 
