@@ -62,3 +62,37 @@ def test_preset_with_runtime_key_is_rejected(book):
     (book / "chapters/params/tiny/bad.yaml").write_text("n_reps: 2\nn_jobs: 4\n")
     with pytest.raises(ValueError, match=r"runtime key\(s\) \['n_jobs'\]"):
         runner.load_params("tiny", "bad")
+
+
+def test_saved_notebooks_show_a_progress_bars_last_state_once():
+    import nbformat
+    from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook, new_output
+
+    def stream(name, text):
+        return new_output("stream", name=name, text=text)
+
+    bar = [
+        stream("stderr", f"\rgrid: {p:3d}%|{'#' * (p // 50)}| {p // 50}/2") for p in (0, 50, 100)
+    ]
+    cell = new_code_cell(
+        "run()",
+        outputs=[
+            *bar,
+            stream("stderr", "\n"),
+            stream("stdout", "done\r\n"),  # a Windows line end is not an overwrite
+            stream("stdout", "ok\n"),
+            new_output("display_data", data={"text/plain": "table"}),
+            stream("stderr", "x\ry\n"),
+        ],
+    )
+    nb = new_notebook(cells=[new_markdown_cell("text\rkept"), cell])
+    runner._settle_streams(nb)
+    got = [(o.output_type, o.get("name"), o.get("text")) for o in nb.cells[1].outputs]
+    assert got == [
+        ("stream", "stderr", "grid: 100%|##| 2/2\n"),
+        ("stream", "stdout", "done\r\nok\n"),
+        ("display_data", None, None),
+        ("stream", "stderr", "y\n"),
+    ]
+    assert nb.cells[0].source == "text\rkept"  # markdown untouched
+    nbformat.validate(nb)

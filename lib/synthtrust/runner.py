@@ -20,6 +20,7 @@ import contextlib
 import datetime as _dt
 import json
 import os
+import re
 import sys
 import tempfile
 import time
@@ -259,10 +260,43 @@ def _check_runtime(n_jobs, dask) -> None:
         )
 
 
+#: Text a carriage return overwrites: what precedes it on its line, when more text follows.
+_OVERWRITTEN = re.compile(r"[^\n]*\r(?=[^\n])")
+
+
+def _settle_streams(nb) -> None:
+    """Each code cell's consecutive stream outputs of one name merged into one, with the text
+    carriage returns overwrite removed: the page shows a progress bar's last state, as a terminal
+    does, not each of its hundreds of updates (the semantics of nbconvert's
+    ``coalesce_streams``; myst-nb's ``nb_merge_streams`` merges the outputs but keeps every
+    update on a line of its own)."""
+    for cell in nb.cells:
+        if cell.cell_type != "code":
+            continue
+        outputs = []
+        for out in cell.outputs:
+            last = outputs[-1] if outputs else None
+            if (
+                out.output_type == "stream"
+                and last is not None
+                and last.output_type == "stream"
+                and last.name == out.name
+            ):
+                last.text += out.text
+            else:
+                outputs.append(out)
+        for out in outputs:
+            if out.output_type == "stream":
+                out.text = _OVERWRITTEN.sub("", out.text)
+        cell.outputs = outputs
+
+
 def _save_notebook(nb, path: Path, source: Path) -> None:
-    """Write ``nb`` to ``path`` atomically, recording the MyST source as papermill's input."""
+    """Write ``nb`` to ``path`` atomically (its streams settled: :func:`_settle_streams`),
+    recording the MyST source as papermill's input."""
     import nbformat
 
+    _settle_streams(nb)
     meta = nb.metadata.setdefault("papermill", {})
     meta["input_path"] = str(source)
     meta["output_path"] = str(path)
