@@ -27,3 +27,14 @@ def test_the_iprogress_warning_is_not_shown(tmp_path, monkeypatch):
         module = import_optional("noisy_widgets", "a test")
     assert module.__name__ == "noisy_widgets"
     assert [str(w.message) for w in seen] == ["another warning"]  # only the IProgress one goes
+
+
+def test_import_if_installed_imports_or_gives_none(monkeypatch):
+    import importlib.util
+    import json
+
+    from synthtrust import _optional
+
+    assert _optional.import_if_installed("json", "a test") is json
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name: None)
+    assert _optional.import_if_installed("torch", "a test") is None

@@ -11,10 +11,11 @@ everything (what ``make install`` selects).
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import warnings
 from types import ModuleType
 
-__all__ = ["EXTRAS", "import_optional"]
+__all__ = ["EXTRAS", "import_if_installed", "import_optional"]
 
 #: Top-level module → the extra that installs it.
 EXTRAS = {
@@ -48,3 +49,12 @@ def import_optional(name: str, feature: str) -> ModuleType:
             f"{feature} needs {name.partition('.')[0]!r}, which is not installed; install "
             f"the extra: pip install 'synthtrust[{extra}]'"
         ) from exc
+
+
+def import_if_installed(name: str, feature: str) -> ModuleType | None:
+    """:func:`import_optional` when ``name`` is installed, else None (no error): a worker's
+    warm-up loads what the tasks will need, and a task that needs a missing module raises there.
+    """
+    if importlib.util.find_spec(name.partition(".")[0]) is None:
+        return None
+    return import_optional(name, feature)

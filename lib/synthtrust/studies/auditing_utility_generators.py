@@ -8,9 +8,8 @@ paper's ε = 1000, δ = 1e-5.
 
 from __future__ import annotations
 
-import importlib.util
-
 from .._jax import import_mbi
+from .._optional import import_if_installed
 from .auditing_applications import application
 from .auditing_census import _sizes
 
@@ -46,8 +45,7 @@ def warm_up() -> None:
     by about 400 MB (mbi 126, PyTorch and a PATE-CTGAN training 277), and loky recycled it with
     a warning. Warmed up, the whole grid grows a worker by about 90 MB."""
     import_mbi()
-    if importlib.util.find_spec("torch") is not None:
-        import torch  # noqa: F401
+    import_if_installed("torch", "PATE-CTGAN")
 
 
 def make_utility_generator(

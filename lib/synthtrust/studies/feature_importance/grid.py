@@ -16,7 +16,6 @@ forest runs in blocks of :data:`SHAP_BLOCK_ROWS` rows, one cluster task each.
 from __future__ import annotations
 
 import functools
-import importlib.util
 import json
 import zlib
 
@@ -24,6 +23,7 @@ import numpy as np
 import pandas as pd
 
 from ..._jax import import_mbi
+from ..._optional import import_if_installed
 from ...experiment import replicate_index
 from ...importance import association_matrix, random_permutation_rbo
 from ..feature_importance_data import DATASETS, engineer_features, load_table, nominal_features
@@ -51,8 +51,7 @@ def warm_up() -> None:
     for name in DATASETS:
         load_table(name)
     import_mbi()
-    if importlib.util.find_spec("torch") is not None:
-        import torch  # noqa: F401
+    import_if_installed("torch", "PATE-CTGAN")
     x = np.arange(40.0)
     X = pd.DataFrame({"a": x % 2, "b": x % 3})
     fit_importances(X, pd.Series((x % 2).astype(int)), methods=("shap",), rf_trees=2)
