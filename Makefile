@@ -68,6 +68,12 @@ bench-gan: install
 bench-privmrf: install
 	$(BIN)/python benchmarks/bench_privmrf.py
 
+# chapter 3's PrivMRF on thyroid at ε = 10: mbi's greedy junction trees vs the searched ones
+# (elimination.small_tree_order), same process, outputs compared (~5 min)
+.PHONY: bench-privmrf-tree
+bench-privmrf-tree: install
+	$(BIN)/python benchmarks/bench_privmrf_tree.py
+
 # chapter 3's PrivMRF on thyroid at ε = 10: candidate marginals by one variable elimination each
 # (the previous code) vs one junction tree a step, same process, checked identical (~20 min)
 .PHONY: bench-privmrf-select

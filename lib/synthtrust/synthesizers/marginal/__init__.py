@@ -42,6 +42,12 @@ Pieces (one module each)
   generation (:mod:`.sample`) by mbi's randomised-rounding algorithm
   (``MarkovRandomField.synthetic_data(method="round")`` of mbi 2.0 [``mbi2026``]), vectorized and
   driven by a numpy ``Generator``.
+* :mod:`.elimination` — mbi's greedy elimination order and the junction tree it gives, in pure
+  Python, and :func:`~.elimination.small_tree_order`: a randomised search for an order with
+  fewer junction-tree cells, which every numpy junction tree (:class:`JunctionTree`, the
+  mirror descent) uses when mbi's greedy tree exceeds 2²⁰ cells (PrivMRF's thyroid model at
+  ε = 10: 33.5 M → 7.9 M cells, the fit 3.6× cheaper; the marginals are the tree's, up to
+  rounding).
 * :mod:`.workload`, :mod:`.model_size` — :func:`downward_closure`, :func:`check_workload`,
   :func:`model_size_mb`: AIM / MWEM+PGM helpers.
 * :mod:`.budget` — :func:`mst_budget`, :func:`aim_budget`, :func:`mwem_pgm_budget`: the reference

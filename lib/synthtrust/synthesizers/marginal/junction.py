@@ -16,6 +16,7 @@ import numpy as np
 
 from ..._jax import import_mbi
 from .counts import Clique
+from .elimination import small_tree_order
 from .factors import _align, _contract, _lse_keep, _sum_to
 from .model import FittedModel
 from .sample import _conditional_sample, _round_sample
@@ -24,8 +25,9 @@ from .sample import _conditional_sample, _round_sample
 class _TreePlan:
     """Junction tree of a clique structure with a precomputed message schedule (numpy).
 
-    mbi's junction tree (``make_junction_tree``: greedy elimination order, maximal cliques of the
-    triangulated graph); components joined by empty separators. Nodes are tuples of column
+    mbi's junction tree (``make_junction_tree``: maximal cliques of the graph triangulated by an
+    elimination order, mbi's greedy one unless :func:`.elimination.small_tree_order` finds one with
+    fewer cells); components joined by empty separators. Nodes are tuples of column
     positions sorted in one global order, so a separator's columns appear in the same order in both
     of its nodes and every alignment is a reshape. The order is the column positions, or with
     ``by_size`` the number of levels (then the positions): the largest column of a node is its last
@@ -38,7 +40,9 @@ class _TreePlan:
         self.sizes = tuple(int(s) for s in sizes)
         d = len(self.sizes)
         domain = mbi.Domain(tuple(range(d)), self.sizes)
-        jtree, elim = mbi.junction_tree.make_junction_tree(domain, [tuple(c) for c in cliques])
+        cliques = [tuple(c) for c in cliques]
+        order = small_tree_order(self.sizes, cliques)
+        jtree, elim = mbi.junction_tree.make_junction_tree(domain, cliques, order)
         key = (lambda a: (self.sizes[a], a)) if by_size else None
         nodes = sorted(tuple(sorted(c, key=key)) for c in jtree.nodes)
         index = {c: i for i, c in enumerate(nodes)}

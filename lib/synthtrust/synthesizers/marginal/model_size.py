@@ -8,12 +8,12 @@ McKenna et al. (VLDB 2022) [``mckenna2022``] (the model-size cap of AIM).
 
 from __future__ import annotations
 
-import itertools
 import math
 import numbers
 from collections.abc import Sequence
 
 from .counts import Clique
+from .elimination import adjacency, elimination_cliques, greedy_order, is_tree, tree_cells
 
 
 def check_model_size(value, name: str = "max_model_size") -> float:
@@ -31,66 +31,14 @@ def _junction_cliques(sizes: Sequence[int], cliques: Sequence[Clique]) -> list[f
 
     Same construction: the graph joins the columns of each clique; a tree graph is eliminated in
     DFS post-order (no fill-in, the cliques are its edges), any other graph in mbi's greedy order
-    (repeatedly the first column, in column order, whose cliques span the fewest cells); fill-in
-    edges triangulate it; the maximal cliques of the triangulated graph are the maximal sets
-    {v} ∪ (neighbours of v eliminated after v).
+    (:func:`.elimination.greedy_order`); fill-in edges triangulate it
+    (:func:`.elimination.elimination_cliques`).
     """
     d = len(sizes)
-    adj = [set() for _ in range(d)]
-    for cl in cliques:
-        for a, b in itertools.combinations(cl, 2):
-            if a != b:
-                adj[a].add(b)
-                adj[b].add(a)
-    n_edges = sum(len(x) for x in adj) // 2
-    if n_edges > 0 and n_edges == d - 1 and _connected(adj):
+    adj = adjacency(d, cliques)
+    if is_tree(adj):
         return [frozenset((a, b)) for a in range(d) for b in adj[a] if a < b]
-    # greedy elimination order (mbi junction_tree.greedy_order, deterministic)
-    clique_set = {frozenset(c) for c in cliques}
-    unmarked = list(range(d))
-    order = []
-    for _ in range(d):
-        best, best_cost = None, None
-        for a in unmarked:
-            var = set()
-            for cl in clique_set:
-                if a in cl:
-                    var |= cl
-            cost = math.prod(sizes[v] for v in var)
-            if best is None or cost < best_cost:
-                best, best_cost = a, cost
-        order.append(best)
-        unmarked.remove(best)
-        nb = [cl for cl in clique_set if best in cl]
-        var = frozenset().union(*nb) - {best}
-        clique_set.difference_update(nb)
-        clique_set.add(var)
-    # triangulate by elimination; candidate cliques {v} ∪ later neighbours
-    g = [set(x) for x in adj]
-    cand = []
-    for v in order:
-        nb = g[v]
-        cand.append(frozenset(nb | {v}))
-        for a in nb:
-            g[a] |= nb - {a}
-            g[a].discard(v)
-        g[v] = set()
-    cand.sort(key=len, reverse=True)
-    out: list[frozenset] = []
-    for c in cand:
-        if not any(c <= o for o in out):
-            out.append(c)
-    return out
-
-
-def _connected(adj) -> bool:
-    seen, stack = {0}, [0]
-    while stack:
-        for b in adj[stack.pop()]:
-            if b not in seen:
-                seen.add(b)
-                stack.append(b)
-    return len(seen) == len(adj)
+    return elimination_cliques(adj, greedy_order(sizes, cliques))
 
 
 def model_size_mb(sizes: Sequence[int], cliques: Sequence[Clique]) -> float:
@@ -98,5 +46,4 @@ def model_size_mb(sizes: Sequence[int], cliques: Sequence[Clique]) -> float:
     MB): mbi's ``junction_tree.hypothetical_model_size``, computed by :func:`_junction_cliques`
     (the same junction tree, ~10× faster than building it with networkx)."""
     sizes = [int(s) for s in sizes]
-    cells = sum(math.prod(sizes[a] for a in c) for c in _junction_cliques(sizes, cliques))
-    return cells * 8 / 2**20
+    return tree_cells(sizes, _junction_cliques(sizes, cliques)) * 8 / 2**20
