@@ -154,17 +154,41 @@ def agreement(old: dict, new: dict) -> dict:
     )
 
 
-def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def open_report(script: str, doc: str, argv) -> tuple[argparse.Namespace, Report, object, dict]:
+    """Parse ``--epsilons`` and ``--output`` (``doc``: the script's docstring), print the header
+    (command, machine, data) and load the thyroid codes: (arguments, report, codes, sizes)."""
+    ap = argparse.ArgumentParser(description=doc.splitlines()[0])
     ap.add_argument("--epsilons", type=float, nargs="+", default=[10.0])
     ap.add_argument("--output", type=Path, default=None, help="also write the report here")
     args = ap.parse_args(argv)
-
     rep = Report()
-    rep(f"bench_privmrf_select.py {' '.join(sys.argv[1:] if argv is None else argv)}".strip())
+    rep(f"{script} {' '.join(sys.argv[1:] if argv is None else argv)}".strip())
     rep(f"machine: {machine()}; {load()}")
     codes, sizes, _ = ep.prepare(DATASET)
     rep(f"data: {DATASET} {len(codes):,} x {codes.shape[1]}; delta = {DELTA:g}; seed {SEED}")
+    return args, rep, codes, sizes
+
+
+def report_fit(rep: Report, name: str, eps: float, r: dict, before: float, extra: str) -> list:
+    """Print one fit's line (CPU split, wall, steps, ``extra``, load) and return its table row
+    (path, ε, fit, candidates, estimations CPU s; the caller appends its own columns)."""
+    b = r["model"].bench_
+    rep(
+        f"   {name} eps={eps:<4g} fit CPU {r['fit_cpu']:.1f} s (candidate marginals "
+        f"{b['select_cpu']:.1f} s, estimations {b['estimate_cpu']:.1f} s), wall "
+        f"{r['fit_s']:.1f} s; steps {r['model'].iterations_}; {extra}load before {before:.1f}"
+    )
+    return [
+        name,
+        f"{eps:g}",
+        f"{r['fit_cpu']:.1f}",
+        f"{b['select_cpu']:.1f}",
+        f"{b['estimate_cpu']:.1f}",
+    ]
+
+
+def main(argv=None) -> int:
+    args, rep, codes, sizes = open_report("bench_privmrf_select.py", __doc__, argv)
     rows = []
     for eps in args.epsilons:
         res = {}
@@ -172,22 +196,9 @@ def main(argv=None) -> int:
             before = os.getloadavg()[0]
             r = res[name] = run(cls, codes, sizes, eps)
             b = r["model"].bench_
-            rep(
-                f"   {name} eps={eps:<4g} fit CPU {r['fit_cpu']:.1f} s (candidate marginals "
-                f"{b['select_cpu']:.1f} s, estimations {b['estimate_cpu']:.1f} s), wall "
-                f"{r['fit_s']:.1f} s; steps {r['model'].iterations_}; load before {before:.1f}"
-            )
-            rows.append(
-                [
-                    name,
-                    f"{eps:g}",
-                    f"{r['fit_cpu']:.1f}",
-                    f"{b['select_cpu']:.1f}",
-                    f"{b['estimate_cpu']:.1f}",
-                    f"{r['fit_cpu'] - b['select_cpu'] - b['estimate_cpu']:.1f}",
-                    f"{r['fit_s']:.1f}",
-                ]
-            )
+            rest = r["fit_cpu"] - b["select_cpu"] - b["estimate_cpu"]
+            row = report_fit(rep, name, eps, r, before, "")
+            rows.append([*row, f"{rest:.1f}", f"{r['fit_s']:.1f}"])
         a = agreement(res["old"], res["new"])
         rep(
             f"   agreement eps={eps:g}: selected cliques {a['selected']}, queried candidates "

@@ -30,14 +30,13 @@ table's TVD to the data.
 
 from __future__ import annotations
 
-import argparse
+import contextlib
 import os
 import sys
 import unittest.mock
-from pathlib import Path
 
-from _report import ROOT, Report, load, machine  # benchmarks/ is on sys.path when run as a script
-from bench_privmrf_select import DATASET, DELTA, SEED, NewSelect, agreement, run
+from _report import ROOT, load  # benchmarks/ is on sys.path when run as a script
+from bench_privmrf_select import NewSelect, agreement, open_report, report_fit, run
 
 from synthtrust.studies import evaluation_protocols as ep
 from synthtrust.synthesizers.marginal import elimination, junction
@@ -58,45 +57,18 @@ def _last_tree_cells(model) -> tuple[int, int]:
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--epsilons", type=float, nargs="+", default=[10.0])
-    ap.add_argument("--output", type=Path, default=None, help="also write the report here")
-    args = ap.parse_args(argv)
-
-    rep = Report()
-    rep(f"bench_privmrf_tree.py {' '.join(sys.argv[1:] if argv is None else argv)}".strip())
-    rep(f"machine: {machine()}; {load()}")
-    codes, sizes, _ = ep.prepare(DATASET)
-    rep(f"data: {DATASET} {len(codes):,} x {codes.shape[1]}; delta = {DELTA:g}; seed {SEED}")
+    args, rep, codes, sizes = open_report("bench_privmrf_tree.py", __doc__, argv)
     rows = []
     for eps in args.epsilons:
         res = {}
         for name in ("searched", "greedy"):
             before = os.getloadavg()[0]
             keep = unittest.mock.patch.object(junction, "small_tree_order", lambda *a, **k: None)
-            if name == "greedy":
-                with keep:
-                    r = res[name] = run(NewSelect, codes, sizes, eps)
-            else:
+            with keep if name == "greedy" else contextlib.nullcontext():
                 r = res[name] = run(NewSelect, codes, sizes, eps)
-            b, cells = r["model"].bench_, _last_tree_cells(r["model"])[name == "searched"]
-            rep(
-                f"   {name} eps={eps:<4g} fit CPU {r['fit_cpu']:.1f} s (candidate marginals "
-                f"{b['select_cpu']:.1f} s, estimations {b['estimate_cpu']:.1f} s), wall "
-                f"{r['fit_s']:.1f} s; steps {r['model'].iterations_}; last tree {cells:,} "
-                f"cells; load before {before:.1f}"
-            )
-            rows.append(
-                [
-                    name,
-                    f"{eps:g}",
-                    f"{r['fit_cpu']:.1f}",
-                    f"{b['select_cpu']:.1f}",
-                    f"{b['estimate_cpu']:.1f}",
-                    f"{cells:,}",
-                    f"{r['fit_s']:.1f}",
-                ]
-            )
+            cells = _last_tree_cells(r["model"])[name == "searched"]
+            row = report_fit(rep, name, eps, r, before, f"last tree {cells:,} cells; ")
+            rows.append([*row, f"{cells:,}", f"{r['fit_s']:.1f}"])
         a = agreement(res["greedy"], res["searched"])
         g, s = res["greedy"]["synth"], res["searched"]["synth"]
         same_rows = (g.to_numpy() == s.to_numpy()).all(axis=1).mean()

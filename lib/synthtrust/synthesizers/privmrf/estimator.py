@@ -20,7 +20,14 @@ from ..._jax import configure_jax, import_mbi
 from ..._validation import check_positive_int, one_of, real_in
 from ...privacy.mechanisms import gaussian
 from ..base import renamed_params
-from ..marginal import FittedModel, Measurement, PGMFitter, fitted_model, mbi_model
+from ..marginal import (
+    FittedModel,
+    JunctionTree,
+    Measurement,
+    PGMFitter,
+    fitted_model,
+    mbi_model,
+)
 from ..pgm import _global_numpy_seed
 from ..tabular import TabularSynthesizer
 from .dependency import _R_SENSITIVITY, _counts, r_score_statistics
@@ -37,7 +44,8 @@ _share = real_in(0.0, 1.0, low_open=True, high_open=True)
 
 
 def _release_jax_programs() -> None:
-    """Drop JAX's compilation and staging caches (``jax.clear_caches``) after mbi's sampler.
+    """Drop JAX's compilation and staging caches (``jax.clear_caches``) after mbi's sampler
+    (``synthetic_method="sample"``).
 
     mbi's ``synthetic_data`` [``mbi2026``] runs eager JAX operations and a jitted message passing
     on the arrays of the model's junction tree, and JAX traces, compiles and keeps a program for
@@ -309,6 +317,7 @@ class PrivMRF(TabularSynthesizer):
             ratio = float(self.final_convergence_ratio if last else self.convergence_ratio)
             fitted, model = self._estimate(fitted, ratio, min_it)
         self.model_ = model
+        self._final_model = fitted
         self.measured_cliques_ = [tuple(cols[a] for a in m) for m in self._measured]
         del self._data
 
@@ -422,6 +431,15 @@ class PrivMRF(TabularSynthesizer):
         return max(1, int(round(self.total_)))
 
     def _sample_codes(self, n: int, rng: np.random.Generator) -> pd.DataFrame:
+        """Records of the fitted model: ``"round"`` by the package's numpy sampler on the model's
+        junction tree (:meth:`JunctionTree.sample <synthtrust.synthesizers.marginal.JunctionTree.
+        sample>`, mbi's randomised-rounding algorithm driven by ``rng``), ``"sample"`` by mbi's
+        ``synthetic_data`` seeded from ``rng``. mbi's sampler calibrates mbi's greedy junction
+        tree in JAX: on thyroid at ε = 10 (33 M cells) 16 CPU-s and a peak of 2.2 GB, where the
+        numpy tree has 7.9 M cells."""
+        if self.synthetic_method == "round":
+            X = JunctionTree(self._final_model).sample(int(n), rng)
+            return pd.DataFrame({c: X[:, i] for i, c in enumerate(self.columns_)})
         seed = int(rng.integers(2**32))
         with _global_numpy_seed(seed):
             ds = self.model_.synthetic_data(rows=int(n), method=self.synthetic_method).to_dict()
