@@ -84,25 +84,32 @@ def greedy_order(sizes: Sequence[int], cliques: Sequence[Clique]) -> list[int]:
     return order
 
 
+def _eliminate(g: list[set], v: int) -> frozenset:
+    """Eliminate column ``v`` from the graph ``g`` (in place: its neighbours joined pairwise, ``v``
+    removed) and return its elimination clique {v} ∪ neighbours."""
+    nb = g[v]
+    for a in nb:
+        g[a] |= nb - {a}
+        g[a].discard(v)
+    g[v] = set()
+    return frozenset(nb | {v})
+
+
+def _maximal(cands: list[frozenset]) -> list[frozenset]:
+    """The sets of ``cands`` contained in no other, largest first."""
+    out: list[frozenset] = []
+    for c in sorted(cands, key=len, reverse=True):
+        if not any(c <= o for o in out):
+            out.append(c)
+    return out
+
+
 def elimination_cliques(adj: Sequence[set], order: Sequence[int]) -> list[frozenset]:
     """Maximal cliques of the graph ``adj`` triangulated by eliminating in ``order``: the maximal
     sets {v} ∪ (neighbours of v eliminated after v), largest first. They are the nodes of the
     junction tree mbi's ``make_junction_tree`` builds with that order."""
     g = [set(x) for x in adj]
-    cand = []
-    for v in order:
-        nb = g[v]
-        cand.append(frozenset(nb | {v}))
-        for a in nb:
-            g[a] |= nb - {a}
-            g[a].discard(v)
-        g[v] = set()
-    cand.sort(key=len, reverse=True)
-    out: list[frozenset] = []
-    for c in cand:
-        if not any(c <= o for o in out):
-            out.append(c)
-    return out
+    return _maximal([_eliminate(g, v) for v in order])
 
 
 def tree_cells(sizes: Sequence[int], nodes) -> int:
@@ -110,24 +117,22 @@ def tree_cells(sizes: Sequence[int], nodes) -> int:
     return sum(math.prod(sizes[a] for a in c) for c in nodes)
 
 
-def _random_greedy_order(sizes, adj, rng: np.random.Generator) -> list[int]:
-    """One randomised min-weight greedy order: each step eliminates a column v with probability
-    ∝ 1 / (cells of {v} ∪ neighbours(v)), so the greedy choice is the likeliest and one with
-    e-times the cells is e-times less likely (Koller & Friedman 2009 [``koller2009``], §9.4.3)."""
+def _random_greedy_order(sizes, adj, rng: np.random.Generator) -> tuple[list[int], int]:
+    """One randomised min-weight greedy order and the cells of its junction tree: each step
+    eliminates a column v with probability ∝ 1 / (cells of {v} ∪ neighbours(v)), so the greedy
+    choice is the likeliest and one with e-times the cells is e-times less likely (Koller &
+    Friedman 2009 [``koller2009``], §9.4.3)."""
     logs = [math.log(s) for s in sizes]
     g = [set(x) for x in adj]
     left = list(range(len(sizes)))
-    order = []
+    order, cands = [], []
     while left:
         w = np.array([logs[v] + sum(logs[u] for u in g[v]) for v in left])
         p = np.exp(w.min() - w)
         v = left.pop(int(rng.choice(len(p), p=p / p.sum())))
         order.append(v)
-        nb = g[v]
-        for a in nb:
-            g[a] |= nb - {a}
-            g[a].discard(v)
-    return order
+        cands.append(_eliminate(g, v))
+    return order, tree_cells(sizes, _maximal(cands))
 
 
 def small_tree_order(
@@ -181,8 +186,7 @@ def small_tree_order(
     rng = np.random.default_rng(random_state)
     found = None
     for _ in range(int(tries)):
-        order = _random_greedy_order(sizes, adj, rng)
-        cells = tree_cells(sizes, elimination_cliques(adj, order))
+        order, cells = _random_greedy_order(sizes, adj, rng)
         if cells < best:
             best, found = cells, order
     return found
