@@ -33,7 +33,10 @@ TRIES = 100
 
 def adjacency(d: int, cliques: Sequence[Clique]) -> list[set]:
     """The clique graph on columns ``0..d-1``: ``adj[a]`` is the set of columns sharing a clique
-    with ``a``."""
+    with ``a`` (mbi's ``_make_graph`` [``mbi2026``], as adjacency sets).
+
+    Parameters: ``d`` the number of columns; ``cliques`` tuples of column positions in
+    ``0..d-1`` (an out-of-range position raises IndexError). Returns a list of d sets."""
     adj = [set() for _ in range(d)]
     for cl in cliques:
         for a, b in itertools.combinations(cl, 2):
@@ -44,7 +47,8 @@ def adjacency(d: int, cliques: Sequence[Clique]) -> list[set]:
 
 
 def is_tree(adj: Sequence[set]) -> bool:
-    """True when the clique graph is a tree (connected, d − 1 edges, at least one edge): mbi then
+    """True when the clique graph ``adj`` (list of d adjacency sets, :func:`adjacency`) is a tree
+    (connected, d − 1 edges, at least one edge): mbi's ``make_junction_tree`` [``mbi2026``] then
     eliminates in DFS post-order, without fill-in."""
     n_edges = sum(len(x) for x in adj) // 2
     if not (n_edges > 0 and n_edges == len(adj) - 1):
@@ -59,8 +63,11 @@ def is_tree(adj: Sequence[set]) -> bool:
 
 
 def greedy_order(sizes: Sequence[int], cliques: Sequence[Clique]) -> list[int]:
-    """mbi's deterministic greedy elimination order (``junction_tree.greedy_order``): repeatedly
-    the first column, in column order, whose current cliques span the fewest cells."""
+    """mbi's deterministic greedy elimination order (``junction_tree.greedy_order`` [``mbi2026``]):
+    repeatedly the first column, in column order, whose current cliques span the fewest cells.
+
+    Parameters: ``sizes`` the levels of the d columns; ``cliques`` tuples of column positions.
+    Returns the d column positions in elimination order (equal to mbi's, tested)."""
     d = len(sizes)
     clique_set = {frozenset(c) for c in cliques}
     unmarked = list(range(d))
@@ -105,15 +112,19 @@ def _maximal(cands: list[frozenset]) -> list[frozenset]:
 
 
 def elimination_cliques(adj: Sequence[set], order: Sequence[int]) -> list[frozenset]:
-    """Maximal cliques of the graph ``adj`` triangulated by eliminating in ``order``: the maximal
-    sets {v} ∪ (neighbours of v eliminated after v), largest first. They are the nodes of the
-    junction tree mbi's ``make_junction_tree`` builds with that order."""
+    """Maximal cliques of the graph ``adj`` (d adjacency sets) triangulated by eliminating in
+    ``order`` (a permutation of ``0..d-1``): the maximal sets {v} ∪ (neighbours of v eliminated
+    after v), largest first, as frozensets of column positions. They are the nodes of the junction
+    tree mbi's ``make_junction_tree`` [``mbi2026``] builds with that order (tested); Koller &
+    Friedman 2009 [``koller2009``], §9.4 (the induced graph of an elimination)."""
     g = [set(x) for x in adj]
     return _maximal([_eliminate(g, v) for v in order])
 
 
 def tree_cells(sizes: Sequence[int], nodes) -> int:
-    """Cells of a junction tree with the given nodes (sets of column positions)."""
+    """Cells of a junction tree with the given nodes (sets of column positions): Σ over nodes of
+    the product of their columns' ``sizes`` (8 bytes a cell in float64; mbi's
+    ``hypothetical_model_size`` [``mbi2026``] in cells)."""
     return sum(math.prod(sizes[a] for a in c) for c in nodes)
 
 
