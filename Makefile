@@ -74,6 +74,12 @@ bench-privmrf: install
 bench-privmrf-tree: install
 	$(BIN)/python benchmarks/bench_privmrf_tree.py
 
+# chapter 3's PrivMRF on thyroid at ε = 10: one reduction a potential clique vs shared partial
+# sums (marginal.reduction), same process, outputs compared (~2 min)
+.PHONY: bench-privmrf-sums
+bench-privmrf-sums: install
+	$(BIN)/python benchmarks/bench_privmrf_sums.py
+
 # chapter 3's PrivMRF on thyroid at ε = 10: candidate marginals by one variable elimination each
 # (the previous code) vs one junction tree a step, same process, checked identical (~20 min)
 .PHONY: bench-privmrf-select

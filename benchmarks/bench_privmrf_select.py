@@ -30,6 +30,7 @@ absolute difference as a fraction of the model total).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import math
 import os
 import string
@@ -38,7 +39,7 @@ import time
 from pathlib import Path
 
 import numpy as np
-from _report import Report, load, machine  # benchmarks/ is on sys.path when run as a script
+from _report import ROOT, Report, load, machine  # benchmarks/ is on sys.path when run as a script
 
 from synthtrust.studies import evaluation_protocols as ep
 from synthtrust.synthesizers.privmrf import PrivMRF
@@ -154,6 +155,30 @@ def agreement(old: dict, new: dict) -> dict:
     )
 
 
+def agreement_line(a: dict) -> str:
+    """The printed summary of :func:`agreement`."""
+    return (
+        f"selected cliques {a['selected']}, queried candidates {a['queried']}, ledger "
+        f"{a['ledger']}, steps {a['steps']}, synthetic records {a['records']}; candidate "
+        f"marginals max relative difference {a['rel']:.2e}, max |difference| / total "
+        f"{a['frac']:.2e}"
+    )
+
+
+def report_records(rep: Report, eps: float, runs: dict, codes, sizes) -> None:
+    """Print how the synthetic records of two runs (``runs``: name -> :func:`run` result)
+    compare: the share of rows equal by position, the mean 2-way TVD between the two tables and
+    each table's TVD to the data."""
+    (na, a), (nb, b) = runs.items()
+    x, y = a["synth"], b["synth"]
+    same_rows = (x.to_numpy() == y.to_numpy()).all(axis=1).mean()
+    rep(
+        f"   synthetic records eps={eps:g}: {same_rows:.1%} of rows identical; mean 2-way TVD "
+        f"between the two runs {ep.two_way_tvd(x, y, sizes):.4f} (to the data: {na} "
+        f"{ep.two_way_tvd(codes, x, sizes):.4f}, {nb} {ep.two_way_tvd(codes, y, sizes):.4f})"
+    )
+
+
 def open_report(script: str, doc: str, argv) -> tuple[argparse.Namespace, Report, object, dict]:
     """Parse ``--epsilons`` and ``--output`` (``doc``: the script's docstring), print the header
     (command, machine, data) and load the thyroid codes: (arguments, report, codes, sizes)."""
@@ -187,6 +212,40 @@ def report_fit(rep: Report, name: str, eps: float, r: dict, before: float, extra
     ]
 
 
+def compare_paths(script: str, doc: str, argv, names: tuple, old_path, column: str, extra=None):
+    """Fit PrivMRF twice per ε in one process, ``names`` = (new, old), the old run inside the
+    context ``old_path()``; print each fit (:func:`report_fit`), the synthetic records
+    (:func:`report_records`), the agreement (:func:`agreement`) and the table (``column``: the
+    name of the first column), and save the report as ``results_<script>.txt`` on a full run.
+    ``extra(model, is_new)`` -> (text for the fit's line, extra column headers, their cells)."""
+    new, old = names
+    args, rep, codes, sizes = open_report(script, doc, argv)
+    rows, headers = [], []
+    for eps in args.epsilons:
+        res = {}
+        for name in names:
+            before = os.getloadavg()[0]
+            with old_path() if name == old else contextlib.nullcontext():
+                r = res[name] = run(NewSelect, codes, sizes, eps)
+            text, headers, cells = extra(r["model"], name == new) if extra else ("", [], [])
+            row = report_fit(rep, name, eps, r, before, text)
+            rows.append([*row, *cells, f"{r['fit_s']:.1f}"])
+        report_records(rep, eps, {old: res[old], new: res[new]}, codes, sizes)
+        a, b = res[old], res[new]
+        rep(
+            f"   agreement eps={eps:g}: {agreement_line(agreement(a, b))}; fit CPU {old}/{new} "
+            f"{a['fit_cpu'] / b['fit_cpu']:.2f}x, estimations "
+            f"{a['model'].bench_['estimate_cpu'] / b['model'].bench_['estimate_cpu']:.2f}x"
+        )
+    rep()
+    columns = [column, "ε", "fit CPU s", "candidates CPU s", "estimation CPU s"]
+    rep.table([*columns, *headers, "wall s"], rows)
+    rep(f"benchmark finished; {load()}")
+    stem = Path(script).stem.removeprefix("bench_")
+    rep.finish(args.output, ROOT / "benchmarks" / f"results_{stem}.txt", args.epsilons == [10.0])
+    return 0
+
+
 def main(argv=None) -> int:
     args, rep, codes, sizes = open_report("bench_privmrf_select.py", __doc__, argv)
     rows = []
@@ -201,10 +260,7 @@ def main(argv=None) -> int:
             rows.append([*row, f"{rest:.1f}", f"{r['fit_s']:.1f}"])
         a = agreement(res["old"], res["new"])
         rep(
-            f"   agreement eps={eps:g}: selected cliques {a['selected']}, queried candidates "
-            f"{a['queried']}, ledger {a['ledger']}, steps {a['steps']}, synthetic records "
-            f"{a['records']}; candidate marginals max relative difference {a['rel']:.2e}, "
-            f"max |difference| / total {a['frac']:.2e}; fit CPU old/new "
+            f"   agreement eps={eps:g}: {agreement_line(a)}; fit CPU old/new "
             f"{res['old']['fit_cpu'] / res['new']['fit_cpu']:.2f}x, candidate marginals "
             f"{res['old']['model'].bench_['select_cpu'] / res['new']['model'].bench_['select_cpu']:.1f}x"
         )

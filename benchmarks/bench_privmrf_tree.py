@@ -30,15 +30,11 @@ table's TVD to the data.
 
 from __future__ import annotations
 
-import contextlib
-import os
 import sys
 import unittest.mock
 
-from _report import ROOT, load  # benchmarks/ is on sys.path when run as a script
-from bench_privmrf_select import NewSelect, agreement, open_report, report_fit, run
+from bench_privmrf_select import compare_paths  # benchmarks/ is on sys.path as a script
 
-from synthtrust.studies import evaluation_protocols as ep
 from synthtrust.synthesizers.marginal import elimination, junction
 
 
@@ -56,53 +52,18 @@ def _last_tree_cells(model) -> tuple[int, int]:
     )
 
 
+def _cells(model, searched: bool) -> tuple[str, list, list]:
+    cells = _last_tree_cells(model)[searched]
+    return f"last tree {cells:,} cells; ", ["last tree cells"], [f"{cells:,}"]
+
+
 def main(argv=None) -> int:
-    args, rep, codes, sizes = open_report("bench_privmrf_tree.py", __doc__, argv)
-    rows = []
-    for eps in args.epsilons:
-        res = {}
-        for name in ("searched", "greedy"):
-            before = os.getloadavg()[0]
-            keep = unittest.mock.patch.object(junction, "small_tree_order", lambda *a, **k: None)
-            with keep if name == "greedy" else contextlib.nullcontext():
-                r = res[name] = run(NewSelect, codes, sizes, eps)
-            cells = _last_tree_cells(r["model"])[name == "searched"]
-            row = report_fit(rep, name, eps, r, before, f"last tree {cells:,} cells; ")
-            rows.append([*row, f"{cells:,}", f"{r['fit_s']:.1f}"])
-        a = agreement(res["greedy"], res["searched"])
-        g, s = res["greedy"]["synth"], res["searched"]["synth"]
-        same_rows = (g.to_numpy() == s.to_numpy()).all(axis=1).mean()
-        tvd = [ep.two_way_tvd(codes, x, sizes) for x in (g, s)]
-        rep(
-            f"   synthetic records eps={eps:g}: {same_rows:.1%} of rows identical; mean 2-way "
-            f"TVD between the two runs {ep.two_way_tvd(g, s, sizes):.4f} (to the data: greedy "
-            f"{tvd[0]:.4f}, searched {tvd[1]:.4f})"
-        )
-        rep(
-            f"   agreement eps={eps:g}: selected cliques {a['selected']}, queried candidates "
-            f"{a['queried']}, ledger {a['ledger']}, steps {a['steps']}, synthetic records "
-            f"{a['records']}; candidate marginals max relative difference {a['rel']:.2e}, "
-            f"max |difference| / total {a['frac']:.2e}; fit CPU greedy/searched "
-            f"{res['greedy']['fit_cpu'] / res['searched']['fit_cpu']:.2f}x"
-        )
-    rep()
-    rep.table(
-        [
-            "tree",
-            "ε",
-            "fit CPU s",
-            "candidates CPU s",
-            "estimation CPU s",
-            "last tree cells",
-            "wall s",
-        ],
-        rows,
+    def greedy():
+        return unittest.mock.patch.object(junction, "small_tree_order", lambda *a, **k: None)
+
+    return compare_paths(
+        "bench_privmrf_tree.py", __doc__, argv, ("searched", "greedy"), greedy, "tree", _cells
     )
-    rep(f"benchmark finished; {load()}")
-    rep.finish(
-        args.output, ROOT / "benchmarks" / "results_privmrf_tree.txt", args.epsilons == [10.0]
-    )
-    return 0
 
 
 if __name__ == "__main__":

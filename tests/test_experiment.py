@@ -15,8 +15,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
+import synthtrust
+from synthtrust import experiment
 from synthtrust._environ import environ
-from synthtrust.experiment import cell_key, replicate_rngs, run_grid
+from synthtrust.experiment import cell_key, replicate_rngs, run_grid, tree_digest
 
 GRID = {"mu": [0.0, 2.5], "name": ["a", "b", "c"]}
 
@@ -554,3 +556,45 @@ def test_the_progress_bar_names_the_grid_and_inside_a_chapter_the_chapter(capsys
     assert "auditing: normal_draws: 100%" in capsys.readouterr().err
     run_grid(normal_draws, GRID, n_reps=2, seed=0, n_jobs=1, progress=False)
     assert capsys.readouterr().err == ""
+
+
+def test_tree_digest_covers_paths_and_bytes_not_bytecode(tmp_path):
+    """The digest of a folder against hashlib over the same records by hand; it changes with a
+    file's bytes or name, not with ``__pycache__``."""
+    root = tmp_path / "pkg"
+    (root / "sub").mkdir(parents=True)
+    (root / "a.py").write_bytes(b"x = 1\n")
+    (root / "sub" / "d.json").write_bytes(b"{}")
+    h = hashlib.sha256()
+    for rel, data in ((b"a.py", b"x = 1\n"), (b"sub/d.json", b"{}")):
+        h.update(len(rel).to_bytes(8, "little") + rel + len(data).to_bytes(8, "little") + data)
+    first = tree_digest(root)
+    assert first == h.hexdigest()
+    (root / "__pycache__").mkdir()
+    (root / "__pycache__" / "a.cpython-311.pyc").write_bytes(b"\0")
+    assert tree_digest(root) == first
+    (root / "a.py").write_bytes(b"x = 2\n")
+    assert tree_digest(root) != first
+    (root / "a.py").write_bytes(b"x = 1\n")
+    (root / "sub" / "d.json").rename(root / "sub" / "e.json")
+    assert tree_digest(root) != first
+    with pytest.raises(NotADirectoryError, match="root must be a folder"):
+        tree_digest(root / "a.py")
+
+
+def test_a_change_to_the_package_recomputes_cached_tasks(tmp_path, monkeypatch):
+    """The package's digest is part of every cache key: the same call after a change anywhere in
+    synthtrust (here: its digest patched) computes every task again, with the same results."""
+    markers, cache = tmp_path / "markers", tmp_path / "cache"
+    markers.mkdir()
+    func = functools.partial(flaky, str(markers))
+    kw = dict(n_reps=4, seed=4, chunk_size=2, n_jobs=1, cache_dir=cache, progress=False)
+    first = run_grid(func, GRID, **kw)
+    assert len(calls(markers)) == 6 * 2
+    run_grid(func, GRID, **kw)
+    assert len(calls(markers)) == 6 * 2  # unchanged package: served from the cache
+    assert experiment.package_digest() == tree_digest(Path(synthtrust.__file__).parent)
+    monkeypatch.setattr(experiment, "package_digest", lambda: "0" * 64)
+    again = run_grid(func, GRID, **kw)
+    assert len(calls(markers)) == 2 * 6 * 2
+    pd.testing.assert_frame_equal(again, first)

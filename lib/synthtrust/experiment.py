@@ -16,12 +16,15 @@ Determinism
 Caching and resumption
     With ``cache_dir`` set, each finished task is stored with :class:`joblib.Memory` (written by
     the calling process, so Dask workers need no shared file system), keyed by the function's
-    module, qualified name and source code, the cell's parameters, ``r0``, ``r1``, ``seed`` and
-    ``synthtrust.__version__``. Rerunning the same call after a crash (or after the calling
-    process was killed) loads the finished tasks and computes only the missing ones. Each entry
-    holds the task's frame with its digest (``joblib.hash``): an entry that cannot be read or no
-    longer matches its digest is computed again, with a warning, never loaded. Changing a helper that ``func`` calls does *not*
-    invalidate the cache: delete ``cache_dir`` (``make clean``) in that case.
+    module, qualified name and source code, the cell's parameters, ``r0``, ``r1``, ``seed``,
+    ``synthtrust.__version__`` and a digest of every file of the installed synthtrust package
+    (:func:`package_digest`), so that any change to the package's code or data recomputes the
+    tasks. Rerunning the same call after a crash (or after the calling process was killed) loads
+    the finished tasks and computes only the missing ones. Each entry holds the task's frame with
+    its digest (``joblib.hash``): an entry that cannot be read or no longer matches its digest is
+    computed again, with a warning, never loaded. A change to code outside the package that
+    ``func`` calls (other than ``func`` itself) does *not* invalidate the cache: delete
+    ``cache_dir`` (``make clean``) in that case.
 """
 
 from __future__ import annotations
@@ -38,6 +41,7 @@ import os
 import warnings
 from collections.abc import Callable, Mapping, Sequence
 from contextlib import ExitStack
+from pathlib import Path
 
 import joblib
 import numpy as np
@@ -210,6 +214,38 @@ def _func_token(func) -> str:
     if target is not func:  # a callable object: its state matters too
         token += "#" + joblib.hash(func)
     return token
+
+
+def tree_digest(root: Path) -> str:
+    """SHA-256 (hex) of the files under ``root``: each file's path relative to ``root`` and its
+    bytes, in sorted path order; ``__pycache__`` folders and ``.pyc`` files are left out.
+
+    Raises
+    ------
+    NotADirectoryError
+        If ``root`` is not a folder.
+    """
+    root = Path(root)
+    if not root.is_dir():
+        raise NotADirectoryError(f"root must be a folder, got {os.fspath(root)!r}")
+    files = sorted(
+        p
+        for p in root.rglob("*")
+        if p.is_file() and "__pycache__" not in p.parts and p.suffix != ".pyc"
+    )
+    h = hashlib.sha256()
+    for p in files:
+        rel = p.relative_to(root).as_posix().encode()
+        data = p.read_bytes()
+        h.update(len(rel).to_bytes(8, "little") + rel + len(data).to_bytes(8, "little") + data)
+    return h.hexdigest()
+
+
+@functools.lru_cache(maxsize=1)
+def package_digest() -> str:
+    """:func:`tree_digest` of the installed synthtrust package (its code and data files), once
+    per process: part of every task-cache key."""
+    return tree_digest(Path(synthtrust.__file__).parent)
 
 
 def _compute(func, params: dict, key: int, r0: int, r1: int, seed: int, task_id: int):
@@ -461,7 +497,7 @@ def run_grid(
         memory = joblib.Memory(location=os.fspath(cache_dir), verbose=0)
         memorized = memory.cache(_cached_task, ignore=["compute"])
         token = _func_token(func)
-        version = synthtrust.__version__
+        version = f"{synthtrust.__version__}+{package_digest()}"
 
         def cache_args(t):
             i, r0, r1 = tasks[t]

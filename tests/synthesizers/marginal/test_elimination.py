@@ -14,7 +14,7 @@ import math
 
 import numpy as np
 import pytest
-from _marginal_models import _random_model
+from _marginal_models import _assert_same_fit, _noisy_measurements, _random_model
 from test_junction import _brute_joint
 
 from synthtrust._jax import import_mbi
@@ -130,30 +130,13 @@ def test_mirror_descent_on_the_smaller_tree_is_the_same_fit(monkeypatch):
     """The same iterates up to rounding (100 steps: log-potentials within 1e-12); later an Armijo
     test within rounding of a tie may go the other way (here between steps 100 and 300), and both
     runs approach the same optimum: model marginals within 1e-6 of the total."""
-    rng = np.random.default_rng(3)
-    X = np.column_stack([rng.integers(0, s, 400) for s in SMALL_SIZES])
-    ms = [
-        mg.Measurement(c, mg.true_marginal(X, SMALL_SIZES, c).ravel() + rng.normal(0, 2, n), 2.0)
-        for c in SMALL_CLIQUES
-        for n in [math.prod(SMALL_SIZES[a] for a in c)]
-    ]
+    ms = _noisy_measurements(SMALL_SIZES, SMALL_CLIQUES)
     fitter = mg.PGMFitter(SMALL_SIZES, backend="numpy")
     greedy = [fitter.fit(ms, iters=k) for k in (100, 300)]
-    greedy_marginals = mg.JunctionTree(greedy[1])
-    assert el.tree_cells(SMALL_SIZES, greedy_marginals.nodes) == 1770
+    assert el.tree_cells(SMALL_SIZES, mg.JunctionTree(greedy[1]).nodes) == 1770
     monkeypatch.setattr(
         junction, "small_tree_order", functools.partial(el.small_tree_order, min_cells=0)
     )
     searched = [fitter.fit(ms, iters=k) for k in (100, 300)]
-    searched_marginals = mg.JunctionTree(searched[1])
-    assert el.tree_cells(SMALL_SIZES, searched_marginals.nodes) == 1050
-    for c in SMALL_CLIQUES:
-        np.testing.assert_allclose(
-            searched[0].log_potentials[c], greedy[0].log_potentials[c], rtol=0, atol=1e-12
-        )
-        np.testing.assert_allclose(
-            searched_marginals.marginal(c),
-            greedy_marginals.marginal(c),
-            rtol=0,
-            atol=1e-6 * greedy[1].total,
-        )
+    assert el.tree_cells(SMALL_SIZES, mg.JunctionTree(searched[1]).nodes) == 1050
+    _assert_same_fit(searched, greedy, SMALL_CLIQUES)

@@ -7,7 +7,8 @@ loss and message passing, McKenna, Sheldon & Miklau 2019, Alg. 1 [``mckenna2019`
 [``mbi2026``]); the brute-force joint distribution of a small domain (marginals, loss and
 gradient by definition); ``np.add.reduce`` / ``np.sum`` for the vectorized sums, bit for bit.
 Structures: a chain, a tree with a 3-way clique, disconnected components, weighted (compressed)
-measurements and repeated 1-way measurements routed into larger cliques.
+measurements, a junction-tree node that hosts six potential cliques, and repeated
+1-way measurements routed into larger cliques.
 """
 
 from __future__ import annotations
@@ -33,6 +34,14 @@ CASES = [
     ("tree with a 3-way clique", (3, 2, 4, 2, 5), [(0, 1, 2), (2, 3), (1, 4), (2,), (0, 1)], None),
     ("disconnected components", (3, 2, 4, 2, 3, 2), [(0, 1), (2, 3), (4,), (5,), (1,)], None),
     ("weighted measurements", (4, 3, 2, 5), [(0, 1), (1, 2), (2, 3), (3,), (0,)], (3,)),
+    # every pair of columns 0-3: one node hosts six potential cliques, their marginals summed
+    # from shared partial sums
+    (
+        "cliques sharing a node",
+        (3, 2, 4, 2, 3),
+        [(0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3), (3, 4)],
+        None,
+    ),
 ]
 
 

@@ -20,6 +20,7 @@ from ..._jax import configure_jax, import_mbi
 from .counts import Clique
 from .junction import _TreePlan
 from .measurement import Measurement
+from .reduction import SharedReduction
 
 
 @functools.lru_cache(maxsize=1)
@@ -201,11 +202,13 @@ class _NumpyMirrorDescent:
     calls on preallocated buffers): the log-potentials θ and the gradient g are flat float64
     vectors, one segment a potential clique in the clique's column order (C order); the
     marginals μ are a flat vector with the same segments in the host node's column order (the
-    memory layout of the node arrays they are summed from), so that every reduction runs over
-    the same memory layout as in a per-clique implementation and gives the same bits. θ − αg,
+    memory layout of the node arrays they are summed from); a node's array is summed onto the
+    cliques it hosts through shared partial sums (:class:`.SharedReduction`: a node hosting one
+    clique gives the bits of a per-clique implementation, several differ by the order of the
+    additions). θ − αg,
     the gradient (gathers of the measurement residuals), the Armijo inner product ⟨g, μ − μ'⟩
     and the per-clique sums (:class:`_SegmentSums`) are a few vectorized calls each; only the
-    message passing, the per-clique marginal reductions and the per-measurement residual norms
+    message passing, the node reductions and the per-measurement residual norms
     (BLAS ``ddot``) remain one call each. Per-clique lists (:class:`DescentState`,
     :meth:`marginals`, :meth:`loss_grad`) are copied in and out at the edges.
     """
@@ -289,6 +292,16 @@ class _NumpyMirrorDescent:
         self.partial_out = [
             [b[s:e].reshape(shape) for s, e, shape in self.partial_slots] for b in self.mu_buf
         ]
+        hosted: dict[int, list[int]] = {}
+        for k, (h, _, _, _) in enumerate(self.pot_embed):
+            hosted.setdefault(h, []).append(k)
+        self.node_sums = []  # per node: its hosted potentials' marginals from shared sums
+        for h, ks in sorted(hosted.items()):
+            keeps = [
+                [t for t in range(len(plan.nodes[h])) if t not in self.pot_embed[k][1]] for k in ks
+            ]
+            reduction = SharedReduction(plan.shapes[h], keeps)
+            self.node_sums.append((h, reduction, [[v[k] for k in ks] for v in self.mu_node]))
         self.sums = _SegmentSums(cell, n)
         self.scale_index = np.repeat(np.arange(nk), cell)
         self.step_buf = np.empty(n)
@@ -474,12 +487,9 @@ class _NumpyMirrorDescent:
 
     def _reduce_to_cliques(self, node_arrays: list, b: int) -> None:
         """Each node array summed onto its hosted potential cliques (node column order), into
-        μ buffer ``b``."""
-        for (h, axes, _, _), out in zip(self.pot_embed, self.mu_node[b], strict=True):
-            if axes:
-                _add_reduce(node_arrays[h], axis=axes, out=out)
-            else:
-                np.copyto(out, node_arrays[h])
+        μ buffer ``b``, through the node's shared partial sums (:class:`.SharedReduction`)."""
+        for h, reduction, outs in self.node_sums:
+            reduction(node_arrays[h], outs[b])
 
     def _marginals_flat(self, total: float, b: int) -> None:
         """μ buffer ``b`` = the marginals of θ buffer ``b`` (:meth:`_linear_pass`, or the
