@@ -5,6 +5,8 @@ The oracles and the shared set-up are described in ``_protocol_data.py``.
 
 from __future__ import annotations
 
+import weakref
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -120,3 +122,34 @@ def test_evaluate_repetition_bad_input(pima):
         P.evaluate_repetition(pima.assign(Outcome=pima["Pregnancies"]), TARGET, BootstrapStub, 1.0)
     with pytest.raises(TypeError, match="make_synthesizer"):
         P.evaluate_repetition(pima, TARGET, "mst", 1.0)
+
+
+def test_evaluate_repetition_keeps_one_fitted_model_alive(pima, monkeypatch):
+    """Memory: the synthesizer is released before the first classifier is trained, and each
+    protocol's model once its scores are read (weak references to them are dead by the next
+    fit)."""
+    from synthtrust.protocols import repetition
+
+    refs = {"synth": None, "models": []}
+    alive = []
+
+    class Tracked(BootstrapStub):
+        def __init__(self, epsilon, random_state):
+            super().__init__(epsilon, random_state)
+            refs["synth"] = weakref.ref(self)
+
+    def tracking(fit):
+        def wrapped(*args, **kwargs):
+            alive.append(
+                (refs["synth"]() is not None, sum(r() is not None for r in refs["models"]))
+            )
+            res = fit(*args, **kwargs)
+            refs["models"].append(weakref.ref(res.model))
+            return res
+
+        return wrapped
+
+    monkeypatch.setattr(repetition, "protocol_a", tracking(repetition.protocol_a))
+    monkeypatch.setattr(repetition, "protocol_b", tracking(repetition.protocol_b))
+    P.evaluate_repetition(pima, TARGET, Tracked, 5.0, random_state=3)
+    assert alive == [(False, 0)] * 2 * len(P.CLASSIFIERS)

@@ -126,24 +126,39 @@ def evaluate_repetition(
     train, test = split_train_test(real, test_size, split_rng)
     n_train, n_test = len(train), len(test)
 
-    synth = make_synthesizer(epsilon, synth_rng)
-    synth.fit(train)
-    syn_a = _check_sample(
-        synth.sample(n_train + n_test), n_train + n_test, real, target, labels, "Protocol A"
-    )
-    syn_b = _check_sample(synth.sample(n_train), n_train, real, target, labels, "Protocol B")
+    syn_a, syn_b = _synthetic_sets(make_synthesizer(epsilon, synth_rng), train, n_test)
+    syn_a = _check_sample(syn_a, n_train + n_test, real, target, labels, "Protocol A")
+    syn_b = _check_sample(syn_b, n_train, real, target, labels, "Protocol B")
 
     curator = Curator(test, target, positive=positive, neighbouring=neighbouring, ledger=ledger)
     streams = dict(zip(CLASSIFIERS, clf_root.spawn(len(CLASSIFIERS)), strict=True))
     rows = []
     for name in classifiers:
         a_rng, b_rng, ref_rng = streams[name].spawn(3)
-        res_a = protocol_a(
-            syn_a, target, name, test_size, a_rng, positive=positive, categorical=categorical
+        # one fitted model alive at a time: each is dropped once its scores are read (a forest
+        # on Cardio's 56 000 rows holds hundreds of MB)
+        found = {
+            "A": _scores(
+                protocol_a(
+                    syn_a,
+                    target,
+                    name,
+                    test_size,
+                    a_rng,
+                    positive=positive,
+                    categorical=categorical,
+                ),
+                test,
+                target,
+                positive,
+            )
+        }
+        found["B"] = _scores(
+            protocol_b(syn_b, curator, target, name, epsilon, b_rng, categorical=categorical),
+            test,
+            target,
+            positive,
         )
-        truth_a = evaluate_model(res_a.model, test, target, positive=positive)
-        res_b = protocol_b(syn_b, curator, target, name, epsilon, b_rng, categorical=categorical)
-        truth_b = evaluate_model(res_b.model, test, target, positive=positive)
         ref = true_performance(
             train,
             test,
@@ -153,17 +168,29 @@ def evaluate_repetition(
             positive=positive,
             categorical=categorical,
             protocol="reference",
-        )
-        for prot, res, truth in (("A", res_a, truth_a), ("B", res_b, truth_b)):
+        ).metrics()
+        for prot, (estimate, truth) in found.items():
             for metric in METRICS:
                 rows.append(
                     {
                         "protocol": prot,
                         "classifier": name,
                         "metric": metric,
-                        "estimate": float(getattr(res, metric)),
+                        "estimate": float(estimate[metric]),
                         "truth": float(truth[metric]),
-                        "reference": float(getattr(ref, metric)),
+                        "reference": float(ref[metric]),
                     }
                 )
     return pd.DataFrame(rows, columns=_FRAME_COLUMNS)
+
+
+def _synthetic_sets(synth, train: pd.DataFrame, n_test: int) -> tuple:
+    """Fit ``synth`` on ``train``; |train| + ``n_test`` rows for Protocol A, then |train| rows
+    for B (the synthesizer is released when this returns)."""
+    synth.fit(train)
+    return synth.sample(len(train) + n_test), synth.sample(len(train))
+
+
+def _scores(res, test: pd.DataFrame, target, positive) -> tuple[dict, dict]:
+    """A protocol's estimate and its truth (the protocol's model on the real test set)."""
+    return res.metrics(), evaluate_model(res.model, test, target, positive=positive)
