@@ -25,6 +25,7 @@ from ..marginal import (
     JunctionTree,
     Measurement,
     PGMFitter,
+    PGMSamplingMixin,
     fitted_model,
     mbi_model,
 )
@@ -58,7 +59,7 @@ def _release_jax_programs() -> None:
     configure_jax().clear_caches()
 
 
-class PrivMRF(TabularSynthesizer):
+class PrivMRF(PGMSamplingMixin, TabularSynthesizer):
     """PrivMRF (Cai, Lei, Wei, Xiao, PVLDB 2021), Private-PGM mirror descent as inference engine.
 
     ``PrivMRF(epsilon, delta, domain=...).fit(codes_frame).sample(n)``. See the package docstring
@@ -317,7 +318,8 @@ class PrivMRF(TabularSynthesizer):
             ratio = float(self.final_convergence_ratio if last else self.convergence_ratio)
             fitted, model = self._estimate(fitted, ratio, min_it)
         self.model_ = model
-        self._final_model = fitted
+        # the numpy sampler's tree, built once (as MST, AIM and MWEM+PGM keep theirs)
+        self._jtree = JunctionTree(fitted) if self.synthetic_method == "round" else None
         self.measured_cliques_ = [tuple(cols[a] for a in m) for m in self._measured]
         del self._data
 
@@ -432,14 +434,14 @@ class PrivMRF(TabularSynthesizer):
 
     def _sample_codes(self, n: int, rng: np.random.Generator) -> pd.DataFrame:
         """Records of the fitted model: ``"round"`` by the package's numpy sampler on the model's
-        junction tree (:meth:`JunctionTree.sample <synthtrust.synthesizers.marginal.JunctionTree.
+        junction tree (:class:`~synthtrust.synthesizers.marginal.PGMSamplingMixin`, built once at
+        fit; :meth:`JunctionTree.sample <synthtrust.synthesizers.marginal.JunctionTree.
         sample>`, mbi's randomised-rounding algorithm driven by ``rng``), ``"sample"`` by mbi's
         ``synthetic_data`` seeded from ``rng``. mbi's sampler calibrates mbi's greedy junction
         tree in JAX: on thyroid at ε = 10 (33 M cells) 16 CPU-s and a peak of 2.2 GB, where the
         numpy tree has 7.9 M cells."""
         if self.synthetic_method == "round":
-            X = JunctionTree(self._final_model).sample(int(n), rng)
-            return pd.DataFrame({c: X[:, i] for i, c in enumerate(self.columns_)})
+            return super()._sample_codes(n, rng)
         seed = int(rng.integers(2**32))
         with _global_numpy_seed(seed):
             ds = self.model_.synthetic_data(rows=int(n), method=self.synthetic_method).to_dict()
