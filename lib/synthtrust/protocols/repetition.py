@@ -137,23 +137,15 @@ def evaluate_repetition(
         a_rng, b_rng, ref_rng = streams[name].spawn(3)
         # one fitted model alive at a time: each is dropped once its scores are read (a forest
         # on Cardio's 56 000 rows holds hundreds of MB)
-        found = {
-            "A": _scores(
-                protocol_a(
-                    syn_a,
-                    target,
-                    name,
-                    test_size,
-                    a_rng,
-                    positive=positive,
-                    categorical=categorical,
-                ),
-                test,
-                target,
-                positive,
-            )
-        }
-        found["B"] = _scores(
+        scores_a = _scores(
+            protocol_a(
+                syn_a, target, name, test_size, a_rng, positive=positive, categorical=categorical
+            ),
+            test,
+            target,
+            positive,
+        )
+        scores_b = _scores(
             protocol_b(syn_b, curator, target, name, epsilon, b_rng, categorical=categorical),
             test,
             target,
@@ -169,7 +161,7 @@ def evaluate_repetition(
             categorical=categorical,
             protocol="reference",
         ).metrics()
-        for prot, (estimate, truth) in found.items():
+        for prot, (estimate, truth) in (("A", scores_a), ("B", scores_b)):
             for metric in METRICS:
                 rows.append(
                     {

@@ -38,6 +38,8 @@ class SharedReduction:
         out of it, ``target`` a buffer index or, when ``final``, the index of the marginal.
     buffers : list of ndarray
         The intermediate tables, allocated once.
+    cells_read : int
+        Cells read by one call (the direct way reads ``len(keeps)`` times the array).
 
     Raises
     ------
@@ -70,7 +72,7 @@ class SharedReduction:
             targets.append((j, frozenset(keep)))
         self.steps: list[tuple[int | None, tuple, int, bool]] = []
         self.buffers: list[np.ndarray] = []
-        self._reads: list[int] = []
+        self.cells_read = 0
         self._plan(None, tuple(range(len(self.shape))), targets)
 
     def _plan(self, src: int | None, cols: tuple, targets: list) -> None:
@@ -94,12 +96,7 @@ class SharedReduction:
     def _add(self, src: int | None, cols: tuple, keep: frozenset, target: int, final: bool):
         axes = tuple(t for t, c in enumerate(cols) if c not in keep)
         self.steps.append((src, axes, target, final))
-        self._reads.append(math.prod(self.shape[c] for c in cols))
-
-    @property
-    def cells_read(self) -> int:
-        """Cells read by one call (the direct way reads ``len(keeps)`` times the array)."""
-        return sum(self._reads)
+        self.cells_read += math.prod(self.shape[c] for c in cols)
 
     def __call__(self, x: np.ndarray, outs: Sequence[np.ndarray]) -> None:
         """Write the marginals of ``x`` (shape ``shape``) into ``outs`` (one array a keep, its
