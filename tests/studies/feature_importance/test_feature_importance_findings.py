@@ -204,3 +204,33 @@ def test_raw_without_the_similarity_columns_is_rejected():
     raw, real = _fake_run()
     with pytest.raises(ValueError, match="raw must have the column 'rbo'"):
         fi.verdict_rows(raw.drop(columns="rbo"), real, "shap", seed=1)
+
+
+@pytest.mark.parametrize("failed_runs", [2, 3])
+def test_the_smallest_eps_is_the_smallest_measured_one(failed_runs):
+    """Household's ε = 0.01 fails in ``failed_runs`` of 12 runs: with 10 trained (the fewest an
+    interval takes) it stays the smallest ε and its failed runs are left out; with 9 it is left
+    out, the findings at "the smallest ε" are read at ε = 0.1 and the note says why."""
+    raw, real = _fake_run()
+    hit = (
+        (raw.dataset == "household")
+        & (raw.generator == "privbayes_ds")
+        & (raw.level == 0.01)
+        & (raw.rep < failed_runs)
+    )
+    raw.loc[hit, "failed"] = True
+    raw.loc[hit, ["rbo", "corr_rbo", "cosine", "auc_synthetic"]] = np.nan
+    t = verdicts.verdict_table(fi.verdict_rows(raw, real, "shap", seed=SEED)).set_index("finding")
+    smallest = 0.01 if REPS - failed_runs >= verdicts.MIN_BOOTSTRAP_REPLICATES else 0.1
+    low = _cell(raw, "household", "privbayes_ds", smallest)
+    assert len(low) == (REPS - failed_runs if smallest == 0.01 else REPS)
+    high = _cell(raw, "household", "privbayes_ds", 10.0).loc[low.index]  # the same runs
+    _same(t.loc["trend_household"], verdicts.paired_interval(high, low, random_state=SEED))
+    ind = verdicts.paired_interval(
+        _cell(raw, "household", "independent", None).loc[low.index], low, random_state=SEED
+    )
+    _same(t.loc["independent_household"], ind)
+    left_out = f"ε = 0.01 left out: {REPS - failed_runs} of {REPS} runs trained a forest"
+    for name in ("trend_household", "independent_household", "low_eps_household"):
+        assert (left_out in t.loc[name].note) == (smallest == 0.1)
+    assert "left out" not in t.loc["trend_polish"].note  # Polish's ε = 10: 11 of 12 trained

@@ -20,7 +20,10 @@ interval and the region the paper's sentence puts θ in. The quantities:
 A sentence about "every ε" or "ε ≤ 0.4" is decided at the cell where it is hardest, chosen
 before looking at the results: the smallest ε of the run (or the largest ε ≤ 0.4); a trend in
 ε compares the largest ε with the smallest on the same runs. Runs on which no forest could be
-trained (``failed``) are left out, as in the means of the paper's figures. The PrivBayes
+trained (``failed``) are left out, as in the means of the paper's figures; an ε at which fewer
+than :data:`~synthtrust.verdicts.MIN_BOOTSTRAP_REPLICATES` runs trained one has no interval and
+is not *measured*, so "the smallest ε" is the smallest measured one and the row's note names
+the ε left out (the ε-DP PrivBayes at ε = 0.01 often keeps a single class). The PrivBayes
 findings are checked twice: with the paper-compatible PrivBayes the paper ran
 (``privbayes_ds``, finding names without a suffix) and with the ε-DP one (``privbayes``,
 suffix ``_dp``). A finding on a cell this run's preset does not have (Adult, Artificial 3–4,
@@ -72,10 +75,32 @@ class _Run:
         self.seed, self.section = seed, section
 
     # ---------------------------------------------------------------- cells of the run
-    def levels(self, dataset, generator) -> list[float]:
-        """The ε (or fractions) at which ``generator`` ran on ``dataset``, ascending."""
+    def _trained(self, dataset, generator) -> pd.DataFrame:
+        """Per ε (or fraction) of ``generator`` on ``dataset``: its runs and those that trained
+        a forest (columns ``runs``, ``trained``), ascending."""
         c = self.all[(self.all.dataset == dataset) & (self.all.generator == generator)]
-        return sorted(float(v) for v in c.level.dropna().unique())
+        c = c.dropna(subset=["level"]).assign(ok=lambda f: ~f.failed.astype(bool))
+        return c.groupby("level").ok.agg(runs="size", trained="sum")
+
+    def levels(self, dataset, generator) -> list[float]:
+        """The ε (or fractions) at which ``generator`` ran on ``dataset`` and was *measured*,
+        ascending: at least :data:`~synthtrust.verdicts.MIN_BOOTSTRAP_REPLICATES` of its runs
+        (all of them when it has fewer) trained a forest. A level where more runs failed has no
+        interval, so "the smallest ε" of a finding is the smallest measured one (the note of
+        the row names the levels left out, :meth:`unmeasured`)."""
+        t = self._trained(dataset, generator)
+        enough = t.trained >= np.minimum(t.runs, verdicts.MIN_BOOTSTRAP_REPLICATES)
+        return [float(v) for v in t.index[enough]]
+
+    def unmeasured(self, dataset, generator) -> str:
+        """The note's words for the levels :meth:`levels` leaves out ("" when none)."""
+        t = self._trained(dataset, generator)
+        t = t[t.trained < np.minimum(t.runs, verdicts.MIN_BOOTSTRAP_REPLICATES)]
+        what = "fraction" if generator == "subsample" else "ε"
+        return "".join(
+            f"; {what} = {level:g} left out: {r.trained} of {r.runs} runs trained a forest"
+            for level, r in zip(t.index, t.itertuples(), strict=True)
+        )
 
     def values(self, dataset, generator, level, col="rbo") -> pd.Series:
         """``col`` of the non-failed runs of one cell, indexed by run (``level`` None:
@@ -139,11 +164,17 @@ def _artificial(run: _Run, gen: str, sfx: str, words: str) -> list[dict]:
         if len(common):
             hits = int(sum(syn[r] == ref[r] for r in common))
             interval = verdicts.rate_interval(hits, len(common))
-            note = f"{words}; ε = {a1[0]:g}, the smallest of this run"
+            note = f"{words}; ε = {a1[0]:g}, the smallest of this run" + run.unmeasured(
+                "artificial_1", gen
+            )
     rows.append(run.row("a1_top2" + sfx, paper, interval, 0.5, math.inf, note))
 
     a5 = run.levels("artificial_5", gen)
-    where = f"{words}; ε = {a5[0]:g}, the smallest of this run" if a5 else ""
+    where = (
+        f"{words}; ε = {a5[0]:g}, the smallest of this run" + run.unmeasured("artificial_5", gen)
+        if a5
+        else ""
+    )
     absent = _missing(f"Artificial 5 with the {words}")
     for col, label in (("rbo", "RBO"), ("cosine", "cosine")):
         x = run.values("artificial_5", gen, a5[0], col) if a5 else []
@@ -251,7 +282,7 @@ def _real_trends(run: _Run, gen: str, sfx: str, words: str) -> list[dict]:
                 diff,
                 0.0,
                 math.inf,
-                f"{words}; ε = {levels[-1]:g} vs {levels[0]:g}"
+                f"{words}; ε = {levels[-1]:g} vs {levels[0]:g}" + run.unmeasured(d, gen)
                 if diff
                 else _missing(f"{_LABEL[d]} at two values of ε with the {words}"),
             )
@@ -268,7 +299,7 @@ def _real_trends(run: _Run, gen: str, sfx: str, words: str) -> list[dict]:
                 diff,
                 high=0.05,
                 note=f"{words}; ε = {low[-1]:g}; baseline: the higher of independent resampling "
-                "and the random permutation"
+                "and the random permutation" + run.unmeasured(d, gen)
                 if diff
                 else _missing(f"{_LABEL[d]} at ε ≤ 0.4 with the {words}"),
             )
@@ -286,7 +317,7 @@ def _real_trends(run: _Run, gen: str, sfx: str, words: str) -> list[dict]:
                 diff,
                 0.0,
                 math.inf,
-                f"{words}; ε = {levels[0]:g}"
+                f"{words}; ε = {levels[0]:g}" + run.unmeasured(d, gen)
                 if diff
                 else _missing(f"{_LABEL[d]} with the {words} and independent resampling"),
             )
