@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import math
+from fractions import Fraction
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -98,3 +101,43 @@ def test_a_task_over_the_time_cap_is_stopped_and_counted_as_a_lower_bound(tmp_pa
     assert sorted(stage.seconds)[1] == 3.0 and sorted(stage.seconds)[0] < 3.0
     text = estimate.format_report("t", [stage], 3.2)
     assert "≥" in text.splitlines()[3] and "1 timed task(s) stopped at the time cap of 3 s" in text
+
+
+@pytest.mark.parametrize(("n", "k"), [(10, 3), (7, 7), (28_600, 3), (5, 1), (12, 5)])
+def test_systematic_sample_draws_every_index_with_probability_k_over_n(n, k):
+    """Over a fine grid of starts u on [0, n/k) (the sampler's own draw replaced by the grid),
+    each index is picked by a share k/n of the starts, and one draw has k distinct ascending
+    indices, one in each stretch of n/k indices."""
+    step = n / k
+    starts = (np.arange(20_000) + 0.5) / 20_000 * step
+    picks = np.floor(starts[:, None] + np.arange(k) * step).astype(int)
+    shares = np.bincount(picks.ravel(), minlength=n) / len(starts)
+    np.testing.assert_allclose(shares, k / n, atol=1 / len(starts) * k + 1e-12)
+
+    got = estimate.systematic_sample(n, k, random_state=3)
+    assert len(got) == len(set(got)) == k and got == sorted(got)
+    u = np.random.default_rng(3).uniform(0.0, step)  # the same start as the sampler draws
+    assert got == [int(np.floor(u + j * step)) for j in range(k)]
+    assert all(math.floor(j * step) <= t < (j + 1) * step for j, t in enumerate(got))
+
+
+def test_systematic_sample_is_unbiased_for_a_total():
+    """Averaged over the start u (uniform on [0, n/k)), n × the mean of the sampled values is
+    the total: exact rational arithmetic over the stretches of u where the picks stay fixed."""
+    values = np.random.default_rng(0).gamma(0.3, 10.0, size=37)  # heavy-tailed costs
+    n, k = len(values), 5
+    step = Fraction(n, k)
+    cuts = {t - j * step for t in range(n + 1) for j in range(k)}
+    edges = sorted({Fraction(0), step} | {c for c in cuts if 0 < c < step})
+    mean = Fraction(0)
+    for lo, hi in zip(edges[:-1], edges[1:], strict=True):
+        mid = (lo + hi) / 2
+        picks = [math.floor(mid + j * step) for j in range(k)]
+        mean += (hi - lo) / step * Fraction(n * float(values[picks].mean()))
+    assert float(mean) == pytest.approx(values.sum(), rel=1e-12)
+
+
+@pytest.mark.parametrize(("n", "k"), [(0, 1), (5, 0), (5, 6), (5.0, 2), (5, True)])
+def test_systematic_sample_rejects_bad_sizes(n, k):
+    with pytest.raises(ValueError, match="must be an integer"):
+        estimate.systematic_sample(n, k)

@@ -24,6 +24,7 @@ import os
 import sys
 from pathlib import Path
 
+from synthtrust import estimate
 from synthtrust._atomic import atomic_path
 
 __all__ = ["build_parser", "main"]
@@ -108,7 +109,7 @@ def _add_run(sub) -> None:
     p.add_argument(
         "--estimate-tasks",
         type=int,
-        default=3,
+        default=estimate.DEFAULT_TASKS,
         metavar="K",
         help="tasks timed per grid with --estimate (default: %(default)s)",
     )

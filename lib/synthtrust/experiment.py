@@ -585,7 +585,7 @@ def _timed_task(func, params: dict, key: int, r0: int, r1: int, seed: int, task_
 
 
 def _calibrate(func, cells, keys, tasks, seed: int, warm_up, n_jobs: int, record):
-    """Estimate mode (:mod:`synthtrust.estimate`): run a seeded random sample of the tasks in
+    """Estimate mode (:mod:`synthtrust.estimate`): run a seeded systematic sample of the tasks in
     loky workers, each on one core (``n_jobs`` at a time), each stopped after the time cap
     (counted as taking at least the cap); append the stage's record to ``record`` and return
     the rows of the tasks that finished."""
@@ -594,7 +594,7 @@ def _calibrate(func, cells, keys, tasks, seed: int, warm_up, n_jobs: int, record
     from joblib.externals.loky import get_reusable_executor
 
     size = min(estimate.n_sampled(), len(tasks))
-    picked = sorted(np.random.default_rng(seed).choice(len(tasks), size, replace=False).tolist())
+    picked = estimate.systematic_sample(len(tasks), size, random_state=seed)
     workers = min(n_jobs, size)
     cap = estimate.task_timeout()
     with environ(WORKER_ENV):
