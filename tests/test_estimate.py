@@ -141,3 +141,23 @@ def test_systematic_sample_is_unbiased_for_a_total():
 def test_systematic_sample_rejects_bad_sizes(n, k):
     with pytest.raises(ValueError, match="must be an integer"):
         estimate.systematic_sample(n, k)
+
+
+@pytest.mark.parametrize(
+    ("env", "cells", "tasks", "want"),
+    [
+        (None, 286, 28_600, 29),  # chapter 3's paper grid: one task per 10 cells
+        (None, 22, 220, 10),  # the default floor
+        (None, 5, 5, 5),  # no more than the tasks
+        ("3", 286, 28_600, 29),
+        ("40", 286, 28_600, 40),
+        ("4", 6, 24, 4),
+        ("0", 6, 24, 1),
+    ],
+)
+def test_n_sampled_times_one_task_per_ten_cells_at_least(monkeypatch, env, cells, tasks, want):
+    if env is None:
+        monkeypatch.delenv(estimate.TASKS_ENV, raising=False)
+    else:
+        monkeypatch.setenv(estimate.TASKS_ENV, env)
+    assert estimate.n_sampled(cells, tasks) == want

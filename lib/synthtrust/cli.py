@@ -111,7 +111,8 @@ def _add_run(sub) -> None:
         type=int,
         default=estimate.DEFAULT_TASKS,
         metavar="K",
-        help="tasks timed per grid with --estimate (default: %(default)s)",
+        help="tasks timed per grid with --estimate, at least one per "
+        f"{estimate.CELLS_PER_TASK} cells of the grid (default: %(default)s)",
     )
     p.add_argument(
         "--estimate-timeout",

@@ -4,7 +4,8 @@ calibration.
 ``synthtrust run CHAPTER --preset P --estimate`` executes the chapter with the environment
 variable :data:`ESTIMATE_ENV` naming a JSON-lines file. Every :func:`~synthtrust.experiment.run_grid`
 call of the chapter (a *stage*) then counts its tasks, runs a few of them
-(:data:`TASKS_ENV`, default :data:`DEFAULT_TASKS`; seeded, so the same tasks each time), each on one core (the
+(:func:`n_sampled`: :data:`TASKS_ENV`, default :data:`DEFAULT_TASKS`, and at least one per
+:data:`CELLS_PER_TASK` cells; seeded, so the same tasks each time), each on one core (the
 grid's ``n_jobs`` of them at a time, in loky workers), times each and reads the peak resident
 memory of the process running it, appends
 one record to the file, and returns the frame of the sampled tasks only — the chapter's later
@@ -37,6 +38,8 @@ from pathlib import Path
 from ._validation import check_random_state
 
 __all__ = [
+    "CELLS_PER_TASK",
+    "DEFAULT_TASKS",
     "ESTIMATE_ENV",
     "TASKS_ENV",
     "TIMEOUT_ENV",
@@ -52,10 +55,12 @@ __all__ = [
 ESTIMATE_ENV = "SYNTHTRUST_ESTIMATE"
 #: Number of tasks timed per stage (default :data:`DEFAULT_TASKS`).
 TASKS_ENV = "SYNTHTRUST_ESTIMATE_TASKS"
-#: Ten, not fewer: in chapter 3's paper grid a few cells (AIM on Cardio at large ε, 140 s a task)
-#: cost 20 times the typical task, and three tasks put the grid anywhere from about 60 to 440
-#: core-hours depending on whether they hit one.
 DEFAULT_TASKS = 10
+#: A stage times at least one task per this many cells: a task's cost is set mostly by its cell
+#: (synthesizer, ε, dataset), and a few cells can cost 20 times the typical one (chapter 3's
+#: paper grid: AIM on Cardio at large ε, 140 s a task against 5 s). Ten tasks over its 286
+#: cells said 45 core-hours, three random ones 443, twenty random ones 214.
+CELLS_PER_TASK = 10
 #: Seconds after which a timed task is stopped and counted as taking at least that long
 #: (default :data:`DEFAULT_TIMEOUT`).
 TIMEOUT_ENV = "SYNTHTRUST_ESTIMATE_TIMEOUT"
@@ -68,9 +73,12 @@ def active() -> Path | None:
     return Path(path) if path else None
 
 
-def n_sampled() -> int:
-    """Tasks to time per stage (:data:`TASKS_ENV`, at least 1)."""
-    return max(1, int(os.environ.get(TASKS_ENV, DEFAULT_TASKS)))
+def n_sampled(n_cells: int, n_tasks: int) -> int:
+    """Tasks to time in a stage of ``n_cells`` cells and ``n_tasks`` tasks: :data:`TASKS_ENV`
+    (default :data:`DEFAULT_TASKS`, at least 1), raised to one task per :data:`CELLS_PER_TASK`
+    cells, at most ``n_tasks``."""
+    floor = max(1, int(os.environ.get(TASKS_ENV, DEFAULT_TASKS)))
+    return min(n_tasks, max(floor, math.ceil(n_cells / CELLS_PER_TASK)))
 
 
 def systematic_sample(n: int, k: int, random_state=None) -> list[int]:

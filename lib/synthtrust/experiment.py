@@ -593,7 +593,7 @@ def _calibrate(func, cells, keys, tasks, seed: int, warm_up, n_jobs: int, record
 
     from joblib.externals.loky import get_reusable_executor
 
-    size = min(estimate.n_sampled(), len(tasks))
+    size = estimate.n_sampled(len(cells), len(tasks))
     picked = estimate.systematic_sample(len(tasks), size, random_state=seed)
     workers = min(n_jobs, size)
     cap = estimate.task_timeout()
