@@ -91,5 +91,11 @@ bench-privmrf-select: install
 bench-treeshap: install
 	$(BIN)/python benchmarks/bench_treeshap.py
 
+# chapter 3's AIM on the whole Cardio data at ε = 15: node log-potentials added one potential at
+# a time vs shared partial sums (marginal.reduction.SharedBroadcast), same process (~4 min)
+.PHONY: bench-node-fill
+bench-node-fill: install
+	$(BIN)/python benchmarks/bench_node_fill.py
+
 clean:
 	rm -rf _build .cache/joblib

@@ -20,7 +20,7 @@ from ..._jax import configure_jax, import_mbi
 from .counts import Clique
 from .junction import _TreePlan
 from .measurement import Measurement
-from .reduction import SharedReduction
+from .reduction import SharedBroadcast, SharedReduction
 
 
 @functools.lru_cache(maxsize=1)
@@ -250,22 +250,20 @@ class _NumpyMirrorDescent:
             routed[k].append(j)
         self._init_measurements(routed, off)
 
-        # --- node log-potentials: the hosted potentials added in order on the union of their
-        # columns, broadcast to the whole node only at the last addition
-        self.node_terms = [[] for _ in plan.nodes]
-        for k, (h, _, shape, perm) in enumerate(self.pot_embed):
-            self.node_terms[h].append((k, shape, perm))
+        # --- node log-potentials: per node the sum of its hosted potentials (their axes in the
+        # node: `spans`), through shared partial sums
+        self.hosted = [[] for _ in plan.nodes]
+        for k, (h, *_) in enumerate(self.pot_embed):
+            self.hosted[h].append(k)
+        spans = [
+            [[t for t in range(len(plan.nodes[h])) if t not in self.pot_embed[k][1]] for k in ks]
+            for h, ks in enumerate(self.hosted)
+        ]
         self.buffers = [np.empty(shape) for shape in plan.shapes]
-        self.node_plan = []  # per node: (first potential, [(potential, output or None)])
-        for h, terms in enumerate(self.node_terms):
-            adds, cur = [], None
-            for k, bshape, _ in terms:
-                if cur is not None:
-                    cur = np.broadcast_shapes(cur, bshape)
-                    adds.append((k, None if cur == plan.shapes[h] else np.empty(cur)))
-                else:
-                    cur = bshape
-            self.node_plan.append((terms[0][0] if terms else None, adds))
+        self.node_fill = [  # None: a node hosting no potential
+            SharedBroadcast(shape, span) if span else None
+            for shape, span in zip(plan.shapes, spans, strict=True)
+        ]
 
         # --- message passing schedule: upward edges (child, parent) and the matching downward
         index = {e: t for t, e in enumerate(plan.up)}
@@ -284,7 +282,10 @@ class _NumpyMirrorDescent:
         self.theta_buf = [np.zeros(n + 1) for _ in range(3)]
         self.grad_buf = [np.zeros(n + 1) for _ in range(3)]
         self.mu_buf = [np.zeros(n + 1 + self.n_partial) for _ in range(3)]
-        self.theta_views = [self._theta_terms(b) for b in self.theta_buf]
+        self.node_views = [  # per θ buffer, per node: the views of its hosted potentials
+            [[views[k] for k in ks] for ks in self.hosted]
+            for views in (self._theta_terms(b) for b in self.theta_buf)
+        ]
         self.mu_node = [
             [b[s:e].reshape(self.nshape[k]) for k, (s, e) in enumerate(self.seg)]
             for b in self.mu_buf
@@ -292,16 +293,15 @@ class _NumpyMirrorDescent:
         self.partial_out = [
             [b[s:e].reshape(shape) for s, e, shape in self.partial_slots] for b in self.mu_buf
         ]
-        hosted: dict[int, list[int]] = {}
-        for k, (h, _, _, _) in enumerate(self.pot_embed):
-            hosted.setdefault(h, []).append(k)
-        self.node_sums = []  # per node: its hosted potentials' marginals from shared sums
-        for h, ks in sorted(hosted.items()):
-            keeps = [
-                [t for t in range(len(plan.nodes[h])) if t not in self.pot_embed[k][1]] for k in ks
-            ]
-            reduction = SharedReduction(plan.shapes[h], keeps)
-            self.node_sums.append((h, reduction, [[v[k] for k in ks] for v in self.mu_node]))
+        self.node_sums = [  # per node: its hosted potentials' marginals from shared sums
+            (
+                h,
+                SharedReduction(plan.shapes[h], spans[h]),
+                [[v[k] for k in ks] for v in self.mu_node],
+            )
+            for h, ks in enumerate(self.hosted)
+            if ks
+        ]
         self.sums = _SegmentSums(cell, n)
         self.scale_index = np.repeat(np.arange(nk), cell)
         self.step_buf = np.empty(n)
@@ -414,24 +414,14 @@ class _NumpyMirrorDescent:
         return out
 
     # -- the oracle on the flat buffers ------------------------------------------------------
-    def _fill_nodes(self, views: list) -> list:
-        """Node log-potentials from the potential views of a θ buffer (into the node buffers):
-        per node the hosted potentials added in order, ((θ_1 + θ_2) + θ_3) + …, each cell the
-        same sum as with every term broadcast to the node."""
-        for buf, (first, adds) in zip(self.buffers, self.node_plan, strict=True):
-            if first is None:
+    def _fill_nodes(self, b: int) -> list:
+        """Node log-potentials of θ buffer ``b`` (into the node buffers): per node the sum of
+        its hosted potentials broadcast to the node (:class:`.SharedBroadcast`)."""
+        for buf, fill, terms in zip(self.buffers, self.node_fill, self.node_views[b], strict=True):
+            if fill is None:
                 buf.fill(0.0)
-                continue
-            if not adds:
-                np.copyto(buf, views[first])
-                continue
-            acc = views[first]
-            for k, out in adds:
-                tgt = buf if out is None else out
-                np.add(acc, views[k], out=tgt)
-                acc = tgt
-            if acc is not buf:
-                np.copyto(buf, acc)
+            else:
+                fill(terms, buf)
         return self.buffers
 
     def _linear_pass(self, total: float, b: int) -> bool:
@@ -494,10 +484,9 @@ class _NumpyMirrorDescent:
     def _marginals_flat(self, total: float, b: int) -> None:
         """μ buffer ``b`` = the marginals of θ buffer ``b`` (:meth:`_linear_pass`, or the
         log-space calibration of the plan when it underflows)."""
-        views = self.theta_views[b]
-        self._fill_nodes(views)
+        self._fill_nodes(b)
         if not self._linear_pass(total, b):
-            log_psi = [x.copy() for x in self._fill_nodes(views)]
+            log_psi = [x.copy() for x in self._fill_nodes(b)]
             self._reduce_to_cliques(self.plan.calibrate(log_psi, total), b)
 
     def _loss_grad_flat(self, b: int) -> float:
@@ -587,7 +576,7 @@ class _NumpyMirrorDescent:
         when a node's mass underflows, to zero or to a subnormal number whose reciprocal
         overflows (then the caller falls back to log space)."""
         self._load_theta(theta, 2)
-        self._fill_nodes(self.theta_views[2])
+        self._fill_nodes(2)
         return self._mu_list(2) if self._linear_pass(total, 2) else None
 
     def loss_grad(self, mu: list) -> tuple[float, list]:
