@@ -281,7 +281,7 @@ def test_estimate_prints_the_cost_without_running(book, capsys):
     assert code == 0, err
     lines = out.splitlines()
     assert lines[0] == (
-        "tiny --preset default, epsilon=[0.5, 1, 2], n_reps=8: 2 task(s) timed per grid"
+        "tiny --preset default, epsilon=[0.5, 1, 2], n_reps=8: at least 2 task(s) timed per grid"
     )
     row = next(line for line in lines if line.startswith("simulate"))
     assert row.split()[1:4] == ["3", "6", "2"]  # 3 cells x 2 chunks of 4, 2 timed

@@ -496,15 +496,16 @@ def estimate_chapter(
     preset: str = "paper",
     overrides: Mapping | None = None,
     *,
-    n_tasks: int = 3,
+    n_tasks: int | None = None,
     timeout: float = 600.0,
     progress: bool = False,
 ) -> str:
     """What running chapter ``name`` would cost: its tasks, core-hours and memory per task.
 
     Executes the chapter in estimate mode (:mod:`synthtrust.estimate`): every ``run_grid`` call
-    times ``n_tasks`` of its tasks, chosen at random, each on one core (as many at a time as
-    there are cores), and the chapter's
+    times a systematic sample of its tasks (:func:`synthtrust.estimate.n_sampled`: ``n_tasks``
+    and at least one per ten cells), each on one core (as many at a time as there are cores),
+    and the chapter's
     later cells run on those partial results (their errors are ignored). Nothing is written
     outside a temporary folder; the cache is neither read nor written.
 
@@ -512,8 +513,9 @@ def estimate_chapter(
     ----------
     name, preset, overrides
         As :func:`run_chapter`.
-    n_tasks : int ≥ 1
-        Tasks timed per ``run_grid`` call.
+    n_tasks : int ≥ 1, optional
+        Tasks timed per ``run_grid`` call at least (default
+        :data:`synthtrust.estimate.DEFAULT_TASKS`).
     timeout : float > 0
         Seconds after which a timed task is stopped; it then counts as taking at least that
         long, and the report marks its grid's figures as lower bounds (≥).
@@ -539,7 +541,7 @@ def estimate_chapter(
     from synthtrust import estimate
     from synthtrust._validation import check_positive_int, check_real_range
 
-    n_tasks = check_positive_int(n_tasks, "n_tasks")
+    n_tasks = check_positive_int(estimate.DEFAULT_TASKS if n_tasks is None else n_tasks, "n_tasks")
     timeout = check_real_range(timeout, "timeout", 0.0)
     nb, _, final, overrides = _prepare(name, preset, overrides, None, None)
     t0 = time.perf_counter()
@@ -572,5 +574,5 @@ def estimate_chapter(
     if not stages:
         raise ValueError(f"chapter {name!r} calls run_grid nowhere: there is nothing to estimate")
     shown = "".join(f", {k}={v!r}" for k, v in overrides.items())
-    title = f"{name} --preset {preset}{shown}: {n_tasks} task(s) timed per grid"
+    title = f"{name} --preset {preset}{shown}: at least {n_tasks} task(s) timed per grid"
     return estimate.format_report(title, stages, time.perf_counter() - t0)
