@@ -9,6 +9,8 @@ run arbitrary code ... one needs to standardize the types of models").
 
 from __future__ import annotations
 
+import base64
+import binascii
 import json
 import math
 from collections.abc import Mapping
@@ -19,8 +21,13 @@ import pandas as pd
 from ._checks import _check_frame, _py
 from .classifiers import CLASSIFIERS
 
-#: ``format`` tag of the JSON model description (:func:`export_model`).
-MODEL_FORMAT = "synthtrust.protocols.model/1"
+#: ``format`` tag of the JSON model description (:func:`export_model`). Version 2 sends the
+#: large arrays (a forest's nodes, KNN's reference points) as encoded arrays; version 1 (lists of
+#: numbers only) is still read.
+MODEL_FORMAT = "synthtrust.protocols.model/2"
+_READABLE = (MODEL_FORMAT, "synthtrust.protocols.model/1")
+#: Element types an encoded array may declare (little-endian), and the numpy type each is read as.
+ARRAY_DTYPES = {"<i4": np.int32, "<i8": np.int64, "<f4": np.float32, "<f8": np.float64}
 
 
 def _json_scalar(value, name: str):
@@ -46,6 +53,13 @@ def export_model(model) -> dict:
                        "left", "right", "value"}, ...]}   # value: n_nodes × n_classes, row-major
                     | {"kind": "knn", "classes": [...], "n_neighbors": k, "X": [[...]], "y": [...]}
                     | {"kind": "constant", "label": c}}
+
+    A forest's node arrays and KNN's reference points are *encoded arrays*, JSON objects
+    ``{"dtype": "<f8", "shape": [n, ...], "base64": "..."}``: the C-ordered little-endian bytes
+    of the array in base64 (:data:`ARRAY_DTYPES` lists the types). A fully grown forest on
+    Cardio's 56 000 training rows has about 2.9 M nodes: as lists of Python numbers its
+    description took 416 MB, encoded about a third. :func:`predict_exported` also reads these
+    fields as lists of numbers.
 
     The design matrix is the numeric z-scores followed by the one-hot blocks, in this order.  A
     linear model predicts ``classes[1]`` where ``X @ coef + intercept > 0``; a forest averages
@@ -111,11 +125,11 @@ def export_model(model) -> dict:
             t = est.tree_
             trees.append(
                 {
-                    "feature": t.feature.tolist(),
-                    "threshold": t.threshold.tolist(),
-                    "left": t.children_left.tolist(),
-                    "right": t.children_right.tolist(),
-                    "value": t.value[:, 0, :].ravel().tolist(),
+                    "feature": encode_array(t.feature, "<i4"),
+                    "threshold": encode_array(t.threshold, "<f8"),
+                    "left": encode_array(t.children_left, "<i4"),
+                    "right": encode_array(t.children_right, "<i4"),
+                    "value": encode_array(t.value[:, 0, :].ravel(), "<f8"),
                 }
             )
         estimator = {
@@ -128,7 +142,7 @@ def export_model(model) -> dict:
             "kind": "knn",
             "classes": [_json_scalar(c, "label") for c in clf.classes_],
             "n_neighbors": int(clf.n_neighbors),
-            "X": np.asarray(clf._fit_X, dtype=float).tolist(),
+            "X": encode_array(clf._fit_X, "<f8"),
             "y": [_json_scalar(c, "label") for c in clf.classes_[clf._y]],
         }
     else:
@@ -142,11 +156,69 @@ def export_model(model) -> dict:
     }
 
 
+def encode_array(values, dtype: str) -> dict:
+    """An array as JSON data: ``{"dtype", "shape", "base64"}``, its C-ordered bytes as
+    ``dtype`` (a key of :data:`ARRAY_DTYPES`) in base64 (RFC 4648). :func:`decode_array` reads
+    it back, value for value.
+
+    Raises
+    ------
+    ValueError
+        ``dtype`` not in :data:`ARRAY_DTYPES`.
+
+    Examples
+    --------
+    >>> encode_array([1, -2], "<i4")
+    {'dtype': '<i4', 'shape': [2], 'base64': 'AQAAAP7///8='}
+    """
+    if dtype not in ARRAY_DTYPES:
+        raise ValueError(f"dtype must be one of {', '.join(ARRAY_DTYPES)}, got {dtype!r}")
+    arr = np.ascontiguousarray(values, dtype=np.dtype(dtype))
+    data = base64.b64encode(arr.tobytes()).decode("ascii")
+    return {"dtype": dtype, "shape": list(arr.shape), "base64": data}
+
+
+def decode_array(value: Mapping, name: str = "array") -> np.ndarray:
+    """The array of an :func:`encode_array` object, validated as untrusted data.
+
+    Raises
+    ------
+    ValueError
+        A ``dtype`` not in :data:`ARRAY_DTYPES`, a ``shape`` that is not a list of integers
+        >= 0, ``base64`` that is not base64 text, or bytes whose length does not match the
+        shape (the message names the field ``name``).
+    """
+    dtype, shape, data = (value.get(k) for k in ("dtype", "shape", "base64"))
+    if dtype not in ARRAY_DTYPES:
+        raise ValueError(
+            f"model field {name}: dtype must be one of {', '.join(ARRAY_DTYPES)}, got {dtype!r}"
+        )
+    if not isinstance(shape, list) or not all(
+        isinstance(n, int) and not isinstance(n, bool) and n >= 0 for n in shape
+    ):
+        raise ValueError(
+            f"model field {name}: shape must be a list of integers >= 0, got {shape!r}"
+        )
+    try:
+        raw = base64.b64decode(data, validate=True) if isinstance(data, str) else None
+    except (binascii.Error, ValueError):
+        raw = None
+    if raw is None:
+        raise ValueError(f"model field {name}: base64 must be base64 text")
+    size = math.prod(shape) * np.dtype(dtype).itemsize
+    if len(raw) != size:
+        raise ValueError(
+            f"model field {name}: {len(raw)} bytes for shape {shape} of {dtype} ({size} expected)"
+        )
+    return np.frombuffer(raw, dtype=np.dtype(dtype)).reshape(shape)
+
+
 def _num_array(value, name: str, dtype, ndim: int) -> np.ndarray:
-    """Strict conversion of JSON data to a numeric array (no objects, no strings)."""
+    """Strict conversion of JSON data (numbers, lists of numbers or an encoded array) to a
+    numeric array (no objects, no strings)."""
     if isinstance(value, (bytes, bytearray, memoryview, str)):
         raise TypeError(f"model field {name} must be a list of numbers, got {type(value).__name__}")
-    arr = np.asarray(value)
+    arr = decode_array(value, name) if isinstance(value, Mapping) else np.asarray(value)
     if arr.dtype.kind not in "biuf" or arr.ndim != ndim:
         raise ValueError(
             f"model field {name} must be a {ndim}-D list of numbers, got dtype {arr.dtype} shape {arr.shape}"
@@ -336,6 +408,8 @@ def _load_spec(spec) -> Mapping:
     if not isinstance(spec, Mapping):
         raise TypeError(f"model description must be a dict or JSON text, got {type(spec).__name__}")
     fmt = spec.get("format")
-    if fmt != MODEL_FORMAT:
-        raise ValueError(f"model description has format {fmt!r}; expected {MODEL_FORMAT!r}")
+    if fmt not in _READABLE:
+        raise ValueError(
+            f"model description has format {fmt!r}; expected one of {', '.join(_READABLE)}"
+        )
     return spec
