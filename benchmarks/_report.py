@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import platform
+import sys
 from pathlib import Path
 
 from synthtrust._atomic import write_text
@@ -17,6 +18,15 @@ class Report:
 
     def __init__(self):
         self.lines: list[str] = []
+
+    @classmethod
+    def start(cls, script: str, argv) -> Report:
+        """A report whose first lines are the command (``script`` and its arguments, ``argv``
+        or the process's) and the machine with its load average."""
+        rep = cls()
+        rep(f"{script} {' '.join(sys.argv[1:] if argv is None else argv)}".strip())
+        rep(f"machine: {machine()}; {load()}")
+        return rep
 
     def __call__(self, text: str = "") -> None:
         print(text, flush=True)

@@ -42,7 +42,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
-from _report import ROOT, Report, load, machine  # benchmarks/ is on sys.path when run as a script
+from _report import ROOT, Report, load  # benchmarks/ is on sys.path when run as a script
 
 from synthtrust.studies import evaluation_protocols as ep
 from synthtrust.synthesizers import AIM
@@ -353,9 +353,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--output", type=Path, default=None, help="also write the report here")
     args = ap.parse_args(argv)
 
-    rep = Report()
-    rep(f"bench_mirror_descent.py {' '.join(sys.argv[1:] if argv is None else argv)}".strip())
-    rep(f"machine: {machine()}; {load()}")
+    rep = Report.start("bench_mirror_descent.py", argv)
     rows = []
     if "aim" in args.cases:
         probs, cpu = aim_problems()

@@ -38,7 +38,7 @@ import time
 import unittest.mock
 
 import numpy as np
-from _report import ROOT, Report, load, machine  # benchmarks/ is on sys.path as a script
+from _report import ROOT, Report, load  # benchmarks/ is on sys.path as a script
 
 from synthtrust.studies import evaluation_protocols as ep
 from synthtrust.synthesizers.marginal import PGMFitter, mirror_descent
@@ -95,9 +95,7 @@ def main(argv=None) -> int:
     ap.add_argument("--epsilons", type=float, nargs="+", default=[15.0])
     ap.add_argument("--output", default=None, help="also write the report here")
     args = ap.parse_args(argv)
-    rep = Report()
-    rep(f"bench_node_fill.py {' '.join(sys.argv[1:] if argv is None else argv)}".strip())
-    rep(f"machine: {machine()}; {load()}")
+    rep = Report.start("bench_node_fill.py", argv)
     codes, sizes, _ = ep.prepare(DATASET)
     rep(f"data: {DATASET} {len(codes):,} x {codes.shape[1]}; delta = {DELTA:g}; seed {SEED}")
     rows = []

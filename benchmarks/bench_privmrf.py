@@ -37,7 +37,7 @@ import time
 from pathlib import Path
 
 import numpy as np
-from _report import Report, load, machine  # benchmarks/ is on sys.path when run as a script
+from _report import Report, load  # benchmarks/ is on sys.path when run as a script
 
 from synthtrust._jax import configure_jax, import_mbi
 from synthtrust.studies import evaluation_protocols as ep
@@ -118,9 +118,7 @@ def main(argv=None) -> int:
     ap.add_argument("--output", type=Path, default=None, help="also write the report here")
     args = ap.parse_args(argv)
 
-    rep = Report()
-    rep(f"bench_privmrf.py {' '.join(sys.argv[1:] if argv is None else argv)}".strip())
-    rep(f"machine: {machine()}; {load()}")
+    rep = Report.start("bench_privmrf.py", argv)
     codes, sizes, _ = ep.prepare(DATASET)
     rep(f"data: {DATASET} {len(codes):,} x {codes.shape[1]}; delta = {DELTA:g}; seed {SEED}")
     rows = []

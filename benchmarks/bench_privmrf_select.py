@@ -39,7 +39,7 @@ import time
 from pathlib import Path
 
 import numpy as np
-from _report import ROOT, Report, load, machine  # benchmarks/ is on sys.path when run as a script
+from _report import ROOT, Report, load  # benchmarks/ is on sys.path when run as a script
 
 from synthtrust.studies import evaluation_protocols as ep
 from synthtrust.synthesizers.privmrf import PrivMRF
@@ -186,9 +186,7 @@ def open_report(script: str, doc: str, argv) -> tuple[argparse.Namespace, Report
     ap.add_argument("--epsilons", type=float, nargs="+", default=[10.0])
     ap.add_argument("--output", type=Path, default=None, help="also write the report here")
     args = ap.parse_args(argv)
-    rep = Report()
-    rep(f"{script} {' '.join(sys.argv[1:] if argv is None else argv)}".strip())
-    rep(f"machine: {machine()}; {load()}")
+    rep = Report.start(script, argv)
     codes, sizes, _ = ep.prepare(DATASET)
     rep(f"data: {DATASET} {len(codes):,} x {codes.shape[1]}; delta = {DELTA:g}; seed {SEED}")
     return args, rep, codes, sizes

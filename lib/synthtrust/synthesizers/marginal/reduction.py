@@ -27,6 +27,20 @@ import numpy as np
 _add_reduce = np.add.reduce
 
 
+def _axis_sets(lists: Sequence[Sequence[int]], name: str, ndim: int) -> list[frozenset]:
+    """Each list of axes as a set, checked ascending and within ``ndim`` axes (ValueError
+    naming ``name[j]`` otherwise)."""
+    out = []
+    for j, axes in enumerate(lists):
+        axes = tuple(int(a) for a in axes)
+        if list(axes) != sorted(set(axes)) or any(not 0 <= a < ndim for a in axes):
+            raise ValueError(
+                f"{name}[{j}] must be ascending axes of an array with {ndim} axes, got {axes!r}"
+            )
+        out.append(frozenset(axes))
+    return out
+
+
 class SharedReduction:
     """Sum an array of shape ``shape`` onto each of ``keeps`` through shared partial sums.
 
@@ -67,15 +81,7 @@ class SharedReduction:
 
     def __init__(self, shape: Sequence[int], keeps: Sequence[Sequence[int]]):
         self.shape = tuple(int(s) for s in shape)
-        targets = []
-        for j, keep in enumerate(keeps):
-            keep = tuple(int(a) for a in keep)
-            if list(keep) != sorted(set(keep)) or any(not 0 <= a < len(self.shape) for a in keep):
-                raise ValueError(
-                    f"keeps[{j}] must be ascending axes of an array with {len(self.shape)} "
-                    f"axes, got {keep!r}"
-                )
-            targets.append((j, frozenset(keep)))
+        targets = list(enumerate(_axis_sets(keeps, "keeps", len(self.shape))))
         self.steps: list[tuple[int | None, tuple, int, bool]] = []
         self.buffers: list[np.ndarray] = []
         self.cells_read = 0
@@ -173,15 +179,8 @@ class SharedBroadcast:
         self.shared = bool(shared)
         if not spans:
             raise ValueError("spans must hold at least one term")
-        items = []
-        for j, span in enumerate(spans):
-            span = tuple(int(a) for a in span)
-            if list(span) != sorted(set(span)) or any(not 0 <= a < len(self.shape) for a in span):
-                raise ValueError(
-                    f"spans[{j}] must be ascending axes of an array with {len(self.shape)} "
-                    f"axes, got {span!r}"
-                )
-            items.append((("term", j), frozenset(span)))
+        sets = _axis_sets(spans, "spans", len(self.shape))
+        items = [(("term", j), cols) for j, cols in enumerate(sets)]
         self.spans = [tuple(sorted(cols)) for _, cols in items]
         self.steps: list[tuple[tuple, tuple, int | None]] = []
         self.buffers: list[np.ndarray] = []
