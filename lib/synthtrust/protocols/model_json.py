@@ -26,8 +26,8 @@ from .classifiers import CLASSIFIERS
 #: numbers only) is still read.
 MODEL_FORMAT = "synthtrust.protocols.model/2"
 _READABLE = (MODEL_FORMAT, "synthtrust.protocols.model/1")
-#: Element types an encoded array may declare (little-endian), and the numpy type each is read as.
-ARRAY_DTYPES = {"<i4": np.int32, "<i8": np.int64, "<f4": np.float32, "<f8": np.float64}
+#: Element types an encoded array may declare (numpy type strings, little-endian).
+ARRAY_DTYPES = ("<i4", "<i8", "<f4", "<f8")
 
 
 def _json_scalar(value, name: str):

@@ -77,10 +77,12 @@ class _Run:
     # ---------------------------------------------------------------- cells of the run
     def _trained(self, dataset, generator) -> pd.DataFrame:
         """Per ε (or fraction) of ``generator`` on ``dataset``: its runs and those that trained
-        a forest (columns ``runs``, ``trained``), ascending."""
+        a forest (columns ``runs``, ``trained``) and whether it was measured (``measured``,
+        see :meth:`levels`), ascending."""
         c = self.all[(self.all.dataset == dataset) & (self.all.generator == generator)]
         c = c.dropna(subset=["level"]).assign(ok=lambda f: ~f.failed.astype(bool))
-        return c.groupby("level").ok.agg(runs="size", trained="sum")
+        t = c.groupby("level").ok.agg(runs="size", trained="sum")
+        return t.assign(measured=t.trained >= np.minimum(t.runs, verdicts.MIN_BOOTSTRAP_REPLICATES))
 
     def levels(self, dataset, generator) -> list[float]:
         """The ε (or fractions) at which ``generator`` ran on ``dataset`` and was *measured*,
@@ -89,13 +91,12 @@ class _Run:
         interval, so "the smallest ε" of a finding is the smallest measured one (the note of
         the row names the levels left out, :meth:`unmeasured`)."""
         t = self._trained(dataset, generator)
-        enough = t.trained >= np.minimum(t.runs, verdicts.MIN_BOOTSTRAP_REPLICATES)
-        return [float(v) for v in t.index[enough]]
+        return [float(v) for v in t.index[t.measured]]
 
     def unmeasured(self, dataset, generator) -> str:
         """The note's words for the levels :meth:`levels` leaves out ("" when none)."""
         t = self._trained(dataset, generator)
-        t = t[t.trained < np.minimum(t.runs, verdicts.MIN_BOOTSTRAP_REPLICATES)]
+        t = t[~t.measured]
         what = "fraction" if generator == "subsample" else "ε"
         return "".join(
             f"; {what} = {level:g} left out: {r.trained} of {r.runs} runs trained a forest"

@@ -252,12 +252,12 @@ class _NumpyMirrorDescent:
 
         # --- node log-potentials: per node the sum of its hosted potentials (their axes in the
         # node: `spans`), through shared partial sums
-        self.hosted = [[] for _ in plan.nodes]
+        hosted = [[] for _ in plan.nodes]
         for k, (h, *_) in enumerate(self.pot_embed):
-            self.hosted[h].append(k)
+            hosted[h].append(k)
         spans = [
             [[t for t in range(len(plan.nodes[h])) if t not in self.pot_embed[k][1]] for k in ks]
-            for h, ks in enumerate(self.hosted)
+            for h, ks in enumerate(hosted)
         ]
         self.buffers = [np.empty(shape) for shape in plan.shapes]
         self.node_fill = [  # None: a node hosting no potential
@@ -283,7 +283,7 @@ class _NumpyMirrorDescent:
         self.grad_buf = [np.zeros(n + 1) for _ in range(3)]
         self.mu_buf = [np.zeros(n + 1 + self.n_partial) for _ in range(3)]
         self.node_views = [  # per θ buffer, per node: the views of its hosted potentials
-            [[views[k] for k in ks] for ks in self.hosted]
+            [[views[k] for k in ks] for ks in hosted]
             for views in (self._theta_terms(b) for b in self.theta_buf)
         ]
         self.mu_node = [
@@ -299,7 +299,7 @@ class _NumpyMirrorDescent:
                 SharedReduction(plan.shapes[h], spans[h]),
                 [[v[k] for k in ks] for v in self.mu_node],
             )
-            for h, ks in enumerate(self.hosted)
+            for h, ks in enumerate(hosted)
             if ks
         ]
         self.sums = _SegmentSums(cell, n)
