@@ -42,6 +42,26 @@ def test_junction_tree_marginals_match_brute_force():
     np.testing.assert_allclose(empty.marginal((0, 2)), np.full((3, 4), 1 / 12))
 
 
+def test_calibration_turns_the_log_potentials_into_the_node_beliefs_in_place():
+    """The Hugin calibration overwrites the caller's node tables (one copy of the tree in
+    memory, issue 24's 1 GB a task) and they hold the brute-force node marginals."""
+    sizes = (3, 2, 4, 2, 3)
+    model = _random_model(sizes, [(0, 1), (1, 2), (2, 3), (0, 3), (2, 4)], seed=5)
+    plan = mg.junction._TreePlan(sizes, model.cliques)
+    log_psi = [np.zeros(shape) for shape in plan.shapes]
+    for cl, pot in model.log_potentials.items():
+        host = plan.host(cl)
+        log_psi[host] += mg._align(pot, cl, plan.nodes[host])
+    tables = list(log_psi)
+    beliefs = plan.calibrate(log_psi, model.total)
+    joint = _brute_joint(model)
+    assert len(beliefs) == len(plan.nodes) > 1
+    for node, table, belief in zip(plan.nodes, tables, beliefs, strict=True):
+        assert belief is table
+        rest = tuple(a for a in range(len(sizes)) if a not in node)
+        np.testing.assert_allclose(belief, joint.sum(axis=rest), rtol=1e-9, atol=1e-12)
+
+
 def test_junction_tree_sample_matches_model():
     sizes = (3, 2, 4, 2, 3)
     model = _random_model(sizes, [(0, 1), (1, 2), (2, 3), (0, 3), (2, 4)], seed=4, total=1.0)

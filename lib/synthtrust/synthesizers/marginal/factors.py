@@ -57,4 +57,6 @@ def _lse_keep(values: np.ndarray, axes: tuple) -> np.ndarray:
     if not axes:
         return values
     m = values.max(axis=axes, keepdims=True)
-    return np.log(np.exp(values - m).sum(axis=axes, keepdims=True)) + m
+    t = values - m
+    np.exp(t, out=t)  # in place: one temporary of the input's size, not two
+    return np.log(t.sum(axis=axes, keepdims=True)) + m

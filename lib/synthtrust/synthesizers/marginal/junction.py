@@ -113,26 +113,31 @@ class _TreePlan:
 
     def calibrate(self, log_psi: list, total: float) -> list:
         """Node beliefs (counts summing to ``total``) from node log-potentials (Hugin schedule:
-        upward messages, then downward messages with the upward one subtracted)."""
+        upward messages, then downward messages with the upward one subtracted).
+
+        Works in place: the arrays of ``log_psi`` (float64, node shapes, owned by the caller and
+        not read again) become the beliefs, so the calibration holds one table per node and one
+        node-sized temporary at a time, not three copies of the tree."""
         msgs = {}
-        acc = list(log_psi)
+        acc = log_psi
         for i, j in self.up:
             axes, shape = self.msg[(i, j)]
             m = _lse_keep(acc[i], axes).reshape(shape)
-            msgs[(i, j)] = m
-            acc[j] = acc[j] + m
+            msgs[(i, j)] = m.copy() if not axes else m  # never a view of a table updated later
+            acc[j] += m
         for i, j in self.down:
             axes, shape = self.msg[(i, j)]
             back = self.msg[(j, i)][1]
-            acc[j] = acc[j] + _lse_keep(acc[i] - msgs[(j, i)].reshape(back), axes).reshape(shape)
-        out = []
+            acc[j] += _lse_keep(acc[i] - msgs[(j, i)].reshape(back), axes).reshape(shape)
         for b in acc:
-            p = np.exp(b - b.max())
-            s = p.sum()
-            out.append(
-                p * (total / s) if s > 0 and np.isfinite(s) else np.full(b.shape, total / b.size)
-            )
-        return out
+            b -= b.max()
+            np.exp(b, out=b)
+            s = b.sum()
+            if s > 0 and np.isfinite(s):
+                b *= total / s
+            else:
+                b.fill(total / b.size)
+        return acc
 
 
 class JunctionTree:
@@ -151,9 +156,7 @@ class JunctionTree:
         log_psi = [np.zeros(shape) for shape in plan.shapes]
         for cl, pot in model.log_potentials.items():
             host = plan.host(cl)
-            log_psi[host] = log_psi[host] + _align(
-                np.asarray(pot, dtype=float), cl, self.nodes[host]
-            )
+            log_psi[host] += _align(np.asarray(pot, dtype=float), cl, self.nodes[host])
         self._beliefs = plan.calibrate(log_psi, self.total)
         self._cond_cache: dict = {}
         self._sum_cache: dict = {}
@@ -176,8 +179,8 @@ class JunctionTree:
             s = tuple(a for a in nk if a in self.nodes[p])
             b = self._beliefs[k]
             den = _align(_sum_to(b, nk, s), s, nk)
-            with np.errstate(divide="ignore", invalid="ignore"):
-                self._cond_cache[key] = np.where(den > 0, b / den, 0.0)
+            # 0 where the separator has no mass; one node-sized array (no quotient temporary)
+            self._cond_cache[key] = np.divide(b, den, out=np.zeros_like(b), where=den > 0)
         return self._cond_cache[key]
 
     def marginal(self, clique: Sequence[int]) -> np.ndarray:
