@@ -103,6 +103,34 @@ def test_a_task_over_the_time_cap_is_stopped_and_counted_as_a_lower_bound(tmp_pa
     assert "≥" in text.splitlines()[3] and "1 timed task(s) stopped at the time cap of 3 s" in text
 
 
+def picky(params, rngs):
+    if params["mu"] == 1.0:
+        raise ValueError("mu = 1 is not allowed")
+    return draws(params, rngs)
+
+
+def test_a_task_that_raises_is_reported_and_left_out_of_the_figures(tmp_path, monkeypatch):
+    """A sampled task that raises (chapter 4's paper preset once raised in PATE-CTGAN's
+    accountant) is named by the report, not silently dropped with its whole grid."""
+    record = tmp_path / "stages.jsonl"
+    monkeypatch.setenv(estimate.ESTIMATE_ENV, str(record))
+    monkeypatch.setenv(estimate.TASKS_ENV, "6")
+    got = run_grid(picky, GRID, n_reps=2, seed=1, n_jobs=1)  # 6 tasks, all of them timed
+    assert sorted(set(got["mu"])) == [0.0, 2.0] and len(got) == 8
+    (stage,) = estimate.read_stages(record)
+    assert len(stage.seconds) == len(stage.peak_mb) == 4 and len(stage.errors) == 2
+    assert stage.errors[0].startswith("ValueError: mu = 1 is not allowed")
+    assert "'mu': 1.0" in stage.errors[0]  # run_grid's note: the cell
+    assert stage.core_hours == pytest.approx(np.mean(stage.seconds) * 6 / 3600)
+    text = estimate.format_report("t", [stage], 1.0)
+    assert "error: 2 of the 6 sampled task(s) of picky raised" in text
+    assert text.splitlines()[-1].endswith(stage.errors[0])
+    every = estimate.Stage("x", 1, 5, [], [], errors=["ValueError: no"])
+    assert math.isnan(every.core_hours)
+    row = estimate.format_report("t", [every], 1.0).splitlines()[3]
+    assert "every task raised" in row and row.split()[-2:] == ["?", "?"]
+
+
 @pytest.mark.parametrize(("n", "k"), [(10, 3), (7, 7), (28_600, 3), (5, 1), (12, 5)])
 def test_systematic_sample_draws_every_index_with_probability_k_over_n(n, k):
     """Over a fine grid of starts u on [0, n/k) (the sampler's own draw replaced by the grid),

@@ -32,7 +32,7 @@ import os
 import resource
 import time
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from ._validation import check_random_state
@@ -184,6 +184,9 @@ class Stage:
     censored : int
         Sampled tasks stopped at the time cap: then the seconds and core-hours are lower
         bounds.
+    errors : list of str
+        One line (:func:`describe_error`) per sampled task that raised; such a task is not
+        in ``seconds``: the grid as run would stop at it.
     """
 
     name: str
@@ -192,15 +195,25 @@ class Stage:
     seconds: list[float]
     peak_mb: list[float]
     censored: int = 0
+    errors: list[str] = field(default_factory=list)
 
     @property
     def core_hours(self) -> float:
         """Estimated core-hours of all tasks: mean sampled seconds × tasks / 3600 (a lower
-        bound if some task was stopped at the cap)."""
+        bound if some task was stopped at the cap; NaN if every sampled task raised)."""
+        if not self.seconds:
+            return math.nan
         return sum(self.seconds) / len(self.seconds) * self.tasks / 3600
 
     def to_json(self) -> str:
         return json.dumps(self.__dict__)
+
+
+def describe_error(exc: BaseException) -> str:
+    """One line for a task that raised: ``Type: message``, then its notes (run_grid notes the
+    cell and replicates), newlines folded."""
+    text = " ".join([f"{type(exc).__name__}: {exc}", *getattr(exc, "__notes__", ())])
+    return " ".join(text.split())
 
 
 def read_stages(path: str | os.PathLike) -> list[Stage]:
@@ -226,15 +239,19 @@ def format_report(title: str, stages: Iterable[Stage], wall_seconds: float) -> s
     head += f"{'core-hours':>12}{'peak MB/task':>14}"
     lines = [title, head, "-" * len(head)]
     for s in stages:
-        mean = sum(s.seconds) / len(s.seconds)
-        at_least = "≥" if s.censored else ""
-        spread = f"{at_least}{mean:.2f} ({min(s.seconds):.2f}-{max(s.seconds):.2f})"
         peak = f"{max(s.peak_mb):,.0f}" if s.peak_mb else "?"
+        at_least = "≥" if s.censored else ""
+        if s.seconds:
+            mean = sum(s.seconds) / len(s.seconds)
+            spread = f"{at_least}{mean:.2f} ({min(s.seconds):.2f}-{max(s.seconds):.2f})"
+            hours = at_least + format(s.core_hours, ".2f")
+        else:
+            spread, hours = "every task raised", "?"
         lines.append(
             f"{s.name:<24}{s.cells:>8,}{s.tasks:>9,}{len(s.seconds):>7}{spread:>26}"
-            f"{at_least + format(s.core_hours, '.2f'):>12}{peak:>14}"
+            f"{hours:>12}{peak:>14}"
         )
-    total = math.fsum(s.core_hours for s in stages)
+    total = math.fsum(s.core_hours for s in stages if s.seconds)
     tasks = sum(s.tasks for s in stages)
     peak = max((max(s.peak_mb) for s in stages if s.peak_mb), default=0.0)
     censored = sum(s.censored for s in stages)
@@ -254,4 +271,11 @@ def format_report(title: str, stages: Iterable[Stage], wall_seconds: float) -> s
             f"≥: {censored} timed task(s) stopped at the time cap of {task_timeout():.0f} s "
             "(--estimate-timeout); their grids cost at least this much"
         )
+    for s in stages:
+        if s.errors:
+            lines.append(
+                f"error: {len(s.errors)} of the {len(s.errors) + len(s.seconds)} sampled task(s) "
+                f"of {s.name} raised (the run would stop there; left out of the figures), "
+                f"first: {s.errors[0]}"
+            )
     return "\n".join(lines)

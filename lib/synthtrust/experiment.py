@@ -587,8 +587,9 @@ def _timed_task(func, params: dict, key: int, r0: int, r1: int, seed: int, task_
 def _calibrate(func, cells, keys, tasks, seed: int, warm_up, n_jobs: int, record):
     """Estimate mode (:mod:`synthtrust.estimate`): run a seeded systematic sample of the tasks in
     loky workers, each on one core (``n_jobs`` at a time), each stopped after the time cap
-    (counted as taking at least the cap); append the stage's record to ``record`` and return
-    the rows of the tasks that finished."""
+    (counted as taking at least the cap); append the stage's record to ``record`` (a task that
+    raised is recorded by its error, not timed) and return the rows of the tasks that
+    finished."""
     from concurrent.futures import wait
 
     from joblib.externals.loky import get_reusable_executor
@@ -606,19 +607,29 @@ def _calibrate(func, cells, keys, tasks, seed: int, warm_up, n_jobs: int, record
     done, late = wait(futures, timeout=cap * math.ceil(size / workers))
     if late:  # stop the tasks over the cap with their workers
         executor.shutdown(wait=False, kill_workers=True)
-    timed = [f.result() if f in done else (None, float(cap), None) for f in futures]
+    seconds, peaks, errors, finished = [], [], [], []
+    for t, f in zip(picked, futures, strict=True):
+        if f not in done:
+            seconds.append(float(cap))
+        elif f.exception() is not None:  # reported by the estimate, left out of its figures
+            errors.append(estimate.describe_error(f.exception()))
+        else:
+            out, sec, peak = f.result()
+            seconds.append(sec)
+            peaks.append(peak)
+            finished.append((t, out))
     target = func.func if isinstance(func, functools.partial) else func
     stage = estimate.Stage(
         name=getattr(target, "__name__", type(target).__name__),
         cells=len(cells),
         tasks=len(tasks),
-        seconds=[sec for _, sec, _ in timed],
-        peak_mb=[peak for _, _, peak in timed if peak is not None],
+        seconds=seconds,
+        peak_mb=peaks,
         censored=len(late),
+        errors=errors,
     )
     with open(record, "a", encoding="utf-8") as fh:
         fh.write(stage.to_json() + "\n")
-    finished = [(t, out) for t, (out, _, _) in zip(picked, timed, strict=True) if out is not None]
     if not finished:
         return pd.DataFrame(columns=[*_param_names(cells), "rep"])
     results = {j: out for j, (_, out) in enumerate(finished)}

@@ -34,6 +34,26 @@ def test_presets_share_keys_and_paper_preset_is_the_published_study():
         )
 
 
+def test_pate_ctgan_at_every_paper_epsilon_has_an_affordable_noise():
+    """Table 1's moments orders make every ε of the paper preset accountable: with the class's
+    default order (1000) ε = 0.001 and 0.01 raise (the order must exceed ln(1/δ)/ε), which
+    stopped the paper preset's synthetic grid (issue 24's --estimate)."""
+    from synthtrust.privacy.pate import pate_noise_for_budget
+
+    paper = runner.load_params(NAME, "paper")
+    n = 48_842  # all of Adult, more than any training split: the smallest δ = 1/(n·√n)
+    delta = 1.0 / (n * np.sqrt(n))
+    for eps, (order, _) in fi.PAPER_TABLE1.items():
+        gan = fi.make_generator("pate_ctgan", eps, "adult", paper, 0)
+        assert gan.moments_order == order
+        pate_eps = (1 - gan.cond_epsilon_fraction) * eps
+        queries = paper["pate_max_iterations"] * gan.student_iters * gan.batch_size
+        assert pate_noise_for_budget(pate_eps, delta, queries, order) > 0
+    with pytest.raises(ValueError, match="moments_order = 1000 is too small"):
+        pate_noise_for_budget(0.9 * 0.01, delta, 3000 * 5 * 64, 1000)
+    assert fi.make_generator("pate_ctgan", 2.0, "adult", paper, 0).moments_order == 1000
+
+
 def test_compare_rankings_by_hand():
     real = pd.Series({"a": 0.5, "b": 0.3, "c": 0.2})
     syn = pd.Series({"a": 0.2, "b": 0.5, "c": 0.3})  # ranking b, c, a
