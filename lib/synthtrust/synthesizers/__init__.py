@@ -16,7 +16,7 @@ returning synthetic count matrices, with one generator per replicate:
 
 Non-private generators of the auditing chapter (Houssiau et al. 2022; ``ledger_ is None``):
 :class:`IPF` and :class:`PGMMarginals` (fitted to declared marginals; ``.honest``/``.dishonest``)
-and :class:`SequentialCART` (synthpop-like ``syn.cart``).
+and :class:`SequentialCART` (synthpop-like ``syn.cart``); :class:`CTGAN` (Xu et al. 2019, torch).
 
 Non-private baselines for mixed-type DataFrames (:mod:`.baselines`): :class:`Flip` (the "flip p"
 perturbation of Platzer & Reutterer 2021), :class:`IndependentMarginals`, :class:`Bootstrap`,
@@ -37,6 +37,7 @@ from .base import (
 from .baselines import Bootstrap, Flip, IndependentMarginals, Subsample
 from .cart import SequentialCART
 from .copula import GaussianCopula
+from .ctgan import CTGAN
 from .gan import GSWGAN
 from .histogram import (
     PerturbedHistogram,
@@ -57,6 +58,7 @@ from .tabular import TabularSynthesizer
 
 __all__ = [
     "AIM",
+    "CTGAN",
     "MST",
     "MWEM",
     "MWEMPGM",

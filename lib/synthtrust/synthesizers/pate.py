@@ -101,7 +101,15 @@ from ..privacy.pate import (
     pate_moments,
     pate_noise_for_budget,
 )
-from ._torch_tables import block_softmax, decode_gumbel_max, gumbel, one_thread, onehot_shards
+from ._conditional_gan import (
+    Conditions,
+    Discriminators,
+    ResidualGenerator,
+    conditional_loss,
+    layer_widths,
+    sample_records,
+)
+from ._torch_tables import block_softmax, gumbel, one_thread, onehot_shards
 from .base import renamed_params
 from .tabular import TabularSynthesizer
 
@@ -113,9 +121,6 @@ __all__ = [
     "pate_noise_for_budget",
     "pate_partitions",
 ]
-
-_LEAK = 0.2
-_DROPOUT = 0.5
 
 
 # --------------------------------------------------------------------------------------------
@@ -131,77 +136,6 @@ def pate_partitions(n: int, sample_per_teacher: int, random_state=None) -> list[
     spt = check_positive_int(sample_per_teacher, "sample_per_teacher")
     perm = check_random_state(random_state).permutation(n).astype(np.int64)
     return list(np.array_split(perm, max(1, n // spt)))
-
-
-# --------------------------------------------------------------------------------------------
-# parameter helpers
-# --------------------------------------------------------------------------------------------
-def _dims_param(value, name: str) -> tuple[int, ...]:
-    if not isinstance(value, Sequence) or isinstance(value, str) or len(value) == 0:
-        raise ValueError(f"{name} must be a non-empty sequence of layer widths >= 1, got {value!r}")
-    return tuple(check_positive_int(d, f"{name}[{i}]") for i, d in enumerate(value))
-
-
-# --------------------------------------------------------------------------------------------
-# networks (explicit tensors, initialised from a torch.Generator: no global RNG use)
-# --------------------------------------------------------------------------------------------
-def _uniform(shape, fan_in, gen, torch):
-    bound = 1.0 / math.sqrt(fan_in)
-    return ((torch.rand(shape, generator=gen) * 2 - 1) * bound).requires_grad_(True)
-
-
-class _Disc:
-    """A stack of ``lead`` independent MLP discriminators (lead = (k,) or ())."""
-
-    def __init__(self, lead, dims, gen, torch):
-        self.params = []
-        for fi, fo in zip(dims[:-1], dims[1:], strict=True):
-            self.params += [
-                _uniform((*lead, fi, fo), fi, gen, torch),
-                _uniform((*lead, 1, fo), fi, gen, torch),
-            ]
-
-    def __call__(self, x, torch, gen=None):
-        """Logits (..., n) of x (..., n, L); dropout masks from ``gen`` if given, else no dropout."""
-        h = x
-        n_layers = len(self.params) // 2
-        for i in range(n_layers):
-            w, b = self.params[2 * i], self.params[2 * i + 1]
-            h = torch.matmul(h, w) + b
-            if i < n_layers - 1:
-                h = torch.nn.functional.leaky_relu(h, _LEAK)
-                if gen is not None:
-                    keep = (torch.rand(h.shape, generator=gen) >= _DROPOUT).to(h.dtype)
-                    h = h * keep / (1.0 - _DROPOUT)
-        return h.squeeze(-1)
-
-
-class _Gen:
-    """CTGAN generator: residual blocks [ReLU(BN(Linear(h))), h], then Linear to L logits."""
-
-    def __init__(self, in_dim, dims, out_dim, gen, torch):
-        self.lin, self.bn, self.stats = [], [], []
-        d = in_dim
-        for w in dims:
-            self.lin.append((_uniform((d, w), d, gen, torch), _uniform((w,), d, gen, torch)))
-            self.bn.append((torch.ones(w, requires_grad=True), torch.zeros(w, requires_grad=True)))
-            self.stats.append((torch.zeros(w), torch.ones(w)))
-            d += w
-        self.out = (_uniform((d, out_dim), d, gen, torch), _uniform((out_dim,), d, gen, torch))
-
-    def parameters(self):
-        ps = [p for pair in self.lin + self.bn for p in pair]
-        return ps + list(self.out)
-
-    def __call__(self, x, torch, training: bool):
-        f = torch.nn.functional
-        h = x
-        for (w, b), (g, beta), (rm, rv) in zip(self.lin, self.bn, self.stats, strict=True):
-            a = f.batch_norm(
-                f.linear(h, w.T, b), rm, rv, g, beta, training=training, momentum=0.1, eps=1e-5
-            )
-            h = torch.cat([torch.relu(a), h], dim=-1)
-        return f.linear(h, self.out[0].T, self.out[1])
 
 
 # --------------------------------------------------------------------------------------------
@@ -299,8 +233,8 @@ class PATECTGAN(TabularSynthesizer):
         "student_iters": check_positive_int,
         "batch_size": check_positive_int,
         "embedding_dim": check_positive_int,
-        "generator_dim": _dims_param,
-        "discriminator_dim": _dims_param,
+        "generator_dim": layer_widths,
+        "discriminator_dim": layer_widths,
         "generator_lr": real_in(0.0, low_open=True),
         "generator_decay": real_in(0.0),
         "discriminator_lr": real_in(0.0, low_open=True),
@@ -442,14 +376,12 @@ class PATECTGAN(TabularSynthesizer):
     def _train(self, codes, names, sizes, shards, eps_target, delta, rng, gen, torch):
         f = torch.nn.functional
         L = sum(sizes)
-        m = len(names)
         k = len(shards)
         bsz, t_it, s_it = int(self.batch_size), int(self.teacher_iters), int(self.student_iters)
         lam, order = self.noise_multiplier_, int(self.moments_order)
         dd = self.accountant == "data_dependent"
         tau = float(self.tau)
         emb = int(self.embedding_dim)
-        offsets = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64)
 
         # one-hot shards, padded: (k, m_max, L)
         data, shard_sizes = onehot_shards(codes, names, sizes, shards)
@@ -457,42 +389,19 @@ class PATECTGAN(TabularSynthesizer):
         shard_n = torch.from_numpy(shard_sizes.astype(np.float32))
 
         # conditional vectors: column uniform, category from p̂ (public after the Laplace step)
-        cum = [torch.from_numpy(np.cumsum(self.category_probabilities_[c])).float() for c in names]
-        offs_t = torch.from_numpy(offsets)
-
-        def draw_cond(b):
-            col = torch.randint(0, m, (b,), generator=gen)
-            u = torch.rand((b,), generator=gen)
-            cat = torch.zeros(b, dtype=torch.int64)
-            for i in range(m):
-                sel = col == i
-                cat[sel] = torch.clamp(
-                    torch.searchsorted(cum[i], u[sel], right=True), max=sizes[i] - 1
-                )
-            cvec = torch.zeros((b, L))
-            cvec[torch.arange(b), offs_t[col] + cat] = 1.0
-            return col, cat, cvec
+        conditions = Conditions([self.category_probabilities_[c] for c in names], sizes, torch)
 
         def generate(b, training=True):
-            col, cat, cvec = draw_cond(b)
+            col, cat, cvec = conditions.draw(b, gen, torch)
             z = torch.randn((b, emb), generator=gen)
             logits = gnet(torch.cat([z, cvec], dim=-1), torch, training)
             x = block_softmax((logits + gumbel(logits.shape, gen, torch)) / tau, sizes, torch)
             return x, logits, col, cat
 
-        def cond_loss(logits, col, cat):
-            parts = logits.split(sizes, dim=-1)
-            loss = logits.new_zeros(())
-            for i in range(m):
-                sel = col == i
-                if bool(sel.any()):
-                    loss = loss + f.cross_entropy(parts[i][sel], cat[sel], reduction="sum")
-            return loss / logits.shape[0]
-
         ddims = [L, *self.discriminator_dim, 1]
-        gnet = _Gen(emb + L, self.generator_dim, L, gen, torch)
-        teachers = _Disc((k,), ddims, gen, torch)
-        student = _Disc((), ddims, gen, torch)
+        gnet = ResidualGenerator(emb + L, self.generator_dim, L, gen, torch)
+        teachers = Discriminators((k,), ddims, gen, torch)
+        student = Discriminators((), ddims, gen, torch)
         betas = (0.5, 0.9)
         d_lr, d_wd = float(self.discriminator_lr), float(self.discriminator_decay)
         t_opt = torch.optim.Adam(teachers.params, lr=d_lr, betas=betas, weight_decay=d_wd)
@@ -549,8 +458,8 @@ class PATECTGAN(TabularSynthesizer):
                 s_opt.step()
             x, logits, col, cat = generate(bsz)
             out = student(x, torch, gen)
-            loss = f.binary_cross_entropy_with_logits(out, torch.ones(bsz)) + cond_loss(
-                logits, col, cat
+            loss = f.binary_cross_entropy_with_logits(out, torch.ones(bsz)) + conditional_loss(
+                logits, col, cat, sizes, torch
             )
             g_opt.zero_grad(set_to_none=True)
             loss.backward()
@@ -564,8 +473,7 @@ class PATECTGAN(TabularSynthesizer):
                 UserWarning,
                 stacklevel=4,
             )
-        for p in gnet.parameters():
-            p.requires_grad_(False)
+        gnet.freeze()
         self._gnet = gnet
         # the teachers saw raw records (not DP): dropped unless kept for a test
         self._teachers = teachers if self._keep_teachers else None
@@ -579,20 +487,14 @@ class PATECTGAN(TabularSynthesizer):
         """Post-processing: c from p̂, z ~ N(0, I), one category per column by Gumbel-max on
         the generator's logits (BatchNorm with its running statistics)."""
         torch = import_optional("torch", "PATECTGAN")
-
-        names = self.columns_
-        sizes = [int(self.domain_[c]) for c in names]
-        L, m = sum(sizes), len(names)
-        offsets = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64)
-        col = rng.integers(0, m, n)
-        cat = np.zeros(n, dtype=np.int64)
-        for i, c in enumerate(names):
-            sel = col == i
-            cat[sel] = rng.choice(sizes[i], size=int(sel.sum()), p=self.category_probabilities_[c])
-        cvec = np.zeros((n, L), dtype=np.float32)
-        cvec[np.arange(n), offsets[col] + cat] = 1.0
-        z = rng.standard_normal((n, int(self.embedding_dim))).astype(np.float32)
-        with one_thread(torch), torch.no_grad():
-            inp = torch.from_numpy(np.concatenate([z, cvec], axis=1))
-            logits = self._gnet(inp, torch, False).numpy().astype(np.float64)
-        return decode_gumbel_max(logits, names, sizes, rng)
+        sizes = [int(self.domain_[c]) for c in self.columns_]
+        return sample_records(
+            self._gnet,
+            self.category_probabilities_,
+            self.columns_,
+            sizes,
+            int(self.embedding_dim),
+            n,
+            rng,
+            torch,
+        )
