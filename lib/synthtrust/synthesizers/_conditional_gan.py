@@ -18,13 +18,15 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from .._validation import check_positive_int
+from .._validation import check_positive_int, real_in
 from ._torch_tables import decode_gumbel_max, one_thread
 
 __all__ = [
+    "NETWORK_CONSTRAINTS",
     "Conditions",
     "Discriminators",
     "ResidualGenerator",
+    "adam",
     "conditional_loss",
     "layer_widths",
     "sample_records",
@@ -39,6 +41,27 @@ def layer_widths(value, name: str) -> tuple[int, ...]:
     if not isinstance(value, Sequence) or isinstance(value, str) or len(value) == 0:
         raise ValueError(f"{name} must be a non-empty sequence of layer widths >= 1, got {value!r}")
     return tuple(check_positive_int(d, f"{name}[{i}]") for i, d in enumerate(value))
+
+
+#: The parameters of the networks and their training shared by CTGAN and PATE-CTGAN (the
+#: estimators' ``_parameter_constraints``).
+NETWORK_CONSTRAINTS = {
+    "embedding_dim": check_positive_int,
+    "generator_dim": layer_widths,
+    "discriminator_dim": layer_widths,
+    "generator_lr": real_in(0.0, low_open=True),
+    "generator_decay": real_in(0.0),
+    "discriminator_lr": real_in(0.0, low_open=True),
+    "discriminator_decay": real_in(0.0),
+    "tau": real_in(0.0, low_open=True),
+}
+
+
+def adam(params, lr, weight_decay, torch):
+    """CTGAN's optimizer: Adam with betas (0.5, 0.9), the given learning rate and weight decay."""
+    return torch.optim.Adam(
+        params, lr=float(lr), betas=(0.5, 0.9), weight_decay=float(weight_decay)
+    )
 
 
 def _uniform(shape, fan_in, gen, torch):

@@ -50,15 +50,15 @@ from .._validation import (
     check_random_state_param,
     one_of,
     optional,
-    real_in,
 )
 from ._code_tables import CodeTableGenerator
 from ._conditional_gan import (
+    NETWORK_CONSTRAINTS,
     Conditions,
     Discriminators,
     ResidualGenerator,
+    adam,
     conditional_loss,
-    layer_widths,
     sample_records,
 )
 from ._torch_tables import block_softmax, gumbel, one_thread
@@ -200,18 +200,11 @@ class CTGAN(CodeTableGenerator):
         "Gumbel-softmax outputs"
     )
     _parameter_constraints = {
-        "embedding_dim": check_positive_int,
-        "generator_dim": layer_widths,
-        "discriminator_dim": layer_widths,
-        "generator_lr": real_in(0.0, low_open=True),
-        "generator_decay": real_in(0.0),
-        "discriminator_lr": real_in(0.0, low_open=True),
-        "discriminator_decay": real_in(0.0),
+        **NETWORK_CONSTRAINTS,
         "batch_size": check_positive_int,
         "discriminator_steps": check_positive_int,
         "log_frequency": one_of(True, False),
         "pac": check_positive_int,
-        "tau": real_in(0.0, low_open=True),
         "max_iter": optional(check_positive_int),
         "domain": check_domain_param,
         "random_state": check_random_state_param,
@@ -313,19 +306,8 @@ class CTGAN(CodeTableGenerator):
 
         gnet = ResidualGenerator(emb + L, self.generator_dim, L, gen, torch)
         critic = Discriminators((), [pac * 2 * L, *self.discriminator_dim, 1], gen, torch)
-        betas = (0.5, 0.9)
-        g_opt = torch.optim.Adam(
-            gnet.parameters(),
-            lr=float(self.generator_lr),
-            betas=betas,
-            weight_decay=float(self.generator_decay),
-        )
-        d_opt = torch.optim.Adam(
-            critic.params,
-            lr=float(self.discriminator_lr),
-            betas=betas,
-            weight_decay=float(self.discriminator_decay),
-        )
+        g_opt = adam(gnet.parameters(), self.generator_lr, self.generator_decay, torch)
+        d_opt = adam(critic.params, self.discriminator_lr, self.discriminator_decay, torch)
 
         def generate(cvec):
             z = torch.randn((cvec.shape[0], emb), generator=gen)

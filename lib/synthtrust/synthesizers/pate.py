@@ -102,11 +102,12 @@ from ..privacy.pate import (
     pate_noise_for_budget,
 )
 from ._conditional_gan import (
+    NETWORK_CONSTRAINTS,
     Conditions,
     Discriminators,
     ResidualGenerator,
+    adam,
     conditional_loss,
-    layer_widths,
     sample_records,
 )
 from ._torch_tables import block_softmax, gumbel, one_thread, onehot_shards
@@ -232,14 +233,7 @@ class PATECTGAN(TabularSynthesizer):
         "teacher_iters": check_positive_int,
         "student_iters": check_positive_int,
         "batch_size": check_positive_int,
-        "embedding_dim": check_positive_int,
-        "generator_dim": layer_widths,
-        "discriminator_dim": layer_widths,
-        "generator_lr": real_in(0.0, low_open=True),
-        "generator_decay": real_in(0.0),
-        "discriminator_lr": real_in(0.0, low_open=True),
-        "discriminator_decay": real_in(0.0),
-        "tau": real_in(0.0, low_open=True),
+        **NETWORK_CONSTRAINTS,
         "cond_epsilon_fraction": real_in(0.0, 1.0, high_open=True),
         "accountant": one_of("data_dependent", "data_independent"),
         "max_iter": check_positive_int,
@@ -402,16 +396,10 @@ class PATECTGAN(TabularSynthesizer):
         gnet = ResidualGenerator(emb + L, self.generator_dim, L, gen, torch)
         teachers = Discriminators((k,), ddims, gen, torch)
         student = Discriminators((), ddims, gen, torch)
-        betas = (0.5, 0.9)
-        d_lr, d_wd = float(self.discriminator_lr), float(self.discriminator_decay)
-        t_opt = torch.optim.Adam(teachers.params, lr=d_lr, betas=betas, weight_decay=d_wd)
-        s_opt = torch.optim.Adam(student.params, lr=d_lr, betas=betas, weight_decay=d_wd)
-        g_opt = torch.optim.Adam(
-            gnet.parameters(),
-            lr=float(self.generator_lr),
-            betas=betas,
-            weight_decay=float(self.generator_decay),
-        )
+        d_lr, d_wd = self.discriminator_lr, self.discriminator_decay
+        t_opt = adam(teachers.params, d_lr, d_wd, torch)
+        s_opt = adam(student.params, d_lr, d_wd, torch)
+        g_opt = adam(gnet.parameters(), self.generator_lr, self.generator_decay, torch)
         ones_t = torch.ones((k, bsz))
 
         alpha = np.zeros(order)
