@@ -131,6 +131,17 @@ def test_a_task_that_raises_is_reported_and_left_out_of_the_figures(tmp_path, mo
     assert "every task raised" in row and row.split()[-2:] == ["?", "?"]
 
 
+def test_a_normal_run_after_an_estimate_in_the_same_process(tmp_path, monkeypatch):
+    """The estimate's worker pool is joblib's: a later run_grid on loky workers in the same
+    process reuses or replaces it (a bare loky pool made joblib fail with an AttributeError)."""
+    monkeypatch.setenv(estimate.ESTIMATE_ENV, str(tmp_path / "stages.jsonl"))
+    monkeypatch.setenv(estimate.TASKS_ENV, "2")
+    run_grid(draws, GRID, n_reps=2, seed=3, n_jobs=1)
+    monkeypatch.delenv(estimate.ESTIMATE_ENV)
+    got = run_grid(draws, GRID, n_reps=2, seed=3, n_jobs=2, progress=False)  # loky resizes a pool
+    assert len(got) == 12
+
+
 @pytest.mark.parametrize(("n", "k"), [(10, 3), (7, 7), (28_600, 3), (5, 1), (12, 5)])
 def test_systematic_sample_draws_every_index_with_probability_k_over_n(n, k):
     """Over a fine grid of starts u on [0, n/k) (the sampler's own draw replaced by the grid),

@@ -592,14 +592,16 @@ def _calibrate(func, cells, keys, tasks, seed: int, warm_up, n_jobs: int, record
     finished."""
     from concurrent.futures import wait
 
-    from joblib.externals.loky import get_reusable_executor
+    from joblib.executor import get_memmapping_executor
 
     size = estimate.n_sampled(len(cells), len(tasks))
     picked = estimate.systematic_sample(len(tasks), size, random_state=seed)
     workers = min(n_jobs, size)
     cap = estimate.task_timeout()
     with environ(WORKER_ENV):
-        executor = get_reusable_executor(max_workers=workers, initializer=warm_up)
+        # joblib's reusable executor, not loky's bare one: a later joblib.Parallel in this
+        # process reuses or replaces it (loky's own lacks the attributes joblib expects)
+        executor = get_memmapping_executor(workers, initializer=warm_up)
     futures = [
         executor.submit(_timed_task, func, cells[i], keys[i], r0, r1, seed, t)
         for t, (i, r0, r1) in ((t, tasks[t]) for t in picked)
