@@ -613,8 +613,8 @@ def _calibrate(func, cells, keys, tasks, seed: int, warm_up, n_jobs: int, record
     for t, f in zip(picked, futures, strict=True):
         if f not in done:
             seconds.append(float(cap))
-        elif f.exception() is not None:  # reported by the estimate, left out of its figures
-            errors.append(estimate.describe_error(f.exception()))
+        elif (exc := f.exception()) is not None:  # reported, left out of the figures
+            errors.append(estimate.describe_error(exc))
         else:
             out, sec, peak = f.result()
             seconds.append(sec)

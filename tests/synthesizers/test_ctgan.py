@@ -35,7 +35,8 @@ def test_level_probabilities_by_hand():
 
 def test_training_by_sampling_draws_a_uniform_record_of_the_level():
     codes = {"a": np.array([0, 1, 1, 2, 1, 0, 1]), "b": np.array([1, 1, 0, 0, 1, 1, 1])}
-    rows = _LevelRows(codes, ["a", "b"], [3, 2], torch)
+    counts = {"a": np.bincount(codes["a"], minlength=3), "b": np.bincount(codes["b"], minlength=2)}
+    rows = _LevelRows(codes, counts, ["a", "b"], torch)
     gen = torch.Generator().manual_seed(3)
     col = torch.tensor([0, 1] * 20_000)
     level = torch.tensor([1, 1] * 20_000)

@@ -19,7 +19,7 @@ import numpy as np
 import pandas as pd
 
 from .._validation import check_positive_int, real_in
-from ._torch_tables import decode_gumbel_max, one_thread
+from ._torch_tables import column_offsets, decode_gumbel_max, one_thread
 
 __all__ = [
     "NETWORK_CONSTRAINTS",
@@ -142,9 +142,7 @@ class Conditions:
         self.cum = [torch.from_numpy(np.cumsum(p)).float() for p in probabilities]
         # a draw past the float32 total (rounding) takes the last level of positive probability
         self.last = [int(np.flatnonzero(np.asarray(p) > 0).max()) for p in probabilities]
-        self.offsets = torch.from_numpy(
-            np.concatenate([[0], np.cumsum(self.sizes)[:-1]]).astype(np.int64)
-        )
+        self.offsets = torch.from_numpy(column_offsets(self.sizes))
         self.width = sum(self.sizes)
 
     def draw(self, b: int, gen, torch):
@@ -192,7 +190,7 @@ def sample_records(
     column's block; CTGAN takes the argmax of its Gumbel-softmax, the same draw). Returns a
     DataFrame of int64 codes with columns ``names``."""
     L, m = sum(sizes), len(names)
-    offsets = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64)
+    offsets = column_offsets(sizes)
     col = rng.integers(0, m, n)
     level = np.zeros(n, dtype=np.int64)
     for i, c in enumerate(names):

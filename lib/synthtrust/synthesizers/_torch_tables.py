@@ -13,6 +13,7 @@ import pandas as pd
 __all__ = [
     "block_softmax",
     "code_shards",
+    "column_offsets",
     "decode_gumbel_max",
     "gumbel",
     "onehot_shards",
@@ -32,6 +33,12 @@ def one_thread(torch):
         torch.set_num_threads(prev)
 
 
+def column_offsets(sizes) -> np.ndarray:
+    """Where each column's block starts in a record's one-hot vector: int64 (len(sizes),), the
+    cumulative sums of the level counts ``sizes`` shifted by one (0 first)."""
+    return np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64)
+
+
 def onehot_shards(
     codes: dict, names: list, sizes: list[int], shards: list
 ) -> tuple[np.ndarray, np.ndarray]:
@@ -46,7 +53,7 @@ def onehot_shards(
     -------
     (data, shard_sizes): float32 array (K, m_max, Σ sizes) and int array (K,).
     """
-    offsets = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64)
+    offsets = column_offsets(sizes)
     shard_sizes = np.array([len(s) for s in shards])
     data = np.zeros((len(shards), int(shard_sizes.max()), int(sum(sizes))), dtype=np.float32)
     for j, idx in enumerate(shards):
@@ -66,7 +73,7 @@ def code_shards(
     the one-hot vector of length Σ sizes (column offset + code), and the int array (K,) of shard
     sizes. ``onehot_shards`` is the dense form of the same records.
     """
-    offsets = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64)
+    offsets = column_offsets(sizes)
     shard_sizes = np.array([len(s) for s in shards])
     out = np.zeros((len(shards), int(shard_sizes.max()), len(names)), dtype=np.int64)
     for j, idx in enumerate(shards):

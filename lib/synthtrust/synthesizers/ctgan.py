@@ -61,7 +61,7 @@ from ._conditional_gan import (
     conditional_loss,
     sample_records,
 )
-from ._torch_tables import block_softmax, gumbel, one_thread
+from ._torch_tables import block_softmax, column_offsets, gumbel, one_thread, onehot_shards
 from .base import check_domain_param, not_dp_card
 
 __all__ = ["CTGAN", "level_probabilities"]
@@ -98,21 +98,20 @@ def level_probabilities(counts: np.ndarray, log_frequency: bool) -> np.ndarray:
 
 
 class _LevelRows:
-    """Training-by-sampling: a uniform training record among those with a given level."""
+    """Training-by-sampling: a uniform training record among those with a given level.
 
-    def __init__(self, codes: dict, names: list, sizes: list[int], torch):
+    ``codes`` and ``counts`` are {column: int64 codes (n,)} and {column: level counts}, both in
+    the order of ``names``."""
+
+    def __init__(self, codes: dict, counts: dict, names: list, torch):
         self.by_level = torch.from_numpy(
             np.stack([np.argsort(codes[c], kind="stable") for c in names]).astype(np.int64)
         )
-        counts = np.concatenate(
-            [np.bincount(codes[c], minlength=s) for c, s in zip(names, sizes, strict=True)]
-        )
-        starts = np.concatenate(
-            [np.concatenate([[0], np.cumsum(counts[o : o + s])[:-1]]) for o, s in _blocks(sizes)]
-        )
-        self.counts = torch.from_numpy(counts.astype(np.int64))
-        self.starts = torch.from_numpy(starts.astype(np.int64))
-        self.offsets = torch.from_numpy(np.array([o for o, _ in _blocks(sizes)], dtype=np.int64))
+        # where each level's records start in its column's sorted order
+        starts = np.concatenate([column_offsets(counts[c]) for c in names])
+        self.counts = torch.from_numpy(np.concatenate([counts[c] for c in names]).astype(np.int64))
+        self.starts = torch.from_numpy(starts)
+        self.offsets = torch.from_numpy(column_offsets([len(counts[c]) for c in names]))
 
     def draw(self, col, level, gen, torch):
         """Record indices (b,): for each (column, level) pair, a uniform record with that level
@@ -121,12 +120,6 @@ class _LevelRows:
         count = self.counts[pos]
         pick = (torch.rand(col.shape, generator=gen) * count).long().clamp_(max=count - 1)
         return self.by_level[col, self.starts[pos] + pick]
-
-
-def _blocks(sizes):
-    """(offset, size) of every column's block of the one-hot vector."""
-    offsets = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64)
-    return list(zip(offsets.tolist(), [int(s) for s in sizes], strict=True))
 
 
 class CTGAN(CodeTableGenerator):
@@ -289,20 +282,18 @@ class CTGAN(CodeTableGenerator):
         seed = int(rng.integers(0, 2**63 - 1))
         with one_thread(torch), torch.enable_grad():
             gen = torch.Generator().manual_seed(seed)
-            self._train(codes, names, sizes, int(steps), gen, torch)
+            self._train(codes, counts, names, sizes, int(steps), gen, torch)
         self._fitted = True
         return self
 
-    def _train(self, codes, names, sizes, steps, gen, torch):
+    def _train(self, codes, counts, names, sizes, steps, gen, torch):
         L = sum(sizes)
         bsz, pac, tau = int(self.batch_size), int(self.pac), float(self.tau)
         emb = int(self.embedding_dim)
-        n = len(codes[names[0]])
-        onehot = torch.zeros((n, L))
-        for (off, _), c in zip(_blocks(sizes), names, strict=True):
-            onehot[torch.arange(n), off + torch.from_numpy(codes[c])] = 1.0
+        every = [np.arange(self.n_records_)]
+        onehot = torch.from_numpy(onehot_shards(codes, names, sizes, every)[0][0])
         conditions = Conditions([self.condition_probabilities_[c] for c in names], sizes, torch)
-        level_rows = _LevelRows(codes, names, sizes, torch)
+        level_rows = _LevelRows(codes, counts, names, torch)
 
         gnet = ResidualGenerator(emb + L, self.generator_dim, L, gen, torch)
         critic = Discriminators((), [pac * 2 * L, *self.discriminator_dim, 1], gen, torch)
