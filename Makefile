@@ -91,6 +91,12 @@ bench-privmrf-select: install
 bench-treeshap: install
 	$(BIN)/python benchmarks/bench_treeshap.py
 
+# chapter 4's permutation importance of one Adult forest: sklearn's default scorer vs
+# synthtrust._forest_score.ForestAccuracy, bitwise the same importances (~3 min)
+.PHONY: bench-permutation
+bench-permutation: install
+	$(BIN)/python benchmarks/bench_permutation.py
+
 # chapter 3's AIM on the whole Cardio data at ε = 15: node log-potentials added one potential at
 # a time vs shared partial sums (marginal.reduction.SharedBroadcast), same process (~4 min)
 .PHONY: bench-node-fill

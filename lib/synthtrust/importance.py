@@ -720,9 +720,12 @@ def feature_importance(
             raise ValueError("method='permutation' needs y (the labels of X)")
         from sklearn.inspection import permutation_importance
 
+        from . import _forest_score
+
         seed = int(check_random_state(random_state).integers(2**31 - 1))
+        scorer = _forest_score.ForestAccuracy(model, X) if _forest_score.applies(model) else None
         scores = permutation_importance(
-            model, X, y, n_repeats=n_repeats, random_state=seed
+            model, X, y, scoring=scorer, n_repeats=n_repeats, random_state=seed
         ).importances_mean
     else:
         scores = _shap_importance(model, X, multiclass, block_rows)
