@@ -27,6 +27,7 @@ from synthtrust.synthesizers import (
     MWEM,
     MWEMPGM,
     PATECTGAN,
+    PATEGAN,
     PerturbedHistogram,
     PrivatePGM,
     PrivBayes,
@@ -102,16 +103,21 @@ GATED = {
     ),
     "PrivMRF": lambda rng: PrivMRF(1.0, 1e-9, domain=DOMAIN, random_state=rng),
     "MWEM": lambda rng: MWEM(1.0, domain=DOMAIN, iterations=3, random_state=rng),
-    "PATECTGAN": lambda rng: PATECTGAN(
-        1.0,
-        domain=DOMAIN,
-        max_iter=5,
-        batch_size=16,
-        embedding_dim=8,
-        generator_dim=(8,),
-        discriminator_dim=(8,),
-        random_state=rng,
-    ),
+    **{
+        cls.__name__: (
+            lambda rng, cls=cls: cls(
+                1.0,
+                domain=DOMAIN,
+                max_iter=5,
+                batch_size=16,
+                embedding_dim=8,
+                generator_dim=(8,),
+                discriminator_dim=(8,),
+                random_state=rng,
+            )
+        )
+        for cls in (PATECTGAN, PATEGAN)
+    },
 }
 #: Draws that spend no privacy: the DP Mann–Whitney U test simulates its null distribution by
 #: pushing simulated statistics through the same noisy pipeline (post-processing, public sizes).

@@ -15,6 +15,7 @@ import torch
 from synthtrust.synthesizers.base import NotFittedError
 from synthtrust.synthesizers.pate import (
     PATECTGAN,
+    PATEGAN,
     noisy_vote_labels,
     pate_epsilon,
     pate_moments,
@@ -47,22 +48,24 @@ def test_partitions_disjoint_covering_shuffled():
 # ----------------------------------------------------------------------------------------------
 # synthesizer
 # ----------------------------------------------------------------------------------------------
-def test_fit_partitions_and_teachers_depend_only_on_their_shard():
+@pytest.mark.parametrize("cls", [PATECTGAN, PATEGAN])
+def test_fit_partitions_and_teachers_depend_only_on_their_shard(cls):
     df, dom = _table(400)
     kw = dict(
         epsilon=1e6,
         noise_multiplier=1.0,
         sample_per_teacher=100,
         max_iter=1,
-        cond_epsilon_fraction=0.0,
         domain=dom,
         random_state=5,
         **SMALL,
     )
-    s1 = PATECTGAN(**kw)
+    if cls is PATECTGAN:
+        kw["cond_epsilon_fraction"] = 0.0
+    s1 = cls(**kw)
     s1._keep_teachers = True  # the teachers are not DP and are dropped after fit by default
     s1.fit(df)
-    assert PATECTGAN(**kw).fit(df)._teachers is None
+    assert cls(**kw).fit(df)._teachers is None
     assert s1.n_teachers_ == 4
     for p, q in zip(s1.partitions_, pate_partitions(400, 100, 5), strict=True):
         assert np.array_equal(p, q)
@@ -73,7 +76,7 @@ def test_fit_partitions_and_teachers_depend_only_on_their_shard():
     rows = s1.partitions_[2]
     df2 = df.copy()
     df2.loc[rows, "a"] = (df2.loc[rows, "a"] + 1) % 4
-    s2 = PATECTGAN(**kw)
+    s2 = cls(**kw)
     s2._keep_teachers = True
     s2.fit(df2)
     for j in range(4):
@@ -126,10 +129,11 @@ def test_auto_noise_runs_max_iterations_within_budget():
     assert s.epsilon_spent_ <= 1.0
 
 
-def test_unaffordable_first_iteration_warns_and_spends_nothing():
+@pytest.mark.parametrize("cls", [PATECTGAN, PATEGAN])
+def test_unaffordable_first_iteration_warns_and_spends_nothing(cls):
     df, dom = _table(200)
     with pytest.warns(UserWarning, match="no training iteration is run"):
-        s = PATECTGAN(
+        s = cls(
             epsilon=1.0,
             noise_multiplier=1.0,
             sample_per_teacher=100,
@@ -141,7 +145,8 @@ def test_unaffordable_first_iteration_warns_and_spends_nothing():
     assert s.sample(7).shape == (7, 2)
 
 
-def test_determinism_and_global_torch_state():
+@pytest.mark.parametrize("cls", [PATECTGAN, PATEGAN])
+def test_determinism_and_global_torch_state(cls):
     df, dom = _table(300)
     threads = torch.get_num_threads()
     state = torch.get_rng_state()
@@ -153,9 +158,9 @@ def test_determinism_and_global_torch_state():
         domain=dom,
         **SMALL,
     )
-    a = PATECTGAN(random_state=11, **kw).fit(df).sample(200)
-    b = PATECTGAN(random_state=11, **kw).fit(df).sample(200)
-    c = PATECTGAN(random_state=12, **kw).fit(df).sample(200)
+    a = cls(random_state=11, **kw).fit(df).sample(200)
+    b = cls(random_state=11, **kw).fit(df).sample(200)
+    c = cls(random_state=12, **kw).fit(df).sample(200)
     pd.testing.assert_frame_equal(a, b)
     assert not a.equals(c)
     assert torch.equal(torch.get_rng_state(), state)

@@ -7,7 +7,7 @@ Estimators (sklearn style: ``Synth(epsilon=..., domain=..., random_state=...).fi
 Synthesizers for high-dimensional tables (:class:`TabularSynthesizer`: never the joint histogram;
 ``domain`` may be a :class:`synthtrust.domain.Domain` for raw mixed-type tables):
 :class:`PrivBayes`, :class:`MST`, :class:`AIM`, :class:`MWEMPGM`, :class:`PrivMRF`, and the GANs
-:class:`GSWGAN` and :class:`PATECTGAN` (torch).
+:class:`GSWGAN`, :class:`PATECTGAN` and :class:`PATEGAN` (torch).
 
 Vectorized functional forms on count matrices ``(reps, cells)`` of the flattened joint domain,
 returning synthetic count matrices, with one generator per replicate:
@@ -50,7 +50,7 @@ from .ipf import IPF, PGMMarginals
 from .mst import MST
 from .mwem import MWEM, marginal_queries, mwem_counts, mwem_histogram
 from .mwem_pgm import MWEMPGM
-from .pate import PATECTGAN
+from .pate import PATECTGAN, PATEGAN
 from .pgm import PrivatePGM, private_pgm
 from .privbayes import PrivBayes
 from .privmrf import PrivMRF
@@ -71,6 +71,7 @@ __all__ = [
     "IndependentMarginals",
     "NotFittedError",
     "PATECTGAN",
+    "PATEGAN",
     "PGMMarginals",
     "PerturbedHistogram",
     "PrivBayes",

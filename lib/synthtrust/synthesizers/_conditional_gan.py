@@ -174,21 +174,9 @@ def conditional_loss(logits, col, level, sizes, torch):
     return loss / logits.shape[0]
 
 
-def sample_records(
-    gnet: ResidualGenerator,
-    probabilities: dict,
-    names: list,
-    sizes: list[int],
-    embedding_dim: int,
-    n: int,
-    rng: np.random.Generator,
-    torch,
-) -> pd.DataFrame:
-    """n records of a trained generator (post-processing): conditional vectors from
-    ``probabilities`` ({column: array}), z ~ N(0, I), BatchNorm with its running statistics, and
-    one level per column by Gumbel-max on the logits (an exact draw from the softmax of each
-    column's block; CTGAN takes the argmax of its Gumbel-softmax, the same draw). Returns a
-    DataFrame of int64 codes with columns ``names``."""
+def _sampled_conditions(probabilities: dict, names: list, sizes: list[int], n: int, rng):
+    """(n, L) float32 one-hot conditional vectors: a column uniformly, a level from
+    ``probabilities`` ({column: array})."""
     L, m = sum(sizes), len(names)
     offsets = column_offsets(sizes)
     col = rng.integers(0, m, n)
@@ -198,8 +186,29 @@ def sample_records(
         level[sel] = rng.choice(sizes[i], size=int(sel.sum()), p=probabilities[c])
     cvec = np.zeros((n, L), dtype=np.float32)
     cvec[np.arange(n), offsets[col] + level] = 1.0
+    return cvec
+
+
+def sample_records(
+    gnet: ResidualGenerator,
+    probabilities: dict | None,
+    names: list,
+    sizes: list[int],
+    embedding_dim: int,
+    n: int,
+    rng: np.random.Generator,
+    torch,
+) -> pd.DataFrame:
+    """n records of a trained generator (post-processing): conditional vectors from
+    ``probabilities`` ({column: array}; None: an unconditional generator, PATE-GAN's), z ~ N(0,
+    I), BatchNorm with its running statistics, and one level per column by Gumbel-max on the
+    logits (an exact draw from the softmax of each column's block; CTGAN takes the argmax of its
+    Gumbel-softmax, the same draw). Returns a DataFrame of int64 codes with columns ``names``."""
+    parts = []
+    if probabilities is not None:
+        parts.append(_sampled_conditions(probabilities, names, sizes, n, rng))
     z = rng.standard_normal((n, int(embedding_dim))).astype(np.float32)
     with one_thread(torch), torch.no_grad():
-        inp = torch.from_numpy(np.concatenate([z, cvec], axis=1))
+        inp = torch.from_numpy(np.concatenate([z, *parts], axis=1))
         logits = gnet(inp, torch, False).numpy().astype(np.float64)
     return decode_gumbel_max(logits, names, sizes, rng)

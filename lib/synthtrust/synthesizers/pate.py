@@ -1,6 +1,10 @@
-"""PATE-CTGAN for tables of discrete columns: a CTGAN-style generator trained against a student
+"""PATE-CTGAN and PATE-GAN for tables of discrete columns: a generator trained against a student
 discriminator that only ever sees generated records labelled by a noisy vote of teacher
-discriminators, each trained on its own disjoint shard of the private data.
+discriminators, each trained on its own disjoint shard of the private data. PATE-CTGAN's
+generator is CTGAN's, with conditional vectors; :class:`PATEGAN` (Jordon et al. 2019) is the same
+training loop with an unconditional generator (no conditional vectors, no noisy marginals, the
+whole ε to the votes). What follows describes PATE-CTGAN; PATE-GAN drops the parts on
+conditional vectors.
 
 Sources: Papernot, Abadi, Erlingsson, Goodfellow, Talwar, "Semi-supervised knowledge transfer for
 deep learning from private training data", ICLR 2017 (PATE, the data-dependent moments bound,
@@ -116,6 +120,7 @@ from .tabular import TabularSynthesizer
 
 __all__ = [
     "PATECTGAN",
+    "PATEGAN",
     "noisy_vote_labels",
     "pate_epsilon",
     "pate_moments",
@@ -224,6 +229,10 @@ class PATECTGAN(TabularSynthesizer):
     )
     #: keep the (non-private) teacher ensemble after fit as ``_teachers`` (tests only)
     _keep_teachers = False
+    #: conditional vectors (CTGAN's) for the generator; False: PATE-GAN's unconditional one
+    _conditional = True
+    #: the name in ledger notes and warnings
+    _label = "PATE-CTGAN"
     _parameter_constraints = {
         **TabularSynthesizer._parameter_constraints,
         "delta": optional(check_delta),  # None: 1/(n·√n) at fit time
@@ -301,7 +310,7 @@ class PATECTGAN(TabularSynthesizer):
 
     # -- fitting --------------------------------------------------------------------------------
     def _fit_codes(self, codes: dict, rng: np.random.Generator) -> None:
-        torch = import_optional("torch", "PATECTGAN")
+        torch = import_optional("torch", type(self).__name__)
 
         names = list(codes)
         sizes = [int(self.domain_[c]) for c in names]
@@ -309,35 +318,17 @@ class PATECTGAN(TabularSynthesizer):
         delta = 1.0 / (n * math.sqrt(n)) if self.delta is None else float(self.delta)
         check_delta(delta, "delta")
         eps = float(self.epsilon)
-        frac = float(self.cond_epsilon_fraction)
+        frac = float(self.cond_epsilon_fraction) if self._conditional else 0.0
         self.n_records_ = n
         self.delta_ = delta
         shards = pate_partitions(n, int(self.sample_per_teacher), rng)
         self.partitions_ = shards
         self.n_teachers_ = len(shards)
-
-        # category frequencies for the conditional vectors: one Laplace release of all 1-way
-        # marginals (replace-one: L1 sensitivity 2 per column)
         eps_cond = frac * eps
-        probs = {c: np.full(s, 1.0 / s) for c, s in zip(names, sizes, strict=True)}
-        if eps_cond > 0:
-            counts = np.concatenate(
-                [np.bincount(codes[c], minlength=s) for c, s in zip(names, sizes, strict=True)]
+        if self._conditional:
+            self.category_probabilities_ = self._noisy_frequencies(
+                codes, names, sizes, eps_cond, rng
             )
-            noisy = laplace(
-                counts,
-                sensitivity=2.0 * len(names),
-                epsilon=eps_cond,
-                random_state=rng,
-                ledger=self.ledger_,
-                note="PATE-CTGAN: noisy 1-way marginals of all columns for the conditional "
-                "vectors (replace-one, L1 sensitivity 2 per column)",
-            )
-            for c, part in zip(names, np.split(noisy, np.cumsum(sizes)[:-1]), strict=True):
-                part = np.clip(part, 0.0, None)
-                if part.sum() > 0:
-                    probs[c] = part / part.sum()
-        self.category_probabilities_ = probs
         if self.noise_multiplier is None:
             n_q = int(self.max_iter) * int(self.student_iters) * int(self.batch_size)
             self.noise_multiplier_ = pate_noise_for_budget(
@@ -361,11 +352,37 @@ class PATECTGAN(TabularSynthesizer):
             scale=1.0 / self.noise_multiplier_,
             draws=self.iterations_,
             note=(
-                f"PATE-CTGAN: {self.iterations_} iterations x {self.student_iters}x{self.batch_size} "
+                f"{self._label}: {self.iterations_} iterations x {self.student_iters}x{self.batch_size} "
                 f"noisy teacher votes, k={self.n_teachers_} teachers, lambda={self.noise_multiplier_:.6g}, "
                 f"{self.accountant} moments accountant (orders 1..{self.moments_order}), replace-one"
             ),
         )
+
+    def _noisy_frequencies(self, codes, names, sizes, eps_cond, rng) -> dict:
+        """Category frequencies p̂ for the conditional vectors: one Laplace release of all 1-way
+        marginals at ``eps_cond`` (replace-one: L1 sensitivity 2 per column), clipped at 0 and
+        normalised; uniform for a column whose noisy counts are all 0, and for all with
+        ``eps_cond`` = 0 (no draw, no budget)."""
+        probs = {c: np.full(s, 1.0 / s) for c, s in zip(names, sizes, strict=True)}
+        if eps_cond <= 0:
+            return probs
+        counts = np.concatenate(
+            [np.bincount(codes[c], minlength=s) for c, s in zip(names, sizes, strict=True)]
+        )
+        noisy = laplace(
+            counts,
+            sensitivity=2.0 * len(names),
+            epsilon=eps_cond,
+            random_state=rng,
+            ledger=self.ledger_,
+            note="PATE-CTGAN: noisy 1-way marginals of all columns for the conditional "
+            "vectors (replace-one, L1 sensitivity 2 per column)",
+        )
+        for c, part in zip(names, np.split(noisy, np.cumsum(sizes)[:-1]), strict=True):
+            part = np.clip(part, 0.0, None)
+            if part.sum() > 0:
+                probs[c] = part / part.sum()
+        return probs
 
     def _train(self, codes, names, sizes, shards, eps_target, delta, rng, gen, torch):
         f = torch.nn.functional
@@ -383,17 +400,23 @@ class PATECTGAN(TabularSynthesizer):
         shard_n = torch.from_numpy(shard_sizes.astype(np.float32))
 
         # conditional vectors: column uniform, category from p̂ (public after the Laplace step)
-        conditions = Conditions([self.category_probabilities_[c] for c in names], sizes, torch)
+        conditions = None
+        if self._conditional:
+            conditions = Conditions([self.category_probabilities_[c] for c in names], sizes, torch)
 
         def generate(b, training=True):
-            col, cat, cvec = conditions.draw(b, gen, torch)
+            col = cat = None
+            if conditions is not None:
+                col, cat, cvec = conditions.draw(b, gen, torch)
             z = torch.randn((b, emb), generator=gen)
-            logits = gnet(torch.cat([z, cvec], dim=-1), torch, training)
+            inp = z if conditions is None else torch.cat([z, cvec], dim=-1)
+            logits = gnet(inp, torch, training)
             x = block_softmax((logits + gumbel(logits.shape, gen, torch)) / tau, sizes, torch)
             return x, logits, col, cat
 
         ddims = [L, *self.discriminator_dim, 1]
-        gnet = ResidualGenerator(emb + L, self.generator_dim, L, gen, torch)
+        in_dim = emb + (L if conditions is not None else 0)
+        gnet = ResidualGenerator(in_dim, self.generator_dim, L, gen, torch)
         teachers = Discriminators((k,), ddims, gen, torch)
         student = Discriminators((), ddims, gen, torch)
         d_lr, d_wd = self.discriminator_lr, self.discriminator_decay
@@ -446,9 +469,9 @@ class PATECTGAN(TabularSynthesizer):
                 s_opt.step()
             x, logits, col, cat = generate(bsz)
             out = student(x, torch, gen)
-            loss = f.binary_cross_entropy_with_logits(out, torch.ones(bsz)) + conditional_loss(
-                logits, col, cat, sizes, torch
-            )
+            loss = f.binary_cross_entropy_with_logits(out, torch.ones(bsz))
+            if conditions is not None:
+                loss = loss + conditional_loss(logits, col, cat, sizes, torch)
             g_opt.zero_grad(set_to_none=True)
             loss.backward()
             g_opt.step()
@@ -456,7 +479,7 @@ class PATECTGAN(TabularSynthesizer):
 
         if iterations == 0:
             warnings.warn(
-                f"one PATE-CTGAN iteration already costs more than the PATE budget {eps_target:.4g}: "
+                f"one {self._label} iteration already costs more than the PATE budget {eps_target:.4g}: "
                 "no training iteration is run and the released generator is the untrained initial one",
                 UserWarning,
                 stacklevel=4,
@@ -472,13 +495,13 @@ class PATECTGAN(TabularSynthesizer):
 
     # -- sampling -------------------------------------------------------------------------------
     def _sample_codes(self, n: int, rng: np.random.Generator) -> pd.DataFrame:
-        """Post-processing: c from p̂, z ~ N(0, I), one category per column by Gumbel-max on
-        the generator's logits (BatchNorm with its running statistics)."""
-        torch = import_optional("torch", "PATECTGAN")
+        """Post-processing: c from p̂ (PATE-CTGAN), z ~ N(0, I), one category per column by
+        Gumbel-max on the generator's logits (BatchNorm with its running statistics)."""
+        torch = import_optional("torch", type(self).__name__)
         sizes = [int(self.domain_[c]) for c in self.columns_]
         return sample_records(
             self._gnet,
-            self.category_probabilities_,
+            self.category_probabilities_ if self._conditional else None,
             self.columns_,
             sizes,
             int(self.embedding_dim),
@@ -486,3 +509,94 @@ class PATECTGAN(TabularSynthesizer):
             rng,
             torch,
         )
+
+
+class PATEGAN(PATECTGAN):
+    """PATE-GAN (Jordon, Yoon & van der Schaar 2019 [``jordon2019``], Algorithm 1) for
+    integer-coded discrete tables; (ε, δ)-DP under replace-one neighbours.
+
+    k teacher discriminators, each trained on its own disjoint shard of the records against
+    generated ones; a student discriminator that sees generated records only, labelled by the
+    teachers' vote with Laplace noise (each vote through :func:`noisy_vote_labels`, accounted by
+    the PATE moments accountant of :mod:`synthtrust.privacy.pate`, one ``ledger_`` entry); a
+    generator trained against the student. The generator is unconditional: z ~ N(0, I) →
+    residual blocks → one softmax block per column (the discriminators see its Gumbel-softmax
+    relaxation, τ = ``tau``; records are drawn by Gumbel-max). PATE-CTGAN
+    (:class:`PATECTGAN`, Rosenblatt et al. 2020 [``rosenblatt2020``]) is this algorithm with
+    CTGAN's conditional vectors added; here the whole ε goes to the teachers' votes.
+
+    Parameters
+    ----------
+    epsilon, delta, domain, noise_multiplier, moments_order, sample_per_teacher, teacher_iters,
+    student_iters, batch_size, embedding_dim, generator_dim, discriminator_dim, generator_lr,
+    generator_decay, discriminator_lr, discriminator_decay, tau, accountant, max_iter,
+    random_state
+        As :class:`PATECTGAN` (without ``cond_epsilon_fraction``: no conditional vectors).
+        Jordon et al.'s Algorithm 1 has the same loop: ``teacher_iters`` (their n_T) teacher
+        steps, ``student_iters`` (n_S) student steps on noisy labels, one generator step, until
+        the moments accountant reaches ε (or ``max_iter``).
+
+    Attributes
+    ----------
+    n_records_, n_teachers_, partitions_, delta_, noise_multiplier_, iterations_,
+    epsilon_spent_, pate_epsilon_, alpha_, ledger_
+        As :class:`PATECTGAN`; ``epsilon_spent_`` = ``pate_epsilon_`` (no marginals released).
+
+    Raises
+    ------
+    TypeError, ValueError
+        A parameter of the wrong type or out of range (message names it, its value and the
+        allowed range), at :meth:`fit`; codes outside the domain at :meth:`fit`.
+
+    References
+    ----------
+    Jordon et al. 2019 [``jordon2019``], §4 and Algorithm 1; Papernot et al. 2017 (the moments
+    bound; :mod:`synthtrust.privacy.pate`).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> df = pd.DataFrame({"a": [0, 1, 2, 1] * 500, "b": [1, 0, 0, 1] * 500})
+    >>> gan = PATEGAN(5.0, max_iter=3, batch_size=16, random_state=0).fit(df)
+    >>> gan.n_teachers_, gan.iterations_, gan.sample(4).shape
+    (2, 3, (4, 2))
+    """
+
+    _description = (
+        "PATE-GAN: unconditional generator trained against a student discriminator labelled by a "
+        "noisy vote of teachers on disjoint shards; (epsilon, delta)-DP by the PATE moments "
+        "accountant, replace-one"
+    )
+    _conditional = False
+    _label = "PATE-GAN"
+    _parameter_constraints = {
+        k: v for k, v in PATECTGAN._parameter_constraints.items() if k != "cond_epsilon_fraction"
+    }
+
+    def __init__(
+        self,
+        epsilon: float = 1.0,
+        delta: float | None = None,
+        *,
+        domain=None,
+        noise_multiplier: float | None = None,
+        moments_order: int = 1000,
+        sample_per_teacher: int = 1000,
+        teacher_iters: int = 5,
+        student_iters: int = 5,
+        batch_size: int = 64,
+        embedding_dim: int = 64,
+        generator_dim: Sequence[int] = (128, 128),
+        discriminator_dim: Sequence[int] = (128, 128),
+        generator_lr: float = 2e-4,
+        generator_decay: float = 1e-6,
+        discriminator_lr: float = 2e-4,
+        discriminator_decay: float = 1e-6,
+        tau: float = 0.2,
+        accountant: str = "data_independent",
+        max_iter: int = 3000,
+        random_state=None,
+    ):
+        params = {name: value for name, value in locals().items() if name != "self"}
+        for name, value in params.items():  # each parameter as given (sklearn's convention)
+            setattr(self, name, value)
