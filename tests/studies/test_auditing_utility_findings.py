@@ -95,7 +95,7 @@ def test_utility_verdict_rows_against_hand_computation():
     for name in ("utility_app1_pgm_below_patectgan", "utility_app3_patectgan_overconfident"):
         assert table.loc[name, "n"] == 0 and table.loc[name, "verdict"] == "undetermined"
         assert "PATE-CTGAN" in table.loc[name, "note"]
-    assert "CTGAN is not run" in table.loc["utility_app2_ctgan_overconfident", "note"]
+    assert "CTGAN is not in this preset" in table.loc["utility_app2_ctgan_overconfident", "note"]
     assert math.isnan(table.loc["utility_app1_ipf_below_ctgan", "estimate"])
 
 

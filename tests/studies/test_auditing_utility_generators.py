@@ -17,6 +17,8 @@ def test_make_utility_generator_and_grid():
     )
     assert U.make_utility_generator("pgm", 3, 0).max_iter == 200
     assert type(U.make_utility_generator("mst")).__name__ == "MST"
+    ctgan = U.make_utility_generator("ctgan")
+    assert type(ctgan).__name__ == "CTGAN" and ctgan.epochs == 10 and ctgan.max_iter is None
     with pytest.raises(ValueError, match="app="):
         U.make_utility_generator("ipf")
     with pytest.raises(ValueError, match="unknown generator"):
@@ -24,8 +26,8 @@ def test_make_utility_generator_and_grid():
     cells = U.build_utility_grid(generators=["ipf", "cart"], n_rows=2000)
     assert [c["generator"] for c in cells] == ["real", "ipf", "cart"]
     assert cells[0]["epsilon"] == 1000.0 and cells[0]["pgm_iters"] == [1000, 1000, 200]
-    with pytest.raises(ValueError, match="ctgan"):
-        U.build_utility_grid(generators=["ctgan"])
+    with pytest.raises(ValueError, match="'gan'"):
+        U.build_utility_grid(generators=["gan"])
 
 
 def test_warm_up_loads_mbi_and_torch_before_the_first_task():

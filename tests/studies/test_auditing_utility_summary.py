@@ -38,11 +38,13 @@ def test_tables_have_the_papers_columns_and_numbers():
         t3.loc[U.UTILITY_GENERATORS["patectgan"], ("Similarity in feature ordering", "paper")]
         == 0.49
     )
-    # CTGAN: the paper's numbers beside an empty cell; the real row has no paper value in Table 1
-    assert t2.loc["CTGAN (not run)", ("Accuracy on real data", "paper")] == 0.288
-    assert math.isnan(t2.loc["CTGAN (not run)", ("Accuracy on real data", "this run")])
+    # CTGAN, not in these results: the paper's numbers beside an empty cell; the real row has no
+    # paper value in Table 1
+    ctgan = U.UTILITY_GENERATORS["ctgan"]
+    assert t2.loc[ctgan, ("Accuracy on real data", "paper")] == 0.288
+    assert math.isnan(t2.loc[ctgan, ("Accuracy on real data", "this run")])
     assert math.isnan(t1.loc["Real data", ("3-way marginal RMSE", "paper")])
-    assert "CTGAN (not run)" not in U.table1(res, paper_rows=False).index
+    assert ctgan not in U.table1(res, paper_rows=False).index
     s = U.summarize_utility(res)
-    assert list(s["generator"]) == [g for g in U.UTILITY_GENERATORS]
+    assert list(s["generator"]) == [g for g in U.UTILITY_GENERATORS if g in set(res["generator"])]
     assert (s["runs"] == 2).all()

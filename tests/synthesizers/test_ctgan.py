@@ -65,6 +65,10 @@ def test_default_iterations_are_the_packages_300_epochs():
     gan = CTGAN(batch_size=100, pac=10, embedding_dim=4, generator_dim=(4,), discriminator_dim=(4,))
     gan.fit(_pairs(250))  # 250 // 100 = 2 steps an epoch
     assert gan.iterations_ == 600
+    assert gan.set_params(epochs=10).fit(_pairs(250)).iterations_ == 20
+    assert gan.set_params(epochs=10, max_iter=7).fit(_pairs(250)).iterations_ == 7  # max_iter wins
+    with pytest.raises(ValueError, match="epochs"):
+        gan.set_params(epochs=0).fit(_pairs(250))
 
 
 def test_condition_distributions_are_the_data_frequencies():

@@ -117,7 +117,7 @@ def table1(results: pd.DataFrame, *, paper_rows: bool = True) -> pd.DataFrame:
     """Table 1 (Application 1) beside this run: rows = generators (labels; ``real`` = the train
     split against the full sample, which the paper does not show), columns ("3-way marginal
     RMSE" | "Gender gap RMSE", "paper" | "this run"), means over the runs. ``paper_rows``: also
-    list the paper's generators that were not run (CTGAN), with NaN for this run."""
+    list the paper's generators that were not run, with NaN for this run."""
     return _paper_vs_run(
         results,
         PAPER_TABLE1,

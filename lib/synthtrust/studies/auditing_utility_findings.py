@@ -72,7 +72,7 @@ _PAPER_NAME = {
     "ctgan": "CTGAN",
 }
 _NOT_RUN = {
-    "ctgan": "CTGAN is not run (the ctgan package's licence and its pandas < 3 pin)",
+    "ctgan": "CTGAN is not in this preset's generators",
     "patectgan": "PATE-CTGAN (the stand-in for PATEGAN) is not in this preset's generators",
 }
 _STAND_IN = "PATE-CTGAN stands in for the paper's PATEGAN"
@@ -99,8 +99,8 @@ def utility_verdict_rows(results: pd.DataFrame, *, random_state=None) -> list[di
     * ``utility_app3_<g>_jaro_random`` (PATEGAN, PrivBayes): mean Jaro similarity, claimed
       below a random order's mean 9019/12960 ≈ 0.696 ("no better than random").
 
-    A generator this run did not train (CTGAN never; PATE-CTGAN, the stand-in for PATEGAN,
-    only where the preset lists it) gives an undetermined row with n = 0 and a note.
+    A generator this run did not train (CTGAN, or PATE-CTGAN, the stand-in for PATEGAN, when
+    the preset does not list it) gives an undetermined row with n = 0 and a note.
 
     Parameters
     ----------

@@ -30,8 +30,8 @@ Sampling: conditions drawn from the data's level frequencies (the package's
 ``sample_original_condvec``), then one level per column by Gumbel-max on the logits, which is
 the argmax of the Gumbel-softmax the package takes; BatchNorm with its running statistics.
 
-Differences from the ``ctgan`` package: ``max_iter`` counts generator steps (the package's 300
-epochs are 300·max(1, n // batch_size) steps, the default ``max_iter=None``); the networks are
+Differences from the ``ctgan`` package: ``max_iter``, when given, counts generator steps in
+place of ``epochs`` (an epoch is max(1, n // batch_size) steps, as the package's); the networks are
 explicit tensors initialised from the estimator's seed, trained on one thread (the same numbers
 on every machine); continuous columns are not modelled (discretise them with a
 :class:`synthtrust.domain.Domain`).
@@ -145,8 +145,11 @@ class CTGAN(CodeTableGenerator):
         Records per critic input (PacGAN).
     tau : float > 0, default 0.2
         Gumbel-softmax temperature.
+    epochs : int ≥ 1, default 300
+        The package's ``epochs``: with ``max_iter=None``, epochs·max(1, n // batch_size)
+        generator steps (Houssiau et al. 2022 [``houssiau2022``], §4.2, ran 10).
     max_iter : int ≥ 1 or None, default None
-        Generator steps; None: the package's 300 epochs, 300·max(1, n // batch_size).
+        Generator steps, in place of ``epochs`` when given.
     domain : dict {column: levels}, synthtrust.domain.Domain or None
         As for the other code-table generators (levels inferred when None).
     random_state : None, int, SeedSequence or numpy Generator
@@ -198,6 +201,7 @@ class CTGAN(CodeTableGenerator):
         "discriminator_steps": check_positive_int,
         "log_frequency": one_of(True, False),
         "pac": check_positive_int,
+        "epochs": check_positive_int,
         "max_iter": optional(check_positive_int),
         "domain": check_domain_param,
         "random_state": check_random_state_param,
@@ -218,6 +222,7 @@ class CTGAN(CodeTableGenerator):
         log_frequency: bool = True,
         pac: int = 10,
         tau: float = 0.2,
+        epochs: int = 300,
         max_iter: int | None = None,
         domain=None,
         random_state=None,
@@ -234,6 +239,7 @@ class CTGAN(CodeTableGenerator):
         self.log_frequency = log_frequency
         self.pac = pac
         self.tau = tau
+        self.epochs = epochs
         self.max_iter = max_iter
         self.domain = domain
         self.random_state = random_state
@@ -278,7 +284,7 @@ class CTGAN(CodeTableGenerator):
         }
         steps = self.max_iter
         if steps is None:
-            steps = 300 * max(1, n // int(self.batch_size))
+            steps = int(self.epochs) * max(1, n // int(self.batch_size))
         seed = int(rng.integers(0, 2**63 - 1))
         with one_thread(torch), torch.enable_grad():
             gen = torch.Generator().manual_seed(seed)
