@@ -53,13 +53,13 @@ def _results():
 def test_utility_verdict_rows_against_hand_computation():
     table = verdicts.verdict_table(U.utility_verdict_rows(_results(), random_state=3))
     table = table.set_index("finding")
-    others = ("mst", "privbayes", "patectgan", "ctgan")
+    others = ("mst", "privbayes", "pategan", "ctgan")
     expected = (
         [f"utility_app1_{t}_below_{o}" for t in ("ipf", "pgm") for o in others]
         + [f"utility_app{a}_{t}_real_accuracy" for a in (2, 3) for t in ("ipf", "pgm")]
-        + [f"utility_app{a}_{g}_overconfident" for g, a in (("patectgan", 2), ("patectgan", 3))]
+        + [f"utility_app{a}_{g}_overconfident" for g, a in (("pategan", 2), ("pategan", 3))]
         + ["utility_app2_ctgan_overconfident", "utility_app3_ipf_jaro", "utility_app3_pgm_jaro"]
-        + ["utility_app3_patectgan_jaro_random", "utility_app3_privbayes_jaro_random"]
+        + ["utility_app3_pategan_jaro_random", "utility_app3_privbayes_jaro_random"]
     )
     assert list(table.index) == expected
     # IPF vs MST: paired_interval on the 3-way RMSEs of the same runs; IPF's are all lower
@@ -92,10 +92,13 @@ def test_utility_verdict_rows_against_hand_computation():
     assert (row.lower, row.upper) == pytest.approx((pb.lower, pb.upper))
     assert row.claim_high == pytest.approx(9019 / 12960) and row.verdict == "fails"
     # generators not run: undetermined with n = 0 and the reason
-    for name in ("utility_app1_pgm_below_patectgan", "utility_app3_patectgan_overconfident"):
+    for name in ("utility_app1_pgm_below_pategan", "utility_app3_pategan_overconfident"):
         assert table.loc[name, "n"] == 0 and table.loc[name, "verdict"] == "undetermined"
-        assert "PATE-CTGAN" in table.loc[name, "note"]
-    assert "CTGAN is not in this preset" in table.loc["utility_app2_ctgan_overconfident", "note"]
+        assert "PATE-GAN (ε = 1000) is not in this preset" in table.loc[name, "note"]
+    assert (
+        "CTGAN (10 epochs, not DP) is not in this"
+        in table.loc["utility_app2_ctgan_overconfident", "note"]
+    )
     assert math.isnan(table.loc["utility_app1_ipf_below_ctgan", "estimate"])
 
 

@@ -35,8 +35,7 @@ def test_tables_have_the_papers_columns_and_numbers():
     assert t1.loc[ipf, ("3-way marginal RMSE", "paper")] == 5.39e-4
     assert t1.loc[ipf, ("3-way marginal RMSE", "this run")] == pytest.approx(7e-4)
     assert (
-        t3.loc[U.UTILITY_GENERATORS["patectgan"], ("Similarity in feature ordering", "paper")]
-        == 0.49
+        t3.loc[U.UTILITY_GENERATORS["pategan"], ("Similarity in feature ordering", "paper")] == 0.49
     )
     # CTGAN, not in these results: the paper's numbers beside an empty cell; the real row has no
     # paper value in Table 1

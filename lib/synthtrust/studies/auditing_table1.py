@@ -40,7 +40,7 @@ PAPER_TABLE1: dict[str, tuple] = {
     "ipf": (5.39e-4, 4.77e-2),
     "pgm": (5.35e-4, 4.94e-2),
     "mst": (1.04e-3, 8.68e-2),
-    "patectgan": (1.29e-2, 0.570),
+    "pategan": (1.29e-2, 0.570),
     "privbayes": (8.97e-3, 0.284),
     "ctgan": (3.62e-3, 0.170),
     "cart": (9.60e-5, 4.61e-3),

@@ -28,8 +28,8 @@ decomposable generators fed only the application's card (:func:`synthtrust.studi
 utility runs) and ``pgm`` (noise-free Private-PGM, :class:`~synthtrust.synthesizers.PGMMarginals`)
 — which see only the application's columns; and the general-purpose generators trained once on
 all 17 attributes: ``cart`` (sequential CART, the paper's SynthPop), ``mst`` (ε = 1000,
-δ = 1e-5), ``privbayes`` (ε = 1000), ``patectgan`` (ε = 1000, the project's stand-in for the
-paper's PATEGAN) and ``ctgan`` (not DP, 10 epochs as the paper).
+δ = 1e-5), ``privbayes`` (ε = 1000), ``pategan`` (ε = 1000), ``ctgan`` (not DP, 10 epochs as
+the paper) and, beyond the paper, ``patectgan`` (ε = 1000).
 
 Protocol, as the reference notebooks: the census sample is split by
 ``train_test_split(test_size=0.1, random_state=1)`` (:func:`census_split`); general-purpose
@@ -56,18 +56,18 @@ Where this departs from the paper, and why
   model's marginals almost exactly. At 569 741 rows the two are indistinguishable (Table 1:
   5.39e-4 and 5.35e-4); at 10 000 rows PGM's 3-way RMSE is visibly below IPF's although both
   fit the same maximum-entropy distribution.
-* **PATE-CTGAN for PATEGAN.** The paper's PATEGAN came through the ``reprosyn`` package, whose
-  PATE-GAN (a TensorFlow port of the ``synthetic_data_release`` code, in the versions we could
-  read) trains one WGAN-GP critic, 10 steps per generator step on random batches of the whole
-  training set with Gaussian-noised labels, for 100 generator iterations of a small tanh MLP:
-  no disjoint teacher shards, no vote aggregation, no privacy accountant. The project has
-  :class:`~synthtrust.synthesizers.PATECTGAN` (Rosenblatt et al. 2020 [``rosenblatt2020``],
-  after PATE-GAN, Jordon et al. 2019 [``jordon2019``]): a CTGAN-style generator with
-  conditional vectors, independent teachers on disjoint shards, a noisy vote whose λ is chosen
-  so that the labels carry information, and a moments accountant; it is capped here at
-  ``pate_max_iterations`` generator iterations (default 300: about 25 s on 2 CPU cores for
-  9 000 rows). It is a different and better-trained GAN, so its numbers are not the paper's
-  PATEGAN numbers; finding 6 (GANs give overconfident models) is checked on it.
+* **PATE-GAN as Jordon et al. wrote it, not as the paper ran it.** The paper's PATEGAN came
+  through the ``reprosyn`` package, whose PATE-GAN (a TensorFlow port of the
+  ``synthetic_data_release`` code, in the versions we could read) trains one WGAN-GP critic, 10
+  steps per generator step on random batches of the whole training set with Gaussian-noised
+  labels, for 100 generator iterations of a small tanh MLP: no disjoint teacher shards, no vote
+  aggregation, no privacy accountant. The project's :class:`~synthtrust.synthesizers.PATEGAN`
+  is Jordon et al. 2019 [``jordon2019``]'s algorithm: independent teachers on disjoint shards,
+  a noisy vote whose λ is chosen so that the labels carry information, a moments accountant,
+  an unconditional generator; capped here at ``pate_max_iterations`` generator iterations
+  (default 300). :class:`~synthtrust.synthesizers.PATECTGAN` (Rosenblatt et al. 2020
+  [``rosenblatt2020``]) is the same algorithm with CTGAN's conditional vectors, shown beside it
+  (not in the paper).
 * **CTGAN** is the project's :class:`~synthtrust.synthesizers.CTGAN` (Xu et al. 2019
   [``xu2019``], written for discrete tables: conditional vectors, training-by-sampling, PacGAN
   critic, Gumbel-softmax outputs) with the ``ctgan`` package's defaults and the paper's 10
@@ -231,7 +231,7 @@ def build_utility_grid(
         The DP generators' budget (the paper: 1000 and 1e-5).
     ipf_tol, pgm_iters, pate_max_iterations
         IPF's L1 tolerance (counts), the noise-free PGM's steps per application (App. 1, 2, 3),
-        PATE-CTGAN's cap on generator iterations.
+        PATE-GAN's and PATE-CTGAN's cap on generator iterations.
     n_estimators : int
         Trees of App. 3's forest (sklearn's default 100, as the reference).
     real_test_importance : bool

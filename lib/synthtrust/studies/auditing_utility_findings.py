@@ -62,20 +62,15 @@ PAPER_UTILITY_FINDINGS = [
 ACCURACY_BAND = {2: 0.01, 3: 0.007}
 JARO_KEPT = 0.98
 
-#: The generators' names in the paper (PATE-CTGAN stands in for PATEGAN).
+#: The generators' names in the paper.
 _PAPER_NAME = {
     "ipf": "IPF",
     "pgm": "Private-PGM",
     "mst": "MST",
     "privbayes": "PrivBayes",
-    "patectgan": "PATEGAN",
+    "pategan": "PATEGAN",
     "ctgan": "CTGAN",
 }
-_NOT_RUN = {
-    "ctgan": "CTGAN is not in this preset's generators",
-    "patectgan": "PATE-CTGAN (the stand-in for PATEGAN) is not in this preset's generators",
-}
-_STAND_IN = "PATE-CTGAN stands in for the paper's PATEGAN"
 
 
 def utility_verdict_rows(results: pd.DataFrame, *, random_state=None) -> list[dict]:
@@ -99,8 +94,8 @@ def utility_verdict_rows(results: pd.DataFrame, *, random_state=None) -> list[di
     * ``utility_app3_<g>_jaro_random`` (PATEGAN, PrivBayes): mean Jaro similarity, claimed
       below a random order's mean 9019/12960 ≈ 0.696 ("no better than random").
 
-    A generator this run did not train (CTGAN, or PATE-CTGAN, the stand-in for PATEGAN, when
-    the preset does not list it) gives an undetermined row with n = 0 and a note.
+    A generator this run did not train (not in the preset's generators) gives an undetermined
+    row with n = 0 and a note.
 
     Parameters
     ----------
@@ -139,25 +134,14 @@ def utility_verdict_rows(results: pd.DataFrame, *, random_state=None) -> list[di
 
     def missing(*gens) -> str:
         absent = [g for g in gens if g not in by]
-        if not absent:
-            return ""
-        g = absent[0]
         return (
-            _NOT_RUN[g]
-            if g in _NOT_RUN
-            else f"{UTILITY_GENERATORS[g]} is not in this preset's generators"
+            f"{UTILITY_GENERATORS[absent[0]]} is not in this preset's generators" if absent else ""
         )
 
     def row(name, paper, gens, claim, interval):
         note = missing(*gens)
-        stand_in = _STAND_IN if "patectgan" in gens and not note else ""
         return finding(
-            name,
-            paper,
-            None if note else interval(),
-            *claim,
-            section=SECTION,
-            note=note or stand_in,
+            name, paper, None if note else interval(), *claim, section=SECTION, note=note
         )
 
     def paired(gx, cx, gy, cy):
@@ -168,7 +152,7 @@ def utility_verdict_rows(results: pd.DataFrame, *, random_state=None) -> list[di
 
     rows = []
     for t in TAILORED:
-        for o in ("mst", "privbayes", "patectgan", "ctgan"):
+        for o in ("mst", "privbayes", "pategan", "ctgan"):
             paper = (
                 f"Tailored {_PAPER_NAME[t]} gives a lower 3-way RMSE than {_PAPER_NAME[o]} "
                 f"(App. 1, Table 1: {PAPER_TABLE1[t][0]:.2e} vs {PAPER_TABLE1[o][0]:.2e}); "
@@ -202,7 +186,7 @@ def utility_verdict_rows(results: pd.DataFrame, *, random_state=None) -> list[di
                     paired(t, col, "real", col),
                 )
             )
-    for g, app in (("patectgan", 2), ("patectgan", 3), ("ctgan", 2)):
+    for g, app in (("pategan", 2), ("pategan", 3), ("ctgan", 2)):
         table = PAPER_TABLE2 if app == 2 else PAPER_TABLE3
         paper = (
             f"{_PAPER_NAME[g]}'s model is overconfident in App. {app}: accuracy estimated on "
@@ -227,7 +211,7 @@ def utility_verdict_rows(results: pd.DataFrame, *, random_state=None) -> list[di
             row(f"utility_app3_{t}_jaro", paper, (t,), (JARO_KEPT, math.inf), mean(t, "app3_jaro"))
         )
     random_jaro = float(expected_jaro_random_permutation(6))
-    for g in ("patectgan", "privbayes"):
+    for g in ("pategan", "privbayes"):
         paper = (
             f"{_PAPER_NAME[g]} orders the features no better than random in App. 3 (Table 3: "
             f"Jaro {PAPER_TABLE3[g][2]:.2f}; a random order 0.70); θ = mean Jaro similarity, "

@@ -2,8 +2,8 @@
 
 Houssiau et al. (2022) [``houssiau2022``], §4.2: the tailored, decomposable generators fed only
 an application's card (IPF, noise-free Private-PGM) and the general-purpose generators trained
-once on all 17 census attributes (sequential CART, MST, PrivBayes, PATE-CTGAN at the paper's
-ε = 1000, δ = 1e-5, and the non-private CTGAN for 10 epochs).
+once on all 17 census attributes (sequential CART, MST, PrivBayes, PATE-GAN at the paper's
+ε = 1000, δ = 1e-5, and the non-private CTGAN for 10 epochs; beyond the paper, PATE-CTGAN).
 """
 
 from __future__ import annotations
@@ -27,7 +27,8 @@ UTILITY_GENERATORS: dict[str, str] = {
     "ipf": "IPF",
     "pgm": "Private-PGM (noise-free)",
     "mst": "MST (ε = 1000)",
-    "patectgan": "PATE-CTGAN (ε = 1000; paper: PATEGAN)",
+    "pategan": "PATE-GAN (ε = 1000)",
+    "patectgan": "PATE-CTGAN (ε = 1000; not in the paper)",
     "ctgan": "CTGAN (10 epochs, not DP)",
     "privbayes": "PrivBayes (ε = 1000)",
     "cart": "Sequential CART (paper: SynthPop)",
@@ -35,7 +36,7 @@ UTILITY_GENERATORS: dict[str, str] = {
 #: Decomposable generators fitted to the application's card only (one fit per application).
 TAILORED = ("ipf", "pgm")
 #: Generators fitted once on all 17 attributes, serving the three applications.
-GENERAL_PURPOSE = ("cart", "mst", "privbayes", "patectgan", "ctgan")
+GENERAL_PURPOSE = ("cart", "mst", "privbayes", "pategan", "patectgan", "ctgan")
 #: CTGAN's training epochs in the paper's utility study (Houssiau et al. 2022, §4.2)
 CTGAN_EPOCHS = 10
 
@@ -43,12 +44,12 @@ CTGAN_EPOCHS = 10
 def warm_up() -> None:
     """Load what the generators load once per worker process, before its first task
     (``run_grid(..., warm_up=warm_up)``): JAX and mbi (Private-PGM, MST) and PyTorch when it is
-    installed (PATE-CTGAN, CTGAN). loky takes a worker's memory after its first task as the reference
+    installed (the GANs). loky takes a worker's memory after its first task as the reference
     and recycles a worker grown 300 MB beyond it; loaded by the later tasks, they grew a worker
     by about 400 MB (mbi 126, PyTorch and a PATE-CTGAN training 277), and loky recycled it with
     a warning. Warmed up, the whole grid grows a worker by about 90 MB."""
     import_mbi()
-    import_if_installed("torch", "PATE-CTGAN and CTGAN")
+    import_if_installed("torch", "the GANs")
 
 
 def make_utility_generator(
@@ -70,10 +71,11 @@ def make_utility_generator(
       (:data:`synthtrust.studies.auditing.APPLICATIONS`), domain = the application's columns;
     * ``cart``: sequential CART (``min_samples_leaf=5``, synthpop's ``minbucket``);
     * ``mst``: MST at (ε, δ); ``privbayes``: PrivBayes at ε (degree by θ-usefulness);
-    * ``patectgan``: PATE-CTGAN at (ε, δ), at most ``pate_max_iterations`` generator iterations;
+    * ``pategan`` / ``patectgan``: PATE-GAN / PATE-CTGAN at (ε, δ), at most
+      ``pate_max_iterations`` generator iterations;
     * ``ctgan``: CTGAN (not DP) for :data:`CTGAN_EPOCHS` epochs, the package's other defaults;
 
-    the last five with the 17-attribute census domain.
+    the last six with the 17-attribute census domain.
 
     Raises
     ------
@@ -112,7 +114,7 @@ def make_utility_generator(
         return syn.PrivBayes(float(epsilon), domain=sizes, random_state=random_state)
     if name == "ctgan":
         return syn.CTGAN(epochs=CTGAN_EPOCHS, domain=sizes, random_state=random_state)
-    return syn.PATECTGAN(
+    return (syn.PATEGAN if name == "pategan" else syn.PATECTGAN)(
         float(epsilon),
         float(delta),
         domain=sizes,

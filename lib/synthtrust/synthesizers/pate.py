@@ -527,20 +527,22 @@ class PATEGAN(PATECTGAN):
 
     Parameters
     ----------
-    epsilon, delta, domain, noise_multiplier, moments_order, sample_per_teacher, teacher_iters,
-    student_iters, batch_size, embedding_dim, generator_dim, discriminator_dim, generator_lr,
-    generator_decay, discriminator_lr, discriminator_decay, tau, accountant, max_iter,
-    random_state
-        As :class:`PATECTGAN` (without ``cond_epsilon_fraction``: no conditional vectors).
-        Jordon et al.'s Algorithm 1 has the same loop: ``teacher_iters`` (their n_T) teacher
-        steps, ``student_iters`` (n_S) student steps on noisy labels, one generator step, until
-        the moments accountant reaches ε (or ``max_iter``).
+    epsilon, delta, domain, noise_multiplier, moments_order, max_iter, random_state
+        As :class:`PATECTGAN`, whose other parameters this class takes too, with the same
+        defaults (the teachers, the student, the networks and their training), except
+        ``cond_epsilon_fraction``: there are no conditional vectors. Jordon et al.'s Algorithm 1
+        has the same loop: ``teacher_iters`` (their n_T) teacher steps, ``student_iters`` (n_S)
+        student steps on noisy labels, one generator step, until the moments accountant reaches
+        ε (or ``max_iter``).
 
     Attributes
     ----------
-    n_records_, n_teachers_, partitions_, delta_, noise_multiplier_, iterations_,
-    epsilon_spent_, pate_epsilon_, alpha_, ledger_
-        As :class:`PATECTGAN`; ``epsilon_spent_`` = ``pate_epsilon_`` (no marginals released).
+    n_records_, n_teachers_, partitions_, delta_, noise_multiplier_, iterations_, alpha_
+        As :class:`PATECTGAN`.
+    epsilon_spent_, pate_epsilon_ : float
+        Equal: no marginals are released.
+    ledger_ : PrivacyLedger
+        One ``"pate_moments"`` entry.
 
     Raises
     ------
