@@ -68,15 +68,15 @@ def test_smoke_run_verdicts(smoke_run_of):
     smoke = runner.load_params(NAME, "smoke")
     table = verdicts.read_verdicts(run / "results")
     gens = ("ipf_honest", "ipf_dishonest", "pgm_honest", "pgm_dishonest", "cart")
-    others = ("mst", "privbayes", "patectgan", "ctgan")
+    others = ("mst", "privbayes", "pategan", "ctgan")
     expected = (
         [f"table4_{g}_app{a}" for a in (1, 2, 3) for g in gens]
         + [f"table4_pgm_strongest_app{a}_vs_{o}" for a in (1, 2) for o in ("ipf_dishonest", "cart")]
         + [f"utility_app1_{t}_below_{o}" for t in ("ipf", "pgm") for o in others]
         + [f"utility_app{a}_{t}_real_accuracy" for a in (2, 3) for t in ("ipf", "pgm")]
-        + ["utility_app2_patectgan_overconfident", "utility_app3_patectgan_overconfident"]
+        + ["utility_app2_pategan_overconfident", "utility_app3_pategan_overconfident"]
         + ["utility_app2_ctgan_overconfident", "utility_app3_ipf_jaro", "utility_app3_pgm_jaro"]
-        + ["utility_app3_patectgan_jaro_random", "utility_app3_privbayes_jaro_random"]
+        + ["utility_app3_pategan_jaro_random", "utility_app3_privbayes_jaro_random"]
     )
     assert table.finding.tolist() == expected
     for row in table.itertuples():
