@@ -87,9 +87,10 @@ def test_fit_partitions_and_teachers_depend_only_on_their_shard(cls):
         assert same == (j != 2)
 
 
-def test_stops_before_exceeding_the_target():
+@pytest.mark.parametrize(("cls", "pate_share"), [(PATECTGAN, 0.9), (PATEGAN, 1.0)])
+def test_stops_before_exceeding_the_target(cls, pate_share):
     df, dom = _table(400)
-    s = PATECTGAN(
+    s = cls(
         epsilon=100.0,
         noise_multiplier=0.2,
         sample_per_teacher=100,
@@ -99,7 +100,7 @@ def test_stops_before_exceeding_the_target():
         random_state=0,
         **SMALL,
     ).fit(df)
-    target = 0.9 * 100.0
+    target = pate_share * 100.0  # PATE-CTGAN spends f = 0.1 of ε on its marginals
     assert 0 < s.iterations_ < 500
     assert s.pate_epsilon_ == pytest.approx(pate_epsilon(s.alpha_, s.delta_), rel=1e-12)
     assert s.pate_epsilon_ <= target
@@ -108,12 +109,20 @@ def test_stops_before_exceeding_the_target():
     cheapest = pate_moments(np.full(q, s.n_teachers_), s.n_teachers_, 0.2, s.moments_order)
     assert pate_epsilon(s.alpha_ + cheapest, s.delta_) > target
     assert s.delta_ == pytest.approx(1 / (400 * math.sqrt(400)))
-    # ledger: Laplace marginals (f·ε) + PATE; total = epsilon_spent_ ≤ ε
-    led = s.ledger_.entries
-    assert [e.mechanism for e in led] == ["laplace", "pate_moments"]
-    assert led[0].epsilon == pytest.approx(10.0) and led[0].scale == pytest.approx(2 * 2 / 10.0)
-    assert led[1].delta == s.delta_ and led[1].scale == pytest.approx(5.0)
+    # ledger: Laplace marginals (f·ε, PATE-CTGAN only) + PATE; total = epsilon_spent_ ≤ ε
+    *marginals, pate = s.ledger_.entries
+    assert pate.mechanism == "pate_moments" and pate.draws == s.iterations_
+    assert pate.delta == s.delta_ and pate.scale == pytest.approx(5.0)
+    assert pate.epsilon == s.pate_epsilon_
     assert s.ledger_.total_epsilon == pytest.approx(s.epsilon_spent_) and s.epsilon_spent_ <= 100.0
+    if cls is PATECTGAN:
+        (lap,) = marginals
+        assert lap.mechanism == "laplace" and lap.epsilon == pytest.approx(10.0)
+        assert lap.scale == pytest.approx(2 * 2 / 10.0)
+    else:  # no conditional vectors: no marginals, a generator that sees z only
+        assert marginals == [] and "PATE-GAN" in pate.note
+        assert s._gnet.lin[0][0].shape[0] == SMALL["embedding_dim"]
+        assert not hasattr(s, "category_probabilities_")
 
 
 def test_auto_noise_runs_max_iterations_within_budget():
@@ -258,34 +267,8 @@ def test_bad_helper_input_and_unfitted():
 
 
 # ------------------------------------------------------------------------------------ PATE-GAN
-# What differs from PATE-CTGAN (no conditional vectors, the whole ε to the votes, one ledger
-# entry) and that the unconditional generator learns; the machinery both share (shards,
-# teachers, accountant, determinism) is tested above for both classes.
-def test_the_whole_budget_goes_to_the_votes_and_training_stops_before_it():
-    df, dom = _table(400)
-    s = PATEGAN(
-        epsilon=50.0,
-        noise_multiplier=0.2,
-        sample_per_teacher=100,
-        max_iter=500,
-        accountant="data_dependent",
-        domain=dom,
-        random_state=0,
-        **SMALL,
-    ).fit(df)
-    assert 0 < s.iterations_ < 500
-    (entry,) = s.ledger_.entries  # no Laplace marginals: no conditional vectors
-    assert entry.mechanism == "pate_moments" and entry.draws == s.iterations_
-    assert entry.epsilon == s.pate_epsilon_ == s.epsilon_spent_ <= 50.0
-    assert s.pate_epsilon_ == pytest.approx(pate_epsilon(s.alpha_, s.delta_), rel=1e-12)
-    q = s.student_iters * s.batch_size
-    cheapest = pate_moments(np.full(q, s.n_teachers_), s.n_teachers_, 0.2, s.moments_order)
-    assert pate_epsilon(s.alpha_ + cheapest, s.delta_) > 50.0  # the target is ε itself
-    assert s._gnet.lin[0][0].shape[0] == 16  # the generator sees z only
-    assert not hasattr(s, "category_probabilities_")
-    assert "PATE-GAN" in entry.note
-
-
+# That the unconditional generator learns; the machinery PATE-GAN shares with PATE-CTGAN (shards,
+# teachers, accountant, budget, determinism) is tested above for both classes.
 def _pair_tvd(out: pd.DataFrame, real: pd.DataFrame) -> tuple[float, float]:
     """(TVD of the (a, b) table from the real one, share of records with a = b)."""
     cells = dict(index=range(4), columns=range(4), fill_value=0)
