@@ -76,6 +76,7 @@ class ForestAccuracy:
         self.model = model
         self._index, self._columns = X.index, X.columns
         self._X = X.to_numpy()
+        self._missing = pd.isna(self._X)
         X32 = self._float32(self._X)
         trees = model.estimators_
         self._proba = [t.predict_proba(X32, check_input=False) for t in trees]
@@ -89,7 +90,7 @@ class ForestAccuracy:
         if not (X.index.equals(self._index) and X.columns.equals(self._columns)):
             raise ValueError("X must have the index and columns of the reference table")
         values = X.to_numpy()
-        diff = (values != self._X) & ~(pd.isna(values) & pd.isna(self._X))
+        diff = (values != self._X) & ~(pd.isna(values) & self._missing)
         return values, diff
 
     def predict_proba(self, X: pd.DataFrame) -> np.ndarray:

@@ -475,6 +475,12 @@ class ParamsMixin:
         """Rules between parameters that the per-parameter table cannot say (none here)."""
 
 
+def card_params(synth) -> dict:
+    """The parameters a generator card shows: ``get_params()`` without ``random_state`` and
+    ``domain`` (the card shows the fitted domain apart)."""
+    return {k: v for k, v in synth.get_params().items() if k not in ("random_state", "domain")}
+
+
 def not_dp_card(synth, privacy: str, params: dict, fitted=None, **extra) -> dict:
     """The card of a generator that spends no privacy budget: ``synthesizer``, ``description``
     (its ``_description``), ``params``, ``extra`` entries, ``differentially_private = False``

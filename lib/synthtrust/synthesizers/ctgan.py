@@ -62,7 +62,7 @@ from ._conditional_gan import (
     sample_records,
 )
 from ._torch_tables import block_softmax, column_offsets, gumbel, one_thread, onehot_shards
-from .base import check_domain_param, not_dp_card
+from .base import card_params, check_domain_param, not_dp_card
 
 __all__ = ["CTGAN", "level_probabilities"]
 
@@ -369,7 +369,7 @@ class CTGAN(CodeTableGenerator):
     # -- documentation ----------------------------------------------------------------------------
     def card(self) -> dict:
         """A small generator card: name, description, parameters and the privacy status."""
-        params = {k: v for k, v in self.get_params().items() if k not in ("random_state", "domain")}
+        params = card_params(self)
         return not_dp_card(
             self,
             _NOT_DP,

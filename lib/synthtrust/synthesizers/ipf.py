@@ -29,7 +29,13 @@ import numpy as np
 
 from .._validation import check_positive_int, check_random_state, check_random_state_param, real_in
 from ._code_tables import CodeTableGenerator
-from .base import check_cliques_param, check_domain_param, not_dp_card, renamed_params
+from .base import (
+    card_params,
+    check_cliques_param,
+    check_domain_param,
+    not_dp_card,
+    renamed_params,
+)
 from .marginal import JunctionTree, Measurement, PGMFitter, true_marginal
 
 __all__ = ["IPF", "MAX_IPF_CELLS", "DeclaredMarginals", "PGMMarginals"]
@@ -174,7 +180,7 @@ class DeclaredMarginals(CodeTableGenerator):
     def card(self) -> dict:
         """A small generator card: name, description, parameters, the declared marginals and
         the privacy status (not DP)."""
-        params = {k: v for k, v in self.get_params().items() if k not in ("random_state", "domain")}
+        params = card_params(self)
         return not_dp_card(
             self,
             _NOT_DP,

@@ -40,6 +40,7 @@ from ..privacy.accounting import cdp_rho
 from ..privacy.ledger import PrivacyLedger
 from .base import (
     SynthesizerMixin,
+    card_params,
     check_domain_param,
     decode_output,
     encode_input,
@@ -145,7 +146,7 @@ class TabularSynthesizer(SynthesizerMixin):
     # -- documentation ------------------------------------------------------------------------
     def card(self) -> dict:
         """A small generator card: name, parameters, domain and the privacy spend."""
-        params = {k: v for k, v in self.get_params().items() if k not in ("random_state", "domain")}
+        params = card_params(self)
         info = {
             "synthesizer": type(self).__name__,
             "description": self._description,
