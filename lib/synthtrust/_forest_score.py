@@ -55,10 +55,24 @@ class ForestAccuracy:
     X : DataFrame (rows, features)
         The reference table (the test split whose columns permutation importance permutes).
 
+    Raises
+    ------
+    TypeError
+        ``model`` is not a fitted one-output random forest or extra-trees classifier.
+    ValueError
+        At scoring: a table whose index or columns differ from the reference's, or an
+        estimator other than ``model``.
+
     Notes
     -----
     Memory: each tree's class probabilities of the reference rows (trees × rows × classes
     float64) and the features each row's path tests (trees × features × rows bits).
+
+    References
+    ----------
+    Breiman 2001, "Random forests", Machine Learning 45 (permutation importance, §10);
+    scikit-learn's ``permutation_importance`` and ``RandomForestClassifier.predict_proba``,
+    whose arithmetic this reproduces.
 
     Examples
     --------
