@@ -461,6 +461,86 @@ def learning_check(say: Report, seeds: list[int]) -> None:
     compare_tvd(say, tvds, "mode")
 
 
+#: the authors' warm start of the critics (GS-WGAN's pretrain.sh), used by the controls
+CONTROL_PRETRAIN = 2000
+#: the table encodings of the controls: the paper's (§4.2: the GAN outputs the group and the
+#: value, here the value as one number rounded to the bins) and the one-hot bins of the
+#: chapter's other synthesizers
+ENCODINGS = {"value": {"numeric_columns": ["value"]}, "bins": {"numeric_columns": []}}
+
+
+def control_runs(n: int, private_its: int) -> dict:
+    """The three runs of the controls at identical settings (networks, Adam, warm start, batch,
+    iterations): GS-WGAN to ε = 10 with checkpoints at 1 and 10; σ = 0 (the same 500 critics,
+    per-sample gradients rescaled to C/B, no noise); the non-private WGAN-GP (one critic on all n
+    records, gradients as they are)."""
+    return {
+        "GS-WGAN": dict(epsilon=10.0, checkpoints=[1.0, 10.0]),
+        "σ = 0": dict(noise_multiplier=0.0, max_iter=private_its),
+        "WGAN-GP": dict(noise_multiplier=0.0, clip_bound=None, subset_size=n, max_iter=private_its),
+    }
+
+
+def control_fit(table, bins, seed: int, pretrain: int, options: dict) -> tuple[dict, float]:
+    """One control fit (one thread, a worker process): ({ε or "-": 2-way TVD}, fit seconds)."""
+    real_counts = hg.table_counts(table, bins.n_bins)
+    model = gan.GSWGAN(
+        domain={"group": 2, "value": bins.n_bins},
+        random_state=seed,
+        **{**hg.GAN_DEFAULTS, "pretrain_iterations": pretrain, **options},
+    )
+    t = time.perf_counter()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        model.fit(table)
+    wall = time.perf_counter() - t
+    snaps = {f"{e:g}": model.at_epsilon(e) for e in model.checkpoints_} or {"-": model}
+    return {
+        e: tvd(real_counts, hg.table_counts(m.sample(TVD_ROWS), bins.n_bins))
+        for e, m in snaps.items()
+    }, wall
+
+
+def controls_check(say: Report, n: int, pretrain: int, seed: int, n_jobs: int) -> None:
+    """Issue: does the network learn without DP? GS-WGAN at ε = 1 and 10, the σ = 0 control and
+    the non-private WGAN-GP, both encodings, beside the uniform table; runs in parallel
+    (joblib), each fit on one thread."""
+    from joblib import Parallel, cpu_count, delayed
+
+    table, bins = real_table(n, 0)
+    real_counts = hg.table_counts(table, bins.n_bins)
+    uniform = tvd(real_counts, np.ones_like(real_counts))
+    its = gan.GSWGAN(**hg.GAN_DEFAULTS)._iterations_for(10.0, n // 40)
+    runs = control_runs(n, its)
+    jobs = [(k, e, {**o, **ENCODINGS[e]}) for k, o in runs.items() for e in ENCODINGS]
+    out = Parallel(n_jobs=n_jobs)(
+        delayed(control_fit)(table, bins, seed, pretrain, o) for _, _, o in jobs
+    )
+    res = {(k, e): r for (k, e, _), r in zip(jobs, out, strict=True)}
+    say(
+        f"Controls at the paper's setting (Gaussian non-signal, n = {n:,}, K = {n // 40} critics "
+        f"on subsets of 40, C = 1, B = 32, lr 1e-4, EMA 0.999), warm start {pretrain:,} "
+        f"iterations, {its:,} private iterations (ε = 10 under GS-WGAN's accounting), seed "
+        f"{seed}: 2-way TVD (group × 100 bins) of {TVD_ROWS:,} records against the real table "
+        f"(fit wall time in brackets; {n_jobs if n_jobs > 0 else cpu_count()} fits at a time):"
+    )
+    rows = []
+    for k in runs:
+        for e in sorted(res[(k, "value")][0]):
+            label = f"{k}, ε = {e}" if e != "-" else f"{k} (non-private)"
+            rows.append(
+                [label]
+                + [f"{res[(k, enc)][0][e]:.4f} ({secs(res[(k, enc)][1])})" for enc in ENCODINGS]
+            )
+    rows.append(["uniform table"] + [f"{uniform:.4f}"] * len(ENCODINGS))
+    say.table(["run", "group + value (paper)", "one-hot bins"], rows)
+    ctrl = res[("σ = 0", "value")][0]["-"]
+    say(
+        f"σ = 0 control (paper's encoding) / uniform = {ctrl / uniform:.3f} (target ≤ 1/3: "
+        f"{'met' if ctrl <= uniform / 3 else 'NOT met'})"
+    )
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument(
@@ -476,12 +556,22 @@ def main(argv=None) -> int:
         help="seeds of the learning-regime quality check (6; --quick: 2)",
     )
     ap.add_argument(
+        "--controls",
+        action="store_true",
+        help=f"only the controls: GS-WGAN, σ = 0 and WGAN-GP with the authors' "
+        f"{CONTROL_PRETRAIN}-iteration warm start, both encodings (~30 min on 2 cores)",
+    )
+    ap.add_argument("--n-jobs", type=int, default=-1, help="parallel fits of --controls (all)")
+    ap.add_argument(
         "--output",
         type=Path,
         default=None,
-        help="report file (default for a full run: benchmarks/results_gan.txt)",
+        help="report file (default for a full run: benchmarks/results_gan.txt, with --controls "
+        "benchmarks/results_gan_controls.txt)",
     )
     args = ap.parse_args(argv)
+    if args.controls:
+        return controls_main(args)
     n = 4000 if args.quick else 20000
     seeds = list(range(1 if args.quick else args.seeds))
     options = dict(checkpoints=CHECKPOINTS)
@@ -579,6 +669,20 @@ def main(argv=None) -> int:
     say()
     say(f"benchmark total {secs(time.perf_counter() - t0)}; {load()}")
     say.finish(args.output, ROOT / "benchmarks" / "results_gan.txt", full_run=not args.quick)
+    return 0
+
+
+def controls_main(args) -> int:
+    """``--controls``: the controls section alone (``--quick``: n = 4 000, 20 warm-start
+    iterations)."""
+    say = Report.start("bench_gan.py", None)
+    t0 = time.perf_counter()
+    say(f"python {platform.python_version()}, torch {torch.__version__}, numpy {np.__version__}")
+    n, pretrain = (4000, 20) if args.quick else (20000, CONTROL_PRETRAIN)
+    controls_check(say, n, pretrain, seed=0, n_jobs=args.n_jobs)
+    say(f"benchmark total {secs(time.perf_counter() - t0)}; {load()}")
+    default = ROOT / "benchmarks" / "results_gan_controls.txt"
+    say.finish(args.output, default, full_run=not args.quick)
     return 0
 
 

@@ -16,6 +16,8 @@ __all__ = [
     "column_offsets",
     "decode_gumbel_max",
     "gumbel",
+    "numeric_code",
+    "numeric_value",
     "onehot_shards",
     "one_thread",
 ]
@@ -39,27 +41,48 @@ def column_offsets(sizes) -> np.ndarray:
     return np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64)
 
 
+def numeric_value(code, levels: int):
+    """A numeric column's code 0 .. levels − 1 as a number in [−1, 1]: 2·code/(levels − 1) − 1
+    (public: it depends on the domain only; levels ≥ 2)."""
+    return 2.0 * code / (levels - 1) - 1.0
+
+
+def numeric_code(value: np.ndarray, levels: int) -> np.ndarray:
+    """The inverse of :func:`numeric_value`, rounded to the nearest code and clipped to the
+    domain: int64 codes in 0 .. levels − 1."""
+    code = np.rint((np.asarray(value, dtype=float) + 1.0) * (levels - 1) / 2.0)
+    return np.clip(code, 0, levels - 1).astype(np.int64)
+
+
 def onehot_shards(
-    codes: dict, names: list, sizes: list[int], shards: list
+    codes: dict, names: list, sizes: list[int], shards: list, numeric=None
 ) -> tuple[np.ndarray, np.ndarray]:
     """One-hot records of every shard, zero-padded to the largest shard.
 
     Parameters
     ----------
     codes : dict {column: int64 array (n,)}; names : columns in order; sizes : levels per column;
-    shards : list of K int arrays of record indices.
+    shards : list of K int arrays of record indices; numeric : None or one bool per column — a
+    numeric column is one slot holding :func:`numeric_value` of its code instead of a one-hot
+    block.
 
     Returns
     -------
-    (data, shard_sizes): float32 array (K, m_max, Σ sizes) and int array (K,).
+    (data, shard_sizes): float32 array (K, m_max, width) and int array (K,), width = Σ sizes
+    (a numeric column counting 1).
     """
-    offsets = column_offsets(sizes)
+    numeric = list(numeric) if numeric is not None else [False] * len(sizes)
+    widths = [1 if num else size for size, num in zip(sizes, numeric, strict=True)]
+    offsets = column_offsets(widths)
     shard_sizes = np.array([len(s) for s in shards])
-    data = np.zeros((len(shards), int(shard_sizes.max()), int(sum(sizes))), dtype=np.float32)
+    data = np.zeros((len(shards), int(shard_sizes.max()), int(sum(widths))), dtype=np.float32)
     for j, idx in enumerate(shards):
         rows = np.arange(len(idx))
-        for off, c in zip(offsets, names, strict=True):
-            data[j, rows, off + codes[c][idx]] = 1.0
+        for off, c, size, num in zip(offsets, names, sizes, numeric, strict=True):
+            if num:
+                data[j, rows, off] = numeric_value(codes[c][idx], size)
+            else:
+                data[j, rows, off + codes[c][idx]] = 1.0
     return data, shard_sizes
 
 

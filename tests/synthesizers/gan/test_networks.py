@@ -73,27 +73,33 @@ def test_critic_gradients_match_autograd(lead, real):
         torch.set_default_dtype(torch.float32)
 
 
+@pytest.mark.parametrize("numeric", [None, (False, False, True)])
 @pytest.mark.parametrize("lead", [(), (2,)])
-def test_generator_backward_matches_autograd(lead):
-    # Gumbel-softmax samples y = block_softmax((G(z) + g)/τ) of a (2, 3)-level table; the
+def test_generator_backward_matches_autograd(lead, numeric):
+    # Gumbel-softmax samples y = block_softmax((G(z) + g)/τ) of a (2, 3)-level table, and with
+    # a third, numeric column whose slot is the raw output (no noise, no softmax); the
     # hand-written backward of Σ gy·y against autograd through the same forward pass
     torch.set_default_dtype(torch.float64)
     try:
         gen = torch.Generator().manual_seed(1)
-        sizes, tau = [2, 3], 0.2
-        net = _FlatMLP(lead, [4, 6, 6, 5], gen, torch)
+        sizes, tau = [2, 3] + ([1] if numeric else []), 0.2
+        width = sum(sizes)
+        net = _FlatMLP(lead, [4, 6, 6, width], gen, torch)
         z = torch.randn((*lead, 8, 4), generator=gen)
-        noise = torch.randn((*lead, 8, 5), generator=gen)
-        gy = torch.randn((*lead, 8, 5), generator=gen)
+        noise = torch.randn((*lead, 8, width), generator=gen)
+        gy = torch.randn((*lead, 8, width), generator=gen)
         params = net.tensors()
-        y, cache = _gen_forward(params, z, noise.clone(), tau, sizes, torch)
-        mine = _gen_backward(params, cache, gy, tau, sizes, torch)
+        y, cache = _gen_forward(params, z, noise.clone(), tau, sizes, torch, numeric)
+        mine = _gen_backward(params, cache, gy, tau, sizes, torch, numeric)
 
         leaf = net.flat.clone().requires_grad_(True)
         p = net.views(leaf)
         h = torch.relu(torch.relu(z @ p[0] + p[1]) @ p[2] + p[3])
-        v = (h @ p[4] + p[5] + noise) / tau
-        ref_y = torch.cat([torch.softmax(v[..., :2], -1), torch.softmax(v[..., 2:], -1)], -1)
+        out = h @ p[4] + p[5]
+        v = (out + noise) / tau
+        ref_y = torch.cat(
+            [torch.softmax(v[..., :2], -1), torch.softmax(v[..., 2:5], -1), out[..., 5:]], -1
+        )
         torch.testing.assert_close(y, ref_y.detach())
         ref = torch.autograd.grad((ref_y * gy).sum(), leaf)[0]
         torch.testing.assert_close(

@@ -30,7 +30,7 @@ from ..._validation import (
 from ...privacy.gradients import SENSITIVITY
 from ...privacy.ledger import PrivacyLedger
 from ...privacy.rdp import gswgan_epsilon, gswgan_max_iterations
-from .._torch_tables import decode_gumbel_max, one_thread
+from .._torch_tables import decode_gumbel_max, numeric_code, one_thread
 from ..base import renamed_params
 from ..tabular import TabularSynthesizer
 from .networks import _gen_logits
@@ -43,6 +43,11 @@ def _check_betas(betas, name: str) -> None:
         raise ValueError(f"{name} must be a pair (beta1, beta2) in [0, 1), got {betas!r}")
     for i, b in enumerate(betas):
         check_real(b, f"{name}[{i}]", 0.0, 1.0, high_open=True)
+
+
+def _check_columns(columns, name: str) -> None:
+    if isinstance(columns, str) or not isinstance(columns, Sequence):
+        raise ValueError(f"{name} must be a sequence of column names, got {columns!r}")
 
 
 def _check_checkpoints(checkpoints, name: str) -> None:
@@ -74,8 +79,10 @@ class GSWGAN(_GSWGANTraining, TabularSynthesizer):
         γ = 1/500). Must be ≤ n (checked at :meth:`fit`).
     noise_multiplier : float ≥ 0, default 1.07
         σ (0: non-private mode, ε = ∞).
-    clip_bound : float > 0, default 1.0
-        C.
+    clip_bound : float > 0 or None, default 1.0
+        C. None (only with ``noise_multiplier=0``): no sanitiser at all, the generator gets the
+        critic's gradients as they are — with ``subset_size`` = n (one critic on all records)
+        this is the plain, non-private WGAN-GP (Gulrajani et al. 2017), the control of a DP run.
     batch_size : int ≥ 1, default 32
         B, generated samples per generator step (and real records per critic step, capped at
         ``subset_size``).
@@ -91,6 +98,12 @@ class GSWGAN(_GSWGANTraining, TabularSynthesizer):
     ema_decay : float in [0, 1), default 0.999
     tau : float > 0, default 0.2
         Gumbel-softmax temperature of the samples shown to the critics.
+    numeric_columns : sequence of str, default ()
+        Ordered columns (≥ 2 levels) the networks see as one number instead of a one-hot block:
+        code c of k levels is 2c/(k − 1) − 1 ∈ [−1, 1] (public: from the domain only), the
+        generator outputs it linearly, and :meth:`sample` rounds it to the nearest code (clipped
+        to the domain). The encoding of Montoya Perez et al. (2024), §4.2, whose GAN generates the
+        group and the value while the histogram methods see bins.
     pretrain_iterations : int ≥ 0, default 100
         Non-private warm-start iterations of every discriminator (each: ``critic_iters`` critic
         steps and one step of its throw-away generator). The reference uses 2000 (MNIST); one
@@ -157,7 +170,7 @@ class GSWGAN(_GSWGANTraining, TabularSynthesizer):
         **TabularSynthesizer._parameter_constraints,
         "subset_size": check_positive_int,
         "noise_multiplier": real_in(0.0),
-        "clip_bound": real_in(0.0, low_open=True),
+        "clip_bound": optional(real_in(0.0, low_open=True)),
         "batch_size": check_positive_int,
         "z_dim": check_positive_int,
         "hidden": check_positive_int,
@@ -168,6 +181,7 @@ class GSWGAN(_GSWGANTraining, TabularSynthesizer):
         "drift_weight": real_in(0.0),
         "ema_decay": real_in(0.0, 1.0, high_open=True),
         "tau": real_in(0.0, low_open=True),
+        "numeric_columns": _check_columns,
         "pretrain_iterations": check_nonnegative_int,
         "max_iter": check_positive_int,
         "checkpoints": optional(_check_checkpoints),
@@ -195,6 +209,7 @@ class GSWGAN(_GSWGANTraining, TabularSynthesizer):
         drift_weight: float = 1e-3,
         ema_decay: float = 0.999,
         tau: float = 0.2,
+        numeric_columns: Sequence[str] = (),
         pretrain_iterations: int = 100,
         max_iter: int = 20000,
         checkpoints: Sequence[float] | None = None,
@@ -218,6 +233,7 @@ class GSWGAN(_GSWGANTraining, TabularSynthesizer):
         self.drift_weight = drift_weight
         self.ema_decay = ema_decay
         self.tau = tau
+        self.numeric_columns = numeric_columns
         self.pretrain_iterations = pretrain_iterations
         self.max_iter = max_iter
         self.checkpoints = checkpoints
@@ -227,6 +243,11 @@ class GSWGAN(_GSWGANTraining, TabularSynthesizer):
 
     # -- parameters ---------------------------------------------------------------------------
     def _check_param_relations(self) -> None:
+        if self.clip_bound is None and float(self.noise_multiplier) != 0:
+            raise ValueError(
+                "clip_bound=None (no sanitiser) is the non-private control: it needs "
+                f"noise_multiplier=0, got noise_multiplier={self.noise_multiplier!r}"
+            )
         if self.checkpoints is None:
             return
         if float(self.checkpoints[-1]) > float(self.epsilon):
@@ -277,14 +298,15 @@ class GSWGAN(_GSWGANTraining, TabularSynthesizer):
         return gswgan_epsilon(iterations, **self._accountant_kwargs(self.n_discriminators_))
 
     def _record(self, ledger: PrivacyLedger, iterations: int, eps: float) -> None:
-        b, c, s = int(self.batch_size), float(self.clip_bound), float(self.noise_multiplier)
+        b, s = int(self.batch_size), float(self.noise_multiplier)
+        c = math.inf if self.clip_bound is None else float(self.clip_bound)
         ledger.record(
             mechanism="subsampled_gaussian",
             epsilon=eps,
             delta=float(self.delta) if s > 0 else 0.0,
             rho=None,
             sensitivity=SENSITIVITY * c / b,
-            scale=SENSITIVITY * c * s / b,
+            scale=SENSITIVITY * c * s / b if s > 0 else 0.0,
             draws=iterations if s > 0 else 0,
             note=(
                 f"GS-WGAN: {iterations} iterations x B={b} sanitised per-sample gradients; "
@@ -300,6 +322,7 @@ class GSWGAN(_GSWGANTraining, TabularSynthesizer):
         torch = import_optional("torch", "GSWGAN")
 
         names = list(codes)
+        self._numeric_mask(names)  # checks numeric_columns against the data before any work
         sizes = [int(self.domain_[c]) for c in names]
         n = int(next(iter(codes.values())).shape[0])
         subset = int(self.subset_size)
@@ -340,6 +363,41 @@ class GSWGAN(_GSWGANTraining, TabularSynthesizer):
         self.checkpoints_ = {c: (t, self._epsilon(t)) for c, t in zip(cp_eps, cp_it, strict=True)}
         self._record(self.ledger_, total_it, self.epsilon_spent_)
 
+    def _numeric_mask(self, names) -> list[bool]:
+        """One bool per column of ``names``: is it in ``numeric_columns``? Raises ValueError for a
+        name that is not a column or a numeric column with fewer than 2 levels."""
+        wanted = list(self.numeric_columns)
+        unknown = [c for c in wanted if c not in names]
+        if unknown:
+            raise ValueError(
+                f"numeric_columns must be columns of the data {list(names)}, got {unknown}"
+            )
+        short = [c for c in wanted if int(self.domain_[c]) < 2]
+        if short:
+            raise ValueError(f"numeric_columns need >= 2 levels, got {short} with one level")
+        return [c in wanted for c in names]
+
+    def _decode(self, logits: np.ndarray, rng: np.random.Generator) -> pd.DataFrame:
+        """Codes from generator outputs (n, width): Gumbel-max on each one-hot block, the
+        nearest code for a numeric slot."""
+        names = list(self.columns_)
+        levels = [int(self.domain_[c]) for c in names]
+        numeric = self._numeric_mask(names)
+        if not any(numeric):
+            return decode_gumbel_max(logits, names, levels, rng)
+        widths = [1 if num else k for k, num in zip(levels, numeric, strict=True)]
+        blocks = np.split(logits, np.cumsum(widths)[:-1], axis=1)
+        cat = [i for i, num in enumerate(numeric) if not num]
+        out = decode_gumbel_max(
+            np.concatenate([blocks[i] for i in cat], axis=1) if cat else logits[:, :0],
+            [names[i] for i in cat],
+            [levels[i] for i in cat],
+            rng,
+        )
+        for i in (i for i, num in enumerate(numeric) if num):
+            out[names[i]] = numeric_code(blocks[i][:, 0], levels[i])
+        return out[names]
+
     def _default_n(self) -> int:
         # replace-one neighbours: n is public, no budget is spent on it
         return self.n_records_
@@ -354,12 +412,13 @@ class GSWGAN(_GSWGANTraining, TabularSynthesizer):
         return out.astype(np.float64)
 
     def _sample_codes(self, n: int, rng: np.random.Generator) -> pd.DataFrame:
-        """One category per column by the Gumbel-max trick on the EMA generator's logits."""
-        sizes = [int(self.domain_[c]) for c in self.columns_]
-        return decode_gumbel_max(self._logits(n, rng, self._ema), self.columns_, sizes, rng)
+        """One category per column by the Gumbel-max trick on the EMA generator's logits (a
+        numeric column: its output rounded to the nearest code)."""
+        return self._decode(self._logits(n, rng, self._ema), rng)
 
     def category_probabilities(self, n: int = 10000, random_state=None) -> dict:
-        """Monte-Carlo average of the generator's per-column softmax over ``n`` latent draws.
+        """Monte-Carlo average of the generator's per-column softmax over ``n`` latent draws (a
+        numeric column: the shares of the codes its ``n`` outputs round to).
 
         Returns ``{column: ndarray (levels,)}`` summing to 1 (post-processing; no budget).
         """
@@ -367,8 +426,12 @@ class GSWGAN(_GSWGANTraining, TabularSynthesizer):
         n = check_positive_int(n, "n")
         logits = self._logits(n, check_random_state(random_state), self._ema)
         out, off = {}, 0
-        for c in self.columns_:
+        for c, num in zip(self.columns_, self._numeric_mask(self.columns_), strict=True):
             size = int(self.domain_[c])
+            if num:
+                out[c] = np.bincount(numeric_code(logits[:, off], size), minlength=size) / n
+                off += 1
+                continue
             block = logits[:, off : off + size]
             p = np.exp(block - block.max(axis=1, keepdims=True))
             out[c] = (p / p.sum(axis=1, keepdims=True)).mean(axis=0)

@@ -165,18 +165,33 @@ def _addmm_(out, x, w):
     return out.baddbmm_(x, w) if x.ndim == 3 else out.addmm_(x, w)
 
 
-def _gen_forward(p, z, noise, tau, sizes, torch):
-    """Gumbel-softmax samples y = block_softmax((G(z) + noise)/τ) and what the backward needs."""
+def _numeric_slots(sizes, numeric) -> list[int]:
+    """Positions in the encoded record of the numeric columns (one slot each, ``sizes`` = 1)."""
+    offsets = [sum(sizes[:i]) for i in range(len(sizes))]
+    return [off for off, num in zip(offsets, numeric or (), strict=False) if num]
+
+
+def _gen_forward(p, z, noise, tau, sizes, torch, numeric=None):
+    """Gumbel-softmax samples y = block_softmax((G(z) + noise)/τ) and what the backward needs.
+
+    ``numeric`` (optional, one bool per column of width ``sizes``): a numeric column's slot
+    (width 1) is the generator's output itself, without noise or softmax.
+    """
     r1 = torch.relu(_mm(p[1], z, p[0], torch))
     r2 = torch.relu(_mm(p[3], r1, p[2], torch))
     logits = _mm(p[5], r2, p[4], torch)
+    slots = _numeric_slots(sizes, numeric)
+    raw = logits[..., slots].clone() if slots else None
     y = block_softmax(logits.add_(noise).div_(tau), sizes, torch)
+    if slots:
+        y[..., slots] = raw
     return y, (z, r1, r2, y)
 
 
-def _gen_backward(p, cache, gy, tau, sizes, torch):
+def _gen_backward(p, cache, gy, tau, sizes, torch, numeric=None):
     """Gradients of Σ gy·y with respect to the generator's parameters (hand-written backward of
-    :func:`_gen_forward`: per-block softmax, 1/τ, Linear-ReLU-Linear-ReLU-Linear)."""
+    :func:`_gen_forward`: per-block softmax, 1/τ, Linear-ReLU-Linear-ReLU-Linear; a numeric
+    slot passes its gradient straight through)."""
     z, r1, r2, y = cache
     dl = gy.clone()
     off = 0
@@ -185,6 +200,9 @@ def _gen_backward(p, cache, gy, tau, sizes, torch):
         dl[..., blk] -= (gy[..., blk] * y[..., blk]).sum(-1, keepdim=True)
         off += size
     dl.mul_(y).div_(tau)
+    slots = _numeric_slots(sizes, numeric)
+    if slots:
+        dl[..., slots] = gy[..., slots]
     grads = [None] * 6
     for i, (inp, w) in enumerate(((r2, p[4]), (r1, p[2]), (z, p[0]))):
         grads[4 - 2 * i] = _bmm(_t(inp), dl, torch)

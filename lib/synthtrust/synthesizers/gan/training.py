@@ -32,7 +32,10 @@ class _GSWGANTraining:
     """The training loop of :class:`~synthtrust.synthesizers.gan.GSWGAN`, as a mixin: ``_train``
     reads the estimator's hyperparameters from ``self`` and records ``_phase_seconds``."""
 
-    def _train(self, codes, names, sizes, shards, total_it, cp_it, gen, torch):
+    def _train(self, codes, names, levels, shards, total_it, cp_it, gen, torch):
+        numeric = self._numeric_mask(names)
+        sizes = [1 if num else size for size, num in zip(levels, numeric, strict=True)]
+        dense = any(numeric)  # numeric slots: real records enter the critics densely
         L = sum(sizes)
         k = len(shards)
         h, zd = int(self.hidden), int(self.z_dim)
@@ -42,29 +45,32 @@ class _GSWGANTraining:
         tau = float(self.tau)
         gp_w, dr_w = float(self.gp_weight), float(self.drift_weight)
         lr, betas = float(self.lr), (float(self.betas[0]), float(self.betas[1]))
-        clip, sigma = float(self.clip_bound), float(self.noise_multiplier)
+        clip, sigma = self.clip_bound, float(self.noise_multiplier)
         clock = time.perf_counter
         t_start = clock()
 
         # records of every shard as the positions of their one-hot entries (K, m_max, columns),
-        # for the ensemble, and one-hot (K, m_max, L), for one critic at a time
-        cols, shard_sizes = code_shards(codes, names, sizes, shards)
+        # for the ensemble, and encoded (K, m_max, L), for one critic at a time (and for the
+        # ensemble when there are numeric slots)
+        cols, shard_sizes = code_shards(codes, names, levels, shards)
         m_max = cols.shape[1]
         cols = torch.from_numpy(cols)
-        data = torch.from_numpy(onehot_shards(codes, names, sizes, shards)[0])
+        data = torch.from_numpy(onehot_shards(codes, names, levels, shards, numeric)[0])
         pad = torch.from_numpy(np.arange(m_max)[None, :] >= shard_sizes[:, None])  # (K, m_max)
         any_pad = bool(pad.any())
 
         def real_rows(j, reps):
             """Uniform random subsets of b records, without replacement: of every shard (j None),
-            as the positions of their one-hot entries (K, reps, b, c), or of shard j, one-hot
-            (reps, b, L)."""
+            as the positions of their one-hot entries (K, reps, b, c) or, with numeric slots,
+            encoded (K, reps, b, L); or of shard j, encoded (reps, b, L)."""
             if j is None:
                 keys = torch.rand((k, reps, m_max), generator=gen)
                 if any_pad:
                     keys.masked_fill_(pad[:, None, :], 2.0)
                 idx = keys.argsort(dim=-1)[..., :b].reshape(k, reps * b)
-                return cols[torch.arange(k)[:, None], idx].reshape(k, reps, b, -1)
+                return (data if dense else cols)[torch.arange(k)[:, None], idx].reshape(
+                    k, reps, b, -1
+                )
             keys = torch.rand((reps, m_max), generator=gen)
             if any_pad:
                 keys.masked_fill_(pad[j][None, :], 2.0)
@@ -73,7 +79,7 @@ class _GSWGANTraining:
         def relaxed(p, z):
             """Gumbel-softmax samples of the generator(s) with parameters p (+ backward cache)."""
             noise = gumbel((*z.shape[:-1], L), gen, torch)
-            return _gen_forward(p, z, noise, tau, sizes, torch)
+            return _gen_forward(p, z, noise, tau, sizes, torch, numeric)
 
         critic = _FlatMLP((k,), [L, h, h, 1], gen, torch).tensors()
         d_opt = _Adam(critic, lr, betas, n_members=k, torch=torch)
@@ -88,7 +94,7 @@ class _GSWGANTraining:
             for _ in range(n_pre):
                 # the random draws of one iteration, for all K pairs, in the order of the
                 # unbatched algorithm (so the numbers do not depend on the chunking)
-                picked = real_rows(None, ci)  # (K, ci, b, c) positions in the one-hot vector
+                picked = real_rows(None, ci)  # (K, ci, b, c) one-hot positions, or (K, ci, b, L)
                 z = torch.randn((k, ci * b, zd), generator=gen)
                 noise = gumbel((k, ci * b, L), gen, torch)
                 alpha = torch.rand((k, ci, b, 1), generator=gen)
@@ -98,17 +104,19 @@ class _GSWGANTraining:
                 # that the intermediate tensors stay in the cache
                 for c in chunks:
                     crit, pg = [x[c] for x in critic], [x[c] for x in pre_g]
-                    rows = _row_index(picked[c], (c.stop - c.start,), L, torch)
-                    fake = _gen_forward(pg, z[c], noise[c], tau, sizes, torch)[0]
+                    if not dense:
+                        rows = _row_index(picked[c], (c.stop - c.start,), L, torch)
+                    fake = _gen_forward(pg, z[c], noise[c], tau, sizes, torch, numeric)[0]
                     fake = fake.view(-1, ci, b, L)
                     for s in range(ci):
+                        real = {"xr": picked[c, s]} if dense else {"rows": rows[:, s]}
                         _, grads = _critic_grads(
-                            crit, fake[:, s], alpha[c, s], gp_w, dr_w, torch, rows=rows[:, s]
+                            crit, fake[:, s], alpha[c, s], gp_w, dr_w, torch, **real
                         )
                         d_opt.step(grads, c)
-                    y, cache = _gen_forward(pg, z2[c], noise2[c], tau, sizes, torch)
+                    y, cache = _gen_forward(pg, z2[c], noise2[c], tau, sizes, torch, numeric)
                     gy = _critic_input_grad(crit, y, torch).mul_(-1.0 / bsz)
-                    pg_opt.step(_gen_backward(pg, cache, gy, tau, sizes, torch), c)
+                    pg_opt.step(_gen_backward(pg, cache, gy, tau, sizes, torch, numeric), c)
             d_opt.reset()
             del pre_g, pg_opt
         t_pre = clock()
@@ -138,8 +146,9 @@ class _GSWGANTraining:
             # generator step through the frozen D_j with sanitised per-sample gradients
             y, cache = relaxed(gnet, torch.randn((bsz, zd), generator=gen))
             gy = _critic_input_grad(dj, y, torch).mul_(-1.0 / bsz)
-            gy = sanitize_gradients(gy, clip, sigma, generator=gen)
-            g_opt.step(_gen_backward(gnet, cache, gy, tau, sizes, torch))
+            if clip is not None:  # None: the plain WGAN-GP control, gradients as they are
+                gy = sanitize_gradients(gy, float(clip), sigma, generator=gen)
+            g_opt.step(_gen_backward(gnet, cache, gy, tau, sizes, torch, numeric))
             torch._foreach_lerp_(ema, gnet, 1.0 - min(1.0 - 1.0 / (t + 1), decay))
             if todo and todo[0] == t + 1:
                 snaps_at[todo.pop(0)] = [x.clone() for x in ema]
