@@ -17,6 +17,9 @@ def test_presets_share_keys_and_paper_preset_is_the_published_study():
     assert paper["datasets"] == list(hf.DATASETS)
     assert paper["flip_rates"] == [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9]
     assert paper["flip_rows"] == 50_000  # perturbate.R's n
+    # §4: every generator drew 50 000 records; SDV's CTGAN trains 300 epochs by default
+    assert paper["generator_rows"] == 50_000 and paper["ctgan_epochs"] == 300
+    assert {"cart", "ctgan", "copula"} <= set(paper["generators"])
 
 
 def test_paper_table_transcription():
@@ -27,7 +30,13 @@ def test_paper_table_transcription():
     assert adult.loc["Flip 90%", "dcr_holdout_mean"] == pytest.approx(3.84)
     credit = hf.paper_rows("credit-default").set_index("source")
     assert credit.loc["Flip 50%", "tvd_2"] == pytest.approx(0.148)
-    assert len(hf.PAPER) == 4 * 11
+    assert adult.loc["synthpop", "dcr_share"] == pytest.approx(0.580)
+    assert credit.loc["CTGAN", "tvd_1"] == pytest.approx(0.228)
+    shoppers = hf.paper_rows("online-shoppers").set_index("source")
+    assert shoppers.loc["TVAE", "tvd_3"] == pytest.approx(0.557)
+    assert shoppers.loc["Gretel", "dcr_share"] == pytest.approx(0.524)
+    assert list(hf.paper_rows("bank-marketing").source[1:8]) == list(hf.PAPER_GENERATORS)
+    assert len(hf.PAPER) == 4 * 17
     with pytest.raises(ValueError, match="unknown dataset 'iris'"):
         hf.paper_rows("iris")
 
@@ -73,7 +82,12 @@ def test_smoke_run_outputs(smoke_run):
     flips = scores[scores.source == "flip"].sort_values("p")
     assert flips.dcr_share.is_monotonic_decreasing and flips.tvd_3.is_monotonic_increasing
     side = pd.read_csv(smoke_run / "results" / "beside_paper.csv")
-    assert {"this_run", "paper", "metric"} <= set(side.columns)
+    assert {"this_run", "paper", "metric", "paper_row", "row"} <= set(side.columns)
+    gens = pd.read_csv(smoke_run / "results" / "generators.csv")
+    assert gens.label.tolist() == smoke["generators"] and (gens.source == "generator").all()
+    assert gens.dcr_share.between(0, 1).all() and gens.tvd_3.between(0, 1).all()
+    comparison = pd.read_csv(smoke_run / "results" / "generator_comparison.csv")
+    assert comparison.paper_row.dropna().tolist() == list(hf.PAPER_GENERATORS)
 
 
 def test_smoke_run_verdicts(smoke_run):
@@ -85,6 +99,7 @@ def test_smoke_run_verdicts(smoke_run):
     expected = [f"{dataset}_holdout_share"]
     expected += [f"{dataset}_flip{round(100 * p)}_share" for p in smoke["flip_rates"]]
     expected += [f"{dataset}_flip_tvd3_rises", f"{dataset}_mostlyai_share"]
+    expected += [f"{dataset}_cart_share_above_others"]
     expected += [f"dp_{m}_eps{e:g}_share" for m in smoke["dp_methods"] for e in smoke["dp_epsilon"]]
     assert table.finding.tolist() == expected
     for row in table.itertuples():

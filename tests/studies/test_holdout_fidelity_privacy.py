@@ -130,3 +130,109 @@ def test_dp_rows_skip_the_holdout_reference():
 def test_unknown_dataset_is_refused():
     with pytest.raises(ValueError, match="unknown dataset 'iris'"):
         hf.verdict_rows(pd.DataFrame([_row("holdout", 0.5, 100, dataset="iris")]))
+
+
+def test_score_table_on_a_hand_made_table():
+    """Two columns, two training and two holdout records; the four synthetic records' distances
+    by hand: (a, x) 0 to T / 1 to H (closer), (c, z) 2 / 0 (further), (a, y) 1 / 1 (a tie,
+    weight 2 / 4), (b, y) 0 / 2 (closer): share (2 + 0.5) / 4. F¹: each column's TVD is
+    ½(0 + 0.25 + 0.25) (c and z are no training category); F²: ½(4 × 0.25)."""
+    train = pd.DataFrame({"a": ["a", "b"], "b": ["x", "y"]})
+    holdout = pd.DataFrame({"a": ["c", "a"], "b": ["z", "z"]})
+    synthetic = pd.DataFrame({"a": ["a", "c", "a", "b"], "b": ["x", "z", "y", "y"]})
+    row = hf.score_table(train, holdout, synthetic, np.random.default_rng(0)).iloc[0]
+    assert row.dcr_share == pytest.approx(0.625)
+    assert (row.n_closer, row.n_further, row.n_equal, row.n_synthetic) == (2, 1, 1, 4)
+    assert (row.dcr_train_mean, row.dcr_holdout_mean) == pytest.approx((0.75, 1.0))
+    assert (row.tvd_1, row.tvd_2) == pytest.approx((0.25, 0.5))
+
+
+def _scores(*rows):
+    """Score rows (dataset, source, label, metrics) for the paper-row joins."""
+    cols = ["dataset", "source", "label", "tvd_1", "tvd_2", "tvd_3", "dcr_share", "n_synthetic"]
+    frame = pd.DataFrame(list(rows), columns=cols)
+    return frame.assign(dcr_train_mean=2.0, dcr_holdout_mean=2.0)
+
+
+def test_the_2024_mostlyai_file_stands_beside_the_paper_s_mostly_row():
+    results = _scores(
+        ("adult", "holdout", "Holdout", 0.01, 0.016, 0.021, 0.5, 100),
+        ("adult", "published", "mostlyai", 0.02, 0.03, 0.04, 0.51, 100),
+        ("adult", "published", "synthcity-arf", 0.02, 0.03, 0.04, 0.51, 100),
+    )
+    side = hf.beside_paper(results)
+    mostly = side[side.label == "mostlyai"].set_index("metric")
+    assert set(mostly.paper_row) == {"MOSTLY"}
+    assert mostly.loc["dcr_share", "paper"] == pytest.approx(0.506)  # Figure 8, adult
+    assert mostly.loc["tvd_3", ["this_run", "paper"]].tolist() == pytest.approx([0.04, 0.024])
+    assert "2024" in mostly.row.iloc[0] and "MOSTLY (2021)" in mostly.row.iloc[0]
+    assert set(side.label) == {"Holdout", "mostlyai"}  # synthcity-arf: no paper row
+    assert len(side) == 2 * 6
+
+
+def test_generator_comparison_puts_each_paper_row_beside_its_counterpart():
+    results = _scores(
+        ("adult", "generator", "cart", 0.006, 0.009, 0.013, 0.63, 1000),
+        ("adult", "generator", "mst", 0.01, 0.03, 0.06, 0.502, 1000),
+        ("adult", "published", "mostlyai", 0.02, 0.03, 0.04, 0.51, 2000),
+        ("adult", "flip", "Flip 10%", 0.005, 0.017, 0.03, 0.94, 1000),
+    )
+    table = hf.generator_comparison(results).set_index("row")
+    assert list(table.paper_row[:7]) == list(hf.PAPER_GENERATORS)
+    assert list(table.index[7:]) == [hf.ROW_NAMES["mst"]]  # not in the paper; no Flip row
+    cart = table.loc[hf.ROW_NAMES["cart"]]
+    assert (cart.paper_row, cart.label) == ("synthpop", "cart")
+    assert (cart.paper_dcr_share, cart.paper_tvd_1) == pytest.approx((0.58, 0.006))
+    ci = stats.binomtest(630, 1000).proportion_ci(0.95, "exact")
+    assert (cart.dcr_share, cart.share_lower, cart.share_upper) == (0.63, ci.low, ci.high)
+    mostly = table.loc[hf.ROW_NAMES["mostlyai"]]
+    assert (mostly.paper_row, mostly.tvd_3, mostly.paper_tvd_3) == ("MOSTLY", 0.04, 0.024)
+    gretel = table.loc["Gretel"]  # the paper's row alone
+    assert pd.isna(gretel.label) and np.isnan(gretel.dcr_share)
+    assert gretel.paper_tvd_1 == pytest.approx(0.042)
+    assert np.isnan(table.loc[hf.ROW_NAMES["mst"], "paper_dcr_share"])
+    with pytest.raises(ValueError, match="unknown dataset 'iris'"):
+        hf.generator_comparison(_scores(("iris", "generator", "cart", 0, 0, 0, 0.5, 10)))
+
+
+def _generator_rows(cart, others, dataset="adult"):
+    """Generator score rows: CART's (share, records), then the others' (label, share, records)."""
+    rows = [{"dataset": dataset, "label": "cart", "dcr_share": cart[0], "n_synthetic": cart[1]}]
+    rows += [
+        {"dataset": dataset, "label": label, "dcr_share": share, "n_synthetic": n}
+        for label, share, n in others
+    ]
+    return pd.DataFrame(rows)
+
+
+def _cart_row(generators):
+    scores = pd.DataFrame([_row("holdout", 0.5, 100)])
+    return _by_name(hf.verdict_rows(scores, generators=generators)).loc[
+        "adult_cart_share_above_others"
+    ]
+
+
+def test_cart_row_is_the_share_difference_with_bonferroni_clopper_pearson():
+    """CART 600 of 1000 against 500 + 510 of 2000 pooled: each share's interval at 97.5 %, the
+    difference's ends their differences."""
+    row = _cart_row(_generator_rows((0.6, 1000), [("ctgan", 0.5, 1000), ("mst", 0.51, 1000)]))
+    cart = stats.binomtest(600, 1000).proportion_ci(0.975, "exact")
+    others = stats.binomtest(1010, 2000).proportion_ci(0.975, "exact")
+    assert row.estimate == pytest.approx(0.6 - 0.505)
+    assert (row.lower, row.upper) == pytest.approx((cart.low - others.high, cart.high - others.low))
+    assert (row.claim_low, row.claim_high) == (0.0, math.inf)
+    assert row.verdict == "holds" and row.n == 1000
+    assert "58.0 %" in row.paper and "49.9 %–50.6 %" in row.paper  # Figure 8, adult
+    assert "ctgan, mst" in row.note
+
+
+def test_cart_row_decisions_follow_the_interval():
+    # 52 % of 400 against 50 % of 400: the interval straddles 0
+    close = _cart_row(_generator_rows((0.52, 400), [("copula", 0.5, 400)]))
+    assert close.lower < 0 < close.upper and close.verdict == "undetermined"
+    assert close.replicates_to_decide > 400
+    # 40 % against 50 %, 5000 records each: the interval lies below 0
+    below = _cart_row(_generator_rows((0.4, 5000), [("copula", 0.5, 5000)]))
+    assert below.upper < 0 and below.verdict == "fails"
+    alone = _cart_row(_generator_rows((0.6, 1000), []))
+    assert alone.n == 0 and alone.verdict == "undetermined" and "not run" in alone.note
