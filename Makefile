@@ -59,9 +59,14 @@ bench-audit: install
 
 # chapter 1's DP GAN: GS-WGAN training at the paper's setting, previous vs current implementation
 # (per phase, same accounting, 2-way TVD over 3 seeds), ~10 min
-.PHONY: bench-gan bench-privmrf bench-treeshap
+.PHONY: bench-gan bench-gan-controls bench-privmrf bench-treeshap
 bench-gan: install
 	$(BIN)/python benchmarks/bench_gan.py
+
+# chapter 1's DP GAN beside its controls (sigma = 0, plain WGAN-GP, untrained) with the authors'
+# 2000-iteration warm start, both encodings, ~45 min on 2 cores
+bench-gan-controls: install
+	$(BIN)/python benchmarks/bench_gan.py --controls
 
 # chapter 3's PrivMRF on thyroid at ε ∈ {1, 10}: mbi's JAX mirror descent (the previous engine)
 # vs the package's numpy one, same process (~25 min, mostly mbi at ε = 10)

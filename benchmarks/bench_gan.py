@@ -289,13 +289,18 @@ def add_checkpoint_tvds(tvds: dict, model, real_counts, bins) -> None:
         tvds[e].append(tvd(real_counts, hg.table_counts(synth, bins.n_bins)))
 
 
+#: the setting of the implementation comparison (the baseline knows one-hot records only):
+#: the one-hot bins and GS-WGAN's learning rate, as when the baseline was current
+COMPARED = {"numeric_columns": [], "lr": 1e-4}
+
+
 def fit_once(cls, table, bins, seed: int, **options):
     """Fit one implementation; returns (model, {phase: (wall, cpu)})."""
     model = cls(
         epsilon=max(options.get("checkpoints", [10.0])),
         domain={"group": 2, "value": bins.n_bins},
         random_state=seed,
-        **{**hg.GAN_DEFAULTS, **options},
+        **{**hg.GAN_DEFAULTS, **COMPARED, **options},
     )
     w0, c0 = time.perf_counter(), time.process_time()
     with warnings.catch_warnings():
@@ -469,75 +474,51 @@ CONTROL_PRETRAIN = 2000
 ENCODINGS = {"value": {"numeric_columns": ["value"]}, "bins": {"numeric_columns": []}}
 
 
-def control_runs(n: int, private_its: int) -> dict:
-    """The three runs of the controls at identical settings (networks, Adam, warm start, batch,
-    iterations): GS-WGAN to ε = 10 with checkpoints at 1 and 10; σ = 0 (the same 500 critics,
-    per-sample gradients rescaled to C/B, no noise); the non-private WGAN-GP (one critic on all n
-    records, gradients as they are)."""
-    return {
-        "GS-WGAN": dict(epsilon=10.0, checkpoints=[1.0, 10.0]),
-        "σ = 0": dict(noise_multiplier=0.0, max_iter=private_its),
-        "WGAN-GP": dict(noise_multiplier=0.0, clip_bound=None, subset_size=n, max_iter=private_its),
-    }
-
-
-def control_fit(table, bins, seed: int, pretrain: int, options: dict) -> tuple[dict, float]:
-    """One control fit (one thread, a worker process): ({ε or "-": 2-way TVD}, fit seconds)."""
-    real_counts = hg.table_counts(table, bins.n_bins)
-    model = gan.GSWGAN(
-        domain={"group": 2, "value": bins.n_bins},
-        random_state=seed,
-        **{**hg.GAN_DEFAULTS, "pretrain_iterations": pretrain, **options},
-    )
-    t = time.perf_counter()
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        model.fit(table)
-    wall = time.perf_counter() - t
-    snaps = {f"{e:g}": model.at_epsilon(e) for e in model.checkpoints_} or {"-": model}
-    return {
-        e: tvd(real_counts, hg.table_counts(m.sample(TVD_ROWS), bins.n_bins))
-        for e, m in snaps.items()
-    }, wall
-
-
 def controls_check(say: Report, n: int, pretrain: int, seed: int, n_jobs: int) -> None:
-    """Issue: does the network learn without DP? GS-WGAN at ε = 1 and 10, the σ = 0 control and
-    the non-private WGAN-GP, both encodings, beside the uniform table; runs in parallel
-    (joblib), each fit on one thread."""
-    from joblib import Parallel, cpu_count, delayed
+    """Does the network learn without DP? :func:`synthtrust.studies.hypothesis_gan.control_table`
+    (GS-WGAN at ε = 1 and 10, the σ = 0 control, the non-private WGAN-GP, the untrained
+    generator) for both encodings, beside the uniform table."""
+    from joblib import cpu_count
 
-    table, bins = real_table(n, 0)
-    real_counts = hg.table_counts(table, bins.n_bins)
-    uniform = tvd(real_counts, np.ones_like(real_counts))
-    its = gan.GSWGAN(**hg.GAN_DEFAULTS)._iterations_for(10.0, n // 40)
-    runs = control_runs(n, its)
-    jobs = [(k, e, {**o, **ENCODINGS[e]}) for k, o in runs.items() for e in ENCODINGS]
-    out = Parallel(n_jobs=n_jobs)(
-        delayed(control_fit)(table, bins, seed, pretrain, o) for _, _, o in jobs
-    )
-    res = {(k, e): r for (k, e, _), r in zip(jobs, out, strict=True)}
+    res = {
+        enc: hg.control_table(
+            n,
+            gan={"pretrain_iterations": pretrain, **opts},
+            epsilons=[1.0, 10.0],
+            rows=TVD_ROWS,
+            random_state=seed,
+            n_jobs=n_jobs,
+        )
+        for enc, opts in ENCODINGS.items()
+    }
+    first = res["value"]
+    its = int(first["iterations"].iloc[1])
     say(
         f"Controls at the paper's setting (Gaussian non-signal, n = {n:,}, K = {n // 40} critics "
-        f"on subsets of 40, C = 1, B = 32, lr 1e-4, EMA 0.999), warm start {pretrain:,} "
-        f"iterations, {its:,} private iterations (ε = 10 under GS-WGAN's accounting), seed "
-        f"{seed}: 2-way TVD (group × 100 bins) of {TVD_ROWS:,} records against the real table "
-        f"(fit wall time in brackets; {n_jobs if n_jobs > 0 else cpu_count()} fits at a time):"
+        f"on subsets of 40, C = 1, B = 32, lr {hg.GAN_DEFAULTS['lr']:g}, EMA 0.999), warm start "
+        f"{pretrain:,} iterations, {its:,} private iterations (ε = 10 under GS-WGAN's "
+        f"accounting), seed {seed}: 2-way TVD (group × 100 bins) of {TVD_ROWS:,} records against "
+        f"the real table (fit wall time in brackets; {n_jobs if n_jobs > 0 else cpu_count()} "
+        "fits at a time):"
     )
     rows = []
-    for k in runs:
-        for e in sorted(res[(k, "value")][0]):
-            label = f"{k}, ε = {e}" if e != "-" else f"{k} (non-private)"
-            rows.append(
-                [label]
-                + [f"{res[(k, enc)][0][e]:.4f} ({secs(res[(k, enc)][1])})" for enc in ENCODINGS]
-            )
-    rows.append(["uniform table"] + [f"{uniform:.4f}"] * len(ENCODINGS))
+    for i, r in first.iterrows():
+        label = r["run"] + (f", ε = {r['epsilon']:g}" if np.isfinite(r["epsilon"]) else "")
+        rows.append(
+            [label]
+            + [
+                f"{res[e]['tvd'].iloc[i]:.4f}"
+                + (f" ({secs(res[e]['seconds'].iloc[i])})" if res[e]["seconds"].iloc[i] else "")
+                for e in ENCODINGS
+            ]
+        )
     say.table(["run", "group + value (paper)", "one-hot bins"], rows)
-    ctrl = res[("σ = 0", "value")][0]["-"]
+    tvd_of = first.set_index("run")["tvd"]
+    ctrl, uni = float(tvd_of["σ = 0"]), float(tvd_of["uniform table"])
     say(
-        f"σ = 0 control (paper's encoding) / uniform = {ctrl / uniform:.3f} (target ≤ 1/3: "
-        f"{'met' if ctrl <= uniform / 3 else 'NOT met'})"
+        f"σ = 0 control (paper's encoding) / uniform table = {ctrl / uni:.3f} (target ≤ 1/3: "
+        f"{'met' if ctrl <= uni / 3 else 'NOT met'}); / untrained generator = "
+        f"{ctrl / float(tvd_of['untrained']):.3f}"
     )
 
 
@@ -594,7 +575,7 @@ def main(argv=None) -> int:
     pre = options.get("pretrain_iterations", gan.GSWGAN().pretrain_iterations)
     say(
         f"setting: Gaussian non-signal, n = {n:,} → (group, 100 bins), K = {n // 40} critics on "
-        f"subsets of 40, C = 1, σ = 1.07, δ = 1e-5, {pre} pretraining iterations, ε = 10 with "
+        f"subsets of 40, C = 1, σ = 1.07, lr 1e-4, δ = 1e-5, {pre} pretraining iterations, ε = 10 with "
         f"checkpoints {CHECKPOINTS}; seeds {seeds}; old = previous implementation (baseline), "
         f"new = current"
     )

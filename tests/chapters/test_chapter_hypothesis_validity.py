@@ -63,6 +63,7 @@ RESULT_FILES = [
     "failed_multivariate_signal.csv",
     "failed_nonsignal.csv",
     "failed_signal.csv",
+    "gan_controls.csv",
     "gan_error_rates.csv",
     "gan_replicates.parquet",
     "gaussian_error_rates.csv",
@@ -393,6 +394,29 @@ def test_gan_rows_are_the_error_rates_of_their_replicates(smoke_run):
     right = again.sort_values(key).reset_index(drop=True)
     np.testing.assert_allclose(left.rate, right.rate, equal_nan=True)
     assert (left.n_generators <= smoke["gan_generators"]).all()
+
+
+def test_gan_controls_run_as_many_iterations_as_the_dp_run(smoke_run):
+    smoke = runner.load_params(NAME, "smoke")
+    ctl = pd.read_csv(smoke_run / "results" / "gan_controls.csv")
+    assert list(ctl.run) == ["GS-WGAN"] * len(smoke["gan_epsilon"]) + [
+        "σ = 0",
+        "WGAN-GP",
+        "untrained",
+        "uniform table",
+    ]
+    dp_its = ctl.loc[ctl.run.eq("GS-WGAN"), "iterations"].max()
+    assert (
+        dp_its > 0 and (ctl.loc[ctl.run.isin(["σ = 0", "WGAN-GP"]), "iterations"] == dp_its).all()
+    )
+    assert ctl.tvd.between(0, 1).all()
+    # the uniform row is the distance of the chapter's non-signal original from a flat table
+    ((x, y),) = hv.original_samples(
+        "nonsignal", smoke["gan_n"], [np.random.default_rng(smoke["seed"])]
+    )
+    real = hg.table_counts(hg.binned_table(x, y, hv.GAUSSIAN_BINS), 100)
+    uniform = 0.5 * np.abs(real / real.sum() - 1 / real.size).sum()
+    assert ctl.tvd.iloc[-1] == pytest.approx(uniform, rel=1e-12)
 
 
 # -------------------------------------------------------------------------------- verdicts

@@ -337,3 +337,34 @@ def test_gan_verdicts_with_few_generators_are_unpaired_and_conservative():
     want = hv.clopper_pearson(hi_k, 3, 0.975)[0] - hv.clopper_pearson(lo_k, 3, 0.975)[1]
     assert grows["lower"] == pytest.approx(float(want))
     assert grows["method"] == "clopper-pearson-bonferroni" and grows["n"] == 3
+
+
+def test_control_table_runs_the_controls_for_the_same_iterations():
+    # the uniform row by hand from the same original table; the σ = 0 and WGAN-GP controls run
+    # exactly the iterations of GS-WGAN's largest checkpoint; the checkpoint row is the TVD of
+    # that snapshot of a direct GS-WGAN fit (same seed); the fits do not depend on n_jobs
+    kw = dict(gan=TINY, epsilons=[4.0, 20.0], rows=500, random_state=2)
+    table = hg.control_table(800, n_jobs=1, **kw)
+    assert list(table["run"]) == ["GS-WGAN", "GS-WGAN", *hg.CONTROLS[1:], "uniform table"]
+    runs = table.set_index(["run", "epsilon"])
+    ((x, y),) = hv.original_samples("nonsignal", 800, [np.random.default_rng(2)])
+    real = hg.table_counts(hg.binned_table(x, y, hv.GAUSSIAN_BINS), 100)
+    uniform = 0.5 * np.abs(real / 800 - 1 / 200).sum()
+    assert table["tvd"].iloc[-1] == pytest.approx(uniform, rel=1e-12)
+    its = int(runs.loc[("GS-WGAN", 20.0), "iterations"])
+    assert its == GSWGAN(**hg.GAN_DEFAULTS)._iterations_for(20.0, 20) > 0
+    assert [int(v) for v in table["iterations"].iloc[2:4]] == [its, its]
+    assert int(table["iterations"].iloc[4]) == 1
+    direct = GSWGAN(
+        epsilon=20.0,
+        checkpoints=[4.0, 20.0],
+        domain={"group": 2, "value": 100},
+        random_state=2,
+        **hg.GAN_DEFAULTS,
+        **TINY,
+    ).fit(hg.binned_table(x, y, hv.GAUSSIAN_BINS))
+    synth = hg.table_counts(direct.at_epsilon(4.0).sample(500), 100)
+    expected = 0.5 * np.abs(real / 800 - synth / 500).sum()
+    assert runs.loc[("GS-WGAN", 4.0), "tvd"] == pytest.approx(expected, rel=1e-12)
+    parallel = hg.control_table(800, n_jobs=2, **kw)
+    pd.testing.assert_frame_equal(table.drop(columns="seconds"), parallel.drop(columns="seconds"))

@@ -108,8 +108,9 @@ class GSWGAN(_GSWGANTraining, TabularSynthesizer):
         Non-private warm-start iterations of every discriminator (each: ``critic_iters`` critic
         steps and one step of its throw-away generator). The reference uses 2000 (MNIST); one
         batched iteration for K = 500 critics on the (2, 100)-level table costs ≈ 0.3–0.7 s on
-        one CPU thread (``benchmarks/bench_gan.py``; the range is the machine's load), so 2000
-        would take 10–20 min per fit and the default is smaller.
+        one CPU thread one-hot, ≈ 0.3 s with the value as one number (``numeric_columns``;
+        ``benchmarks/bench_gan.py``; the range is the machine's load), so 2000 take 10–20 min
+        per fit and the default is smaller.
     max_iter : int ≥ 1, default 20000
         Cap on the private iterations (the reference's ``iterations``). Formerly
         ``max_iterations`` (still accepted, with a ``FutureWarning``).
