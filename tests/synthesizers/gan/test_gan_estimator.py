@@ -227,11 +227,6 @@ def test_budget_too_small_warns_and_releases_initial_generator():
             r"noise_multiplier=0, got noise_multiplier=1.07",
         ),
         (dict(numeric_columns="a"), ValueError, r"numeric_columns must be a sequence of column"),
-        (
-            dict(numeric_columns=["zz"]),
-            ValueError,
-            r"numeric_columns must be columns of the data \['a'\], got \['zz'\]",
-        ),
         (dict(composition="joint"), ValueError, r"composition must be one of"),
         (dict(conversion="pld"), ValueError, r"conversion must be one of"),
         (dict(random_state="x"), TypeError, r"random_state must be"),
@@ -252,6 +247,12 @@ def test_fit_errors_and_not_fitted():
     bad = df.assign(a=df["a"] + 4)
     with pytest.raises(ValueError):
         GSWGAN(domain=dom, **SMALL).fit(bad)
+    with pytest.raises(
+        ValueError, match=r"numeric_columns must be columns of the data \['a', 'b'\], got \['zz'\]"
+    ):
+        GSWGAN(domain=dom, numeric_columns=["zz"], **SMALL).fit(df)
+    with pytest.raises(ValueError, match=r"numeric_columns need >= 2 levels, got \['c'\]"):
+        GSWGAN(domain={**dom, "c": 1}, numeric_columns=["c"], **SMALL).fit(df.assign(c=0))
     with pytest.raises(NotFittedError):
         GSWGAN(domain=dom).sample(3)
     with pytest.raises(NotFittedError):
