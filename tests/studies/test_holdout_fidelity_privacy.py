@@ -165,7 +165,7 @@ def test_the_2024_mostlyai_file_stands_beside_the_paper_s_mostly_row():
     assert set(mostly.paper_row) == {"MOSTLY"}
     assert mostly.loc["dcr_share", "paper"] == pytest.approx(0.506)  # Figure 8, adult
     assert mostly.loc["tvd_3", ["this_run", "paper"]].tolist() == pytest.approx([0.04, 0.024])
-    assert "2024" in mostly.row.iloc[0] and "MOSTLY (2021)" in mostly.row.iloc[0]
+    assert "2024" in mostly.row.iloc[0] and "MOSTLY 2021" in mostly.row.iloc[0]
     assert set(side.label) == {"Holdout", "mostlyai"}  # synthcity-arf: no paper row
     assert len(side) == 2 * 6
 

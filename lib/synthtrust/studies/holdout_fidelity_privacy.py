@@ -201,14 +201,15 @@ PAPER_ROW_OF = {
     "mostlyai": "MOSTLY",
 }
 
-#: Names of this run's rows in the chapter's tables where the label alone would mislead.
+#: Names of this run's rows in the chapter's tables where the label alone would mislead: the
+#: paper's row, then ours ("our" = this package's generator run here).
 ROW_NAMES = {
-    "cart": "synthpop | this run: sequential CART",
-    "ctgan": "CTGAN | this run: synthtrust's CTGAN",
-    "copula": "GaussianCopula | this run: synthtrust's Gaussian copula",
-    "mostlyai": "MOSTLY (2021) | this run: the 2024 file mostlyai",
-    "mst": "MST (DP; not in the paper)",
-    "aim": "AIM (DP; not in the paper)",
+    "cart": "synthpop / our sequential CART",
+    "ctgan": "CTGAN / our CTGAN",
+    "copula": "GaussianCopula / our copula",
+    "mostlyai": "MOSTLY 2021 / mostlyai 2024 file",
+    "mst": "MST (DP, beyond the paper)",
+    "aim": "AIM (DP, beyond the paper)",
 }
 
 
