@@ -316,6 +316,20 @@ def gan_error_rates(results: pd.DataFrame, min_feasible: float = 0.05) -> pd.Dat
     return rates
 
 
+def _accountant(n: int, gan: dict | None) -> tuple[int, dict]:
+    """(``max_iter``, keyword arguments of ``gswgan_epsilon`` / ``gswgan_max_iterations``) of
+    the configuration :data:`GAN_DEFAULTS` updated by ``gan`` on ``n`` records."""
+    ref = GSWGAN(**{**GAN_DEFAULTS, **dict(gan or {})})
+    kw = dict(
+        n_discriminators=int(n) // int(ref.subset_size),
+        batch_size=int(ref.batch_size),
+        noise_multiplier=float(ref.noise_multiplier),
+        delta=float(ref.delta),
+        conversion=ref.conversion,
+    )
+    return int(ref.max_iter), kw
+
+
 def accounting_table(n: int = 20000, epsilons=EPSILONS, gan: dict | None = None) -> pd.DataFrame:
     """The privacy accounting behind each checkpoint (no training; the accountant only).
 
@@ -324,18 +338,10 @@ def accounting_table(n: int = 20000, epsilons=EPSILONS, gan: dict | None = None)
     ``epsilon_per_iteration`` (the same iterations under the standard analysis: one subsampled
     release of B gradients per iteration; see the module docstring). K = n // subset_size.
     """
-    opts = {**GAN_DEFAULTS, **dict(gan or {})}
-    ref = GSWGAN(**opts)
-    kw = dict(
-        n_discriminators=int(n) // int(ref.subset_size),
-        batch_size=int(ref.batch_size),
-        noise_multiplier=float(ref.noise_multiplier),
-        delta=float(ref.delta),
-        conversion=ref.conversion,
-    )
+    max_iter, kw = _accountant(n, gan)
     rows = []
     for eps in sorted(float(e) for e in epsilons):
-        its = gswgan_max_iterations(eps, max_iterations=int(ref.max_iter), **kw)
+        its = gswgan_max_iterations(eps, max_iterations=max_iter, **kw)
         rows.append(
             {
                 "epsilon": eps,
@@ -362,6 +368,19 @@ def _control_options(run: str, n: int, epsilons: list[float], iterations: int) -
     return {"noise_multiplier": 0.0, "clip_bound": None, "subset_size": n, "max_iter": iterations}
 
 
+def _nonsignal_counts(n: int, seed: int) -> tuple[pd.DataFrame, np.ndarray]:
+    """The controls' original: a Gaussian non-signal table of ``n`` records seeded by ``seed``,
+    binned with ``GAUSSIAN_BINS``, and its (2, n_bins) counts."""
+    ((x, y),) = hv.original_samples("nonsignal", int(n), [np.random.default_rng(seed)])
+    table = binned_table(x, y, hv.GAUSSIAN_BINS)
+    return table, table_counts(table, hv.GAUSSIAN_BINS.n_bins)
+
+
+def _tvd(real: np.ndarray, other: np.ndarray) -> float:
+    """½ Σ |p − q| of two count arrays of the same shape (each normalised to sum 1)."""
+    return 0.5 * float(np.abs(real / real.sum() - other / other.sum()).sum())
+
+
 def control_cell(params: dict, rngs: list[np.random.Generator]) -> pd.DataFrame:
     """One run of :func:`control_table` (a :func:`~synthtrust.experiment.run_grid` task).
 
@@ -378,10 +397,9 @@ def control_cell(params: dict, rngs: list[np.random.Generator]) -> pd.DataFrame:
     eps = sorted(float(e) for e in params["epsilons"])
     opts = {**GAN_DEFAULTS, **dict(params.get("gan") or {})}
     n, seed, bins = int(params["n"]), int(params["seed"]), hv.GAUSSIAN_BINS
-    ((x, y),) = hv.original_samples("nonsignal", n, [np.random.default_rng(seed)])
-    table = binned_table(x, y, bins)
-    real = table_counts(table, bins.n_bins)
-    its = GSWGAN(**opts)._iterations_for(eps[-1], n // int(opts["subset_size"]))
+    table, real = _nonsignal_counts(n, seed)
+    max_iter, kw = _accountant(n, params.get("gan"))
+    its = gswgan_max_iterations(eps[-1], max_iterations=max_iter, **kw)
     opts.update(_control_options(params["run"], n, eps, its))
     out = []
     for i, rng in enumerate(rngs):
@@ -392,8 +410,7 @@ def control_cell(params: dict, rngs: list[np.random.Generator]) -> pd.DataFrame:
         snaps = {e: model.at_epsilon(e) for e in model.checkpoints_} or {np.nan: model}
         for e, snap in snaps.items():
             synth = table_counts(snap.sample(int(params["rows"])), bins.n_bins)
-            gap = 0.5 * float(np.abs(real / real.sum() - synth / synth.sum()).sum())
-            out.append((replicate_index(rng, i), e, snap.iterations_, gap, secs))
+            out.append((replicate_index(rng, i), e, snap.iterations_, _tvd(real, synth), secs))
     return pd.DataFrame(out, columns=["rep", "epsilon", "iterations", "tvd", "seconds"])
 
 
@@ -470,9 +487,8 @@ def control_table(
         progress=False,
         warm_up=warm_up,
     )
-    ((x, y),) = hv.original_samples("nonsignal", int(n), [np.random.default_rng(random_state)])
-    real = table_counts(binned_table(x, y, hv.GAUSSIAN_BINS), hv.GAUSSIAN_BINS.n_bins)
-    uniform = 0.5 * float(np.abs(real / real.sum() - 1.0 / real.size).sum())
+    real = _nonsignal_counts(n, random_state)[1]
+    uniform = _tvd(real, np.ones_like(real))
     out = fits[["run", "epsilon", "iterations", "tvd", "seconds"]]
     last = pd.DataFrame([("uniform table", np.nan, 0, uniform, 0.0)], columns=out.columns)
     return pd.concat([out, last], ignore_index=True)
