@@ -187,6 +187,14 @@ class PerturbedHistogram(BaseSynthesizer):
     def _sample_counts(self, n):
         return _round_row(self._noisy, n, self.rounding, self._rng)
 
+    def _noise_scale(self) -> float:
+        return _SENSITIVITY / float(self.epsilon)
+
+    def audit_view(self) -> dict:
+        """The released measurement, for white-box DP auditing (:mod:`synthtrust.dp_audit`):
+        ``{tuple(columns_): (noisy_counts_, "discrete_laplace", 2/ε)}``. Reads only."""
+        return {tuple(self.columns_): (self.noisy_counts_, "discrete_laplace", self._noise_scale())}
+
 
 # --------------------------------------------------------------------------------------------
 # Smoothed histogram (Algorithm 1)

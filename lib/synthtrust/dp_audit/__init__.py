@@ -1,0 +1,49 @@
+"""Empirical DP auditing: does a generator keep its ε promise?
+
+The multi-run distinguishing game (:func:`dp_audit`) fits the generator many times on two
+neighbouring datasets (:mod:`.canary`), scores every fit (:mod:`.scores`) and turns the errors of
+a threshold into a one-sided lower confidence bound on the ε the code actually spends
+(:mod:`.bounds`): a bound above the claim is a **violation**, found by a correct generator with
+probability at most α; a bound below it proves nothing (the report says how high a bound the
+budget of fits could reach, and calls an audit that could not refute the claim
+**underpowered**). :mod:`.planted` holds planted bugs, the audit's positive controls.
+
+Beside :mod:`synthtrust.audit`, which audits generator cards (what a generator's output may
+depend on), this package audits the privacy claim itself.
+
+Source: ``jagielski2020``, ``nasr2023``, ``steinke2023``, ``annamalai2024``, ``ganev2026``.
+"""
+
+from .bounds import (
+    ceiling,
+    clopper_pearson_upper,
+    epsilon_lower_bound,
+    gdp_delta,
+    gdp_mu,
+    mu_lower_bound,
+    one_run_epsilon_lower_bound,
+)
+from .canary import NEIGHBOURING, Worlds, worst_case
+from .game import SCORES, VERDICTS, DPAuditResult, dp_audit
+from .scores import canary_counts, canary_subsets, marginal_likelihood_ratio, whitebox_score
+
+__all__ = [
+    "NEIGHBOURING",
+    "SCORES",
+    "VERDICTS",
+    "DPAuditResult",
+    "Worlds",
+    "canary_counts",
+    "canary_subsets",
+    "ceiling",
+    "clopper_pearson_upper",
+    "dp_audit",
+    "epsilon_lower_bound",
+    "gdp_delta",
+    "gdp_mu",
+    "marginal_likelihood_ratio",
+    "mu_lower_bound",
+    "one_run_epsilon_lower_bound",
+    "whitebox_score",
+    "worst_case",
+]

@@ -1,0 +1,186 @@
+"""Attack scores of the distinguishing game: higher means "the canary was in the training data".
+
+- :func:`canary_counts`: a_C(Y) = #{y ∈ Y : y_C = c_C}, the synthetic records that agree with the
+  canary on the columns C, for every column subset C of the game (black-box features; the exact
+  cell a_all > 0 is the fixed-rule score S1, and the counts feed the marginal likelihood ratio);
+- :func:`marginal_likelihood_ratio`: the Poisson likelihood ratio of those counts (S2), with
+  rates estimated on a training split of fits that the bound never sees;
+- :func:`whitebox_score`: the Neyman–Pearson log-likelihood ratio of the noisy measurements a
+  synthesizer releases (S3), from its ``audit_view()``.
+
+Source: the design of ``annamalai2024`` (black-box and white-box scores, worst-case datasets)
+and ``ganev2026`` (§4); the white-box ratio is the optimal test for fixed cliques with
+independent Laplace or Gaussian noise (Neyman–Pearson).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from itertools import combinations
+
+import numpy as np
+import pandas as pd
+
+from .canary import Worlds
+
+__all__ = [
+    "canary_counts",
+    "canary_subsets",
+    "marginal_likelihood_ratio",
+    "whitebox_score",
+]
+
+_NOISES = ("laplace", "discrete_laplace", "gaussian")
+_STATISTICS = ("likelihood_ratio", "linear")
+
+
+def canary_subsets(columns, max_size: int = 3) -> list[tuple[str, ...]]:
+    """Every non-empty subset of ``columns`` with at most ``max_size`` columns (and the whole
+    record), in size order: the column sets C of :func:`canary_counts`."""
+    columns = list(columns)
+    subsets = [
+        c for k in range(1, min(max_size, len(columns)) + 1) for c in combinations(columns, k)
+    ]
+    if tuple(columns) not in subsets:
+        subsets.append(tuple(columns))
+    return subsets
+
+
+def canary_counts(synthetic: pd.DataFrame, canary: Mapping, subsets) -> np.ndarray:
+    """a_C(Y) for each C in ``subsets``: how many rows of ``synthetic`` equal the canary on C.
+
+    Parameters
+    ----------
+    synthetic : DataFrame
+        Integer-coded synthetic records; must have every column of ``canary``.
+    canary : mapping {column: code}
+    subsets : list of tuples of column names
+
+    Returns
+    -------
+    ndarray of int64, shape (len(subsets),)
+
+    Raises
+    ------
+    ValueError
+        ``synthetic`` lacks a column of the canary.
+
+    Examples
+    --------
+    >>> y = pd.DataFrame({"a": [1, 1, 0], "b": [1, 0, 0]})
+    >>> canary_counts(y, {"a": 1, "b": 1}, [("a",), ("b",), ("a", "b")]).tolist()
+    [2, 1, 1]
+    """
+    missing = [c for c in canary if c not in synthetic.columns]
+    if missing:
+        raise ValueError(
+            f"the synthetic sample lacks the column(s) {missing} of the canary; it has "
+            f"{list(synthetic.columns)}"
+        )
+    match = {c: synthetic[c].to_numpy() == canary[c] for c in canary}
+    return np.array(
+        [np.logical_and.reduce([match[c] for c in subset]).sum() for subset in subsets],
+        dtype=np.int64,
+    )
+
+
+def marginal_likelihood_ratio(counts, rate_in, rate_out) -> np.ndarray:
+    """Poisson log-likelihood ratio Σ_C [a_C ln(λ_C^in/λ_C^out) − (λ_C^in − λ_C^out)] (S2).
+
+    Parameters
+    ----------
+    counts : array-like, shape (fits, subsets)
+        a_C of each fit (:func:`canary_counts`).
+    rate_in, rate_out : array-like, shape (subsets,)
+        Mean a_C of the training fits with and without the canary, each plus 0.5 (so no rate
+        is 0).
+
+    Returns
+    -------
+    ndarray, shape (fits,)
+    """
+    counts = np.asarray(counts, dtype=float)
+    rate_in, rate_out = np.asarray(rate_in, dtype=float), np.asarray(rate_out, dtype=float)
+    return counts @ np.log(rate_in / rate_out) - (rate_in - rate_out).sum()
+
+
+def _cell_terms(worlds: Worlds, clique: tuple) -> list[tuple[tuple, int, int]]:
+    """(cell index, count a under D, change Δ from D to D′) of the cells of ``clique`` the
+    neighbouring step changes; cells whose changes cancel are left out."""
+    changes: dict[tuple, int] = {}
+    for record, delta in ((worlds.canary, 1), (worlds.removed, -1)):
+        if record is not None:
+            cell = tuple(int(record[c]) for c in clique)
+            changes[cell] = changes.get(cell, 0) + delta
+    base = worlds.base_codes[:, [worlds.columns.index(c) for c in clique]]
+    return [
+        (cell, int((base == np.array(cell)).all(axis=1).sum()), delta)
+        for cell, delta in changes.items()
+        if delta != 0
+    ]
+
+
+def whitebox_score(view: Mapping, worlds: Worlds, statistic: str = "likelihood_ratio") -> float:
+    """Score of "D′" against "D" from the released noisy measurements (S3).
+
+    For each measured clique C and each of its cells that the neighbouring step changes (the
+    canary's, Δ = +1; under replace-one also the replaced record's, Δ = −1), with a the cell's
+    count in D and y its noisy value, the term of ``statistic``:
+
+    - ``"likelihood_ratio"``: the log-likelihood ratio, (|y − a| − |y − a − Δ|)/b for
+      (discrete) Laplace noise of scale b, Δ(y − a − Δ/2)/σ² for Gaussian noise of standard
+      deviation σ (the Neyman–Pearson optimal score for fixed cliques and independent noise);
+    - ``"linear"``: Δ(y − a − Δ/2)/s with s the scale (b or σ²): the Gaussian ratio for every
+      noise. For Laplace noise it keeps what the ratio's flat tails discard (|y − a| > 1), so a
+      noise that is not fresh (reused across fits) still shifts the score by exactly Σ Δ²/s.
+
+    The score is Σ of the terms. Values clipped at 0 after the noise give the same ratio as the
+    raw ones on the cells that matter (a canary cell with a = 0: the ratio is constant for
+    y ≤ 0).
+
+    Parameters
+    ----------
+    view : mapping {clique: (values, noise, scale)}
+        A synthesizer's ``audit_view()``: ``clique`` a tuple of column names, ``values`` the
+        noisy marginal (an array of shape ``(levels of each column of the clique)``), ``noise``
+        one of ``"laplace"``, ``"discrete_laplace"``, ``"gaussian"`` and ``scale`` b or σ.
+    worlds : Worlds
+    statistic : {"likelihood_ratio", "linear"}
+
+    Returns
+    -------
+    float
+
+    Raises
+    ------
+    ValueError
+        An unknown noise or statistic, a non-positive scale, a clique naming a column outside
+        the game.
+    """
+    if statistic not in _STATISTICS:
+        raise ValueError(f"statistic must be one of {_STATISTICS}, got {statistic!r}")
+    total = 0.0
+    for clique, (values, noise, scale) in view.items():
+        clique = tuple(clique)
+        _check_view_entry(clique, noise, scale, worlds)
+        gaussian = noise == "gaussian"
+        values = np.asarray(values, dtype=float)
+        for cell, a, delta in _cell_terms(worlds, clique):
+            y = float(values[cell])
+            if statistic == "likelihood_ratio" and not gaussian:
+                total += (abs(y - a) - abs(y - a - delta)) / scale
+            else:
+                total += delta * (y - a - delta / 2) / (scale**2 if gaussian else scale)
+    return total
+
+
+def _check_view_entry(clique: tuple, noise, scale, worlds: Worlds) -> None:
+    if noise not in _NOISES:
+        raise ValueError(
+            f"audit_view: noise of clique {clique} must be one of {_NOISES}, got {noise!r}"
+        )
+    if not scale > 0:
+        raise ValueError(f"audit_view: scale of clique {clique} must be > 0, got {scale!r}")
+    unknown = [c for c in clique if c not in worlds.domain]
+    if unknown:
+        raise ValueError(f"audit_view: clique {clique} names columns {unknown} outside the game")

@@ -1,0 +1,192 @@
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from synthtrust.dp_audit.bounds import ceiling, epsilon_lower_bound
+from synthtrust.dp_audit.canary import worst_case
+from synthtrust.dp_audit.game import _select_threshold, dp_audit
+from synthtrust.dp_audit.planted import Bootstrap
+from synthtrust.synthesizers import PerturbedHistogram
+
+
+class LaplaceHistogram:
+    """A user's generator, written outside the package: Laplace(2/ε) on every cell of the joint
+    histogram (replace-one ε-DP), clipped, normalised and sampled."""
+
+    def __init__(self, epsilon=1.0, domain=None, random_state=None):
+        self.epsilon, self.domain, self.random_state = epsilon, domain, random_state
+
+    def fit(self, frame):
+        self.rng_ = np.random.default_rng(self.random_state)
+        shape = tuple(self.domain.values())
+        cells = np.ravel_multi_index(frame[list(self.domain)].to_numpy().T, shape)
+        counts = np.bincount(cells, minlength=int(np.prod(shape))).astype(float)
+        noisy = np.maximum(counts + self.rng_.laplace(0, 2 / self.epsilon, counts.size), 0)
+        self.p_ = noisy / noisy.sum() if noisy.sum() > 0 else np.full(counts.size, 1 / counts.size)
+        return self
+
+    def sample(self, n):
+        shape = tuple(self.domain.values())
+        cells = self.rng_.choice(self.p_.size, size=n, p=self.p_)
+        return pd.DataFrame(
+            np.column_stack(np.unravel_index(cells, shape)), columns=list(self.domain)
+        )
+
+
+def test_a_hundred_audits_of_the_correct_histogram_call_at_most_nine_violations():
+    """Calibration (issue acceptance 1): the 95 % quantile of Bin(100, 0.05) is 9; a correct
+    generator is called a violation with probability at most alpha = 0.05 by construction."""
+    results = [
+        dp_audit(
+            PerturbedHistogram(epsilon=1.0),
+            1.0,
+            neighbouring="replace_one",
+            n_fits=200,
+            random_state=seed,
+            n_jobs=1,
+            progress=False,
+        )
+        for seed in range(100)
+    ]
+    violations = sum(r.verdict == "violation" for r in results)
+    assert violations <= 9
+    bounds = np.array([r.epsilon_lb for r in results])
+    # the audits are not vacuous: the white-box score separates the worlds in most of them
+    assert (bounds > 0).mean() > 0.25
+    assert bounds.max() <= results[0].ceiling == pytest.approx(ceiling(50))
+
+
+def test_a_user_class_audited_with_the_default_backend_gives_the_sequential_result():
+    kwargs = dict(neighbouring="replace_one", n_fits=400, random_state=7, progress=False)
+    default = dp_audit(LaplaceHistogram, 1.0, score="count", **kwargs)  # all cores, loky
+    sequential = dp_audit(LaplaceHistogram, 1.0, score="count", n_jobs=1, **kwargs)
+    assert default.to_dict() == sequential.to_dict()
+    assert default.verdict == "no violation detected"
+    # the same user class claiming a tenth of its true epsilon is caught
+    assert (
+        dp_audit(
+            LaplaceHistogram,
+            1.0,
+            generator_params={"epsilon": 10.0},
+            score="count",
+            n_jobs=1,
+            **kwargs,
+        ).verdict
+        == "violation"
+    )
+
+
+def test_an_audit_that_cannot_refute_the_claim_is_underpowered():
+    r = dp_audit(
+        PerturbedHistogram(epsilon=10.0),
+        10.0,
+        neighbouring="replace_one",
+        n_fits=200,
+        n_jobs=1,
+        progress=False,
+    )
+    assert r.ceiling == pytest.approx(ceiling(50))
+    assert r.ceiling < 10
+    assert r.verdict == "underpowered"
+
+
+def test_the_count_rule_uses_every_fit_and_no_threshold_search():
+    r = dp_audit(
+        Bootstrap(epsilon=1.0),
+        1.0,
+        neighbouring="add_remove",
+        n_fits=200,
+        n_jobs=1,
+        progress=False,
+    )
+    assert (r.score, r.statistic, r.threshold) == ("count", "exact_cell", 0.5)
+    assert (r.n0, r.n1, r.fp, r.fn) == (100, 100, 0, 0)
+    assert r.epsilon_lb == pytest.approx(ceiling(100))
+
+
+def test_the_marginal_ratio_splits_train_select_and_eval():
+    r = dp_audit(
+        PerturbedHistogram(epsilon=1.0),
+        1.0,
+        neighbouring="replace_one",
+        n_fits=400,
+        score="marginal_lr",
+        n_jobs=1,
+        progress=False,
+    )
+    assert (r.statistic, r.n0, r.n1) == ("poisson_ratio", 80, 80)
+    assert r.epsilon_lb <= 1.0
+
+
+def test_the_threshold_is_the_best_select_bound_with_ten_fits_on_each_side():
+    rng = np.random.default_rng(0)
+    s0, s1 = rng.normal(0, 1, 60).round(1), rng.normal(1.5, 1, 60).round(1)
+    threshold, bound = _select_threshold(s0, s1, 0.0, 0.05)
+    pooled = np.concatenate([s0, s1])
+    brute = max(
+        (epsilon_lower_bound(int((s0 >= t).sum()), 60, int((s1 < t).sum()), 60), t)
+        for t in np.unique(pooled)
+        if (pooled >= t).sum() >= 10 and (pooled < t).sum() >= 10
+    )
+    assert bound == pytest.approx(brute[0])
+    assert epsilon_lower_bound(
+        int((s0 >= threshold).sum()), 60, int((s1 < threshold).sum()), 60
+    ) == pytest.approx(brute[0])
+    # a perfect separation with fewer than 10 fits on one side is not a candidate
+    assert _select_threshold(np.zeros(30), np.r_[np.zeros(25), np.ones(5)], 0.0, 0.05) == (
+        np.inf,
+        0.0,
+    )
+
+
+def test_the_result_round_trips_through_json():
+    r = dp_audit(
+        PerturbedHistogram(epsilon=1.0),
+        1.0,
+        neighbouring="replace_one",
+        n_fits=40,
+        n_jobs=1,
+        progress=False,
+    )
+    assert json.loads(r.to_json()) == r.to_dict()
+    assert r.to_dict()["verdict"] in ("violation", "underpowered", "no violation detected")
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error", "match"),
+    [
+        ({"neighbouring": "edit"}, ValueError, "neighbouring must be one of"),
+        (
+            {"neighbouring": "add_remove", "worlds": worst_case("replace_one")},
+            ValueError,
+            "worlds were built for 'replace_one'",
+        ),
+        ({"neighbouring": "add_remove", "n_fits": 20}, ValueError, "n_fits"),
+        ({"neighbouring": "add_remove", "alpha": 1.5}, ValueError, "alpha"),
+        ({"neighbouring": "add_remove", "score": "mia"}, ValueError, "score must be one of"),
+        ({"neighbouring": "add_remove", "delta": 2.0}, ValueError, "delta"),
+    ],
+)
+def test_bad_input_names_the_parameter(kwargs, error, match):
+    with pytest.raises(error, match=match):
+        dp_audit(PerturbedHistogram(), 1.0, n_jobs=1, progress=False, **kwargs)
+
+
+def test_whitebox_needs_an_audit_view():
+    with pytest.raises(ValueError, match="audit_view"):
+        dp_audit(
+            Bootstrap(),
+            1.0,
+            neighbouring="add_remove",
+            score="whitebox",
+            n_fits=40,
+            n_jobs=1,
+            progress=False,
+        )
+
+
+def test_the_claim_must_be_positive():
+    with pytest.raises(ValueError, match="epsilon must be > 0"):
+        dp_audit(PerturbedHistogram(), 0.0, neighbouring="add_remove", n_jobs=1, progress=False)
