@@ -26,6 +26,7 @@ from pathlib import Path
 
 from synthtrust import estimate
 from synthtrust._atomic import atomic_path
+from synthtrust._user_generator import GeneratorFactory
 
 __all__ = ["build_parser", "main"]
 
@@ -241,6 +242,17 @@ _positive_int = _int_at_least(1)
 _seed = _int_at_least(0)
 
 
+def _positive_float(text: str) -> float:
+    """An argparse type: a finite number > 0."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+    if not 0 < value < float("inf"):
+        raise argparse.ArgumentTypeError(f"must be a finite number > 0, got {text}")
+    return value
+
+
 def _separator(text: str) -> str:
     if text not in _SEPARATORS:
         raise argparse.ArgumentTypeError(
@@ -392,57 +404,6 @@ def _cmd_fidelity(args) -> int:
 # --------------------------------------------------------------------------------------------
 # audit
 # --------------------------------------------------------------------------------------------
-class GeneratorFactory:
-    """``module:Class`` plus constructor parameters, as a picklable factory
-    ``factory(random_state) -> generator`` (parallel workers import the module themselves).
-
-    Raises ValueError at construction if the module or class cannot be imported, is not a
-    class, or lacks ``fit``/``sample``."""
-
-    def __init__(self, spec: str, params: dict):
-        if not isinstance(spec, str) or spec.count(":") != 1 or not all(spec.split(":")):
-            raise ValueError(
-                f"--generator must be module:Class (e.g. mygen:MyGenerator), got {spec!r}"
-            )
-        self.spec, self.params = spec, dict(params)
-        cls = self._cls()
-        missing = [m for m in ("fit", "sample") if not callable(getattr(cls, m, None))]
-        if missing:
-            raise ValueError(
-                f"--generator {spec}: the class lacks {' and '.join(missing)}; an "
-                "audited generator needs fit(frame) and sample(n)"
-            )
-
-    def _cls(self):
-        import importlib
-        import inspect
-
-        module, name = self.spec.split(":")
-        if os.getcwd() not in sys.path:  # like `python -m`: modules of the working directory
-            sys.path.insert(0, os.getcwd())
-        try:
-            obj = getattr(importlib.import_module(module), name)
-        except ImportError as exc:
-            raise ValueError(
-                f"--generator {self.spec}: cannot import module {module!r} ({exc})"
-            ) from None
-        except AttributeError:
-            raise ValueError(
-                f"--generator {self.spec}: module {module!r} has no {name!r}"
-            ) from None
-        if not inspect.isclass(obj):
-            raise ValueError(f"--generator {self.spec}: {name!r} is not a class")
-        return obj
-
-    def __call__(self, random_state):
-        from synthtrust.audit.two_step import construct
-
-        try:
-            return construct(self._cls(), self.params, random_state)
-        except TypeError as exc:
-            raise ValueError(f"--params do not fit {self.spec}: {exc}") from None
-
-
 def _json_object(text: str) -> dict:
     import json
 
@@ -658,12 +619,122 @@ def _cmd_audit(args) -> int:
 
 
 # --------------------------------------------------------------------------------------------
+# dp-audit
+# --------------------------------------------------------------------------------------------
+def _add_dp_audit(sub) -> None:
+    p = sub.add_parser(
+        "dp-audit",
+        help="test whether a generator keeps its epsilon promise",
+        description="Empirical DP auditing: fit the generator many times on two neighbouring "
+        "datasets (the worst case: --base-records copies of (0, 0, 0) and the canary (1, 1, 1), "
+        "codes of columns c0, c1, c2 with 2 levels), score every fit, and bound the epsilon its "
+        "code spends (Clopper-Pearson, 1 - alpha). 'violation' if the bound exceeds the claim; "
+        "'underpowered' if no result of this many fits could. The class is constructed with "
+        "epsilon=, delta=, domain= and random_state= when it takes them.",
+    )
+    p.add_argument("--generator", required=True, metavar="MODULE:CLASS", help="the generator class")
+    p.add_argument(
+        "--params",
+        type=_json_object,
+        default={},
+        metavar="JSON",
+        help="further constructor parameters as a JSON object",
+    )
+    p.add_argument("--epsilon", type=_positive_float, required=True, help="the claimed epsilon")
+    p.add_argument("--delta", type=float, default=0.0, help="the claimed delta (default: 0)")
+    p.add_argument(
+        "--neighbouring",
+        required=True,
+        choices=("add-remove", "replace-one"),
+        help="the neighbouring relation of the claim",
+    )
+    p.add_argument(
+        "--base-records",
+        type=_positive_int,
+        default=10,
+        metavar="N",
+        help="records of the base table (default: %(default)s; 1000 or more finds noise that "
+        "shrinks with n)",
+    )
+    p.add_argument(
+        "--score",
+        default="auto",
+        choices=("auto", "count", "marginal-lr", "whitebox"),
+        help="the attack (default: white-box if the class has audit_view(), else count)",
+    )
+    p.add_argument(
+        "--fits",
+        type=_int_at_least(40),
+        default=2000,
+        metavar="N",
+        help="fits in both worlds together (default: %(default)s)",
+    )
+    p.add_argument("--alpha", type=float, default=0.05, help="level (default: %(default)s)")
+    p.add_argument("--seed", type=_seed, default=0, metavar="N", help="root seed (default: 0)")
+    p.add_argument(
+        "--max-hours",
+        type=_positive_float,
+        default=2.0,
+        metavar="H",
+        help="refuse to start when the pilot fits extrapolate beyond H hours (default: 2)",
+    )
+    p.add_argument(
+        "--cache",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="keep finished fits here; a rerun resumes an interrupted audit",
+    )
+    _add_parallel_options(p, dask=True)
+    p.add_argument(
+        "--json", type=Path, default=None, metavar="OUT.json", help="write the result as JSON"
+    )
+    p.add_argument(
+        "--strict",
+        action="store_true",
+        help="exit with status 1 on a violation and 3 when underpowered",
+    )
+    p.set_defaults(handler=_cmd_dp_audit)
+
+
+def _check_output(flag: str, path: Path) -> None:
+    """Fail before the work, not after it: ``path`` must be a file name whose nearest existing
+    folder is writable."""
+    if path.is_dir():
+        raise ValueError(f"{flag} {path} is a directory; give a file name")
+    parent = path.resolve().parent
+    while not parent.exists():
+        parent = parent.parent
+    if not parent.is_dir() or not os.access(parent, os.W_OK):
+        raise ValueError(f"{flag}: cannot write {path}: {parent} is not a writable folder")
+
+
+def _cmd_dp_audit(args) -> int:
+    from synthtrust.dp_audit.command import run_dp_audit
+
+    if args.json is not None:
+        _check_output("--json", args.json)
+    result = run_dp_audit(args)
+    if args.json is not None:
+        try:
+            _write_atomic(
+                args.json, lambda tmp: Path(tmp).write_text(result.to_json(), encoding="utf-8")
+            )
+        except OSError as exc:
+            raise ValueError(f"--json: cannot write {args.json}: {exc}") from None
+        print(f"json: {args.json}")
+    if not args.strict:
+        return 0
+    return {"violation": 1, "underpowered": 3}.get(result.verdict, 0)
+
+
+# --------------------------------------------------------------------------------------------
 # Subcommands. To add one (e.g. `fidelity --train --holdout --synthetic`, `audit`): write
 # `_add_<name>(sub)` that declares its arguments and `set_defaults(handler=_cmd_<name>)`, and
 # a `_cmd_<name>(args) -> int` that imports its module lazily; then list `_add_<name>` here.
 # Raise ValueError/TypeError for bad input: main() turns them into `synthtrust: error:`, exit 2.
 # --------------------------------------------------------------------------------------------
-_SUBCOMMANDS = (_add_list, _add_run, _add_book, _add_fidelity, _add_audit)
+_SUBCOMMANDS = (_add_list, _add_run, _add_book, _add_fidelity, _add_audit, _add_dp_audit)
 
 
 def build_parser() -> argparse.ArgumentParser:

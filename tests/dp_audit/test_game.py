@@ -190,3 +190,27 @@ def test_whitebox_needs_an_audit_view():
 def test_the_claim_must_be_positive():
     with pytest.raises(ValueError, match="epsilon must be > 0"):
         dp_audit(PerturbedHistogram(), 0.0, neighbouring="add_remove", n_jobs=1, progress=False)
+
+
+@pytest.mark.parametrize("epsilon", [0.01, 0.1, 1.0])
+def test_the_paper_compatible_privbayes_is_a_violation_and_the_correct_one_is_not(epsilon):
+    """Issue acceptance 3. The noise of DataSynthesizer 0.1.3 is n times too small; on 1 000
+    base records (W2) its 1- and 2-way marginals of the canary barely depend on the seed (at
+    small epsilon its network has no edges, so the canary's whole record never comes out: the
+    marginal score, not the exact cell)."""
+    from synthtrust.synthesizers import PrivBayes
+
+    worlds = worst_case("replace_one", n_base=1000)
+    kwargs = dict(
+        neighbouring="replace_one",
+        worlds=worlds,
+        n_fits=200,
+        score="marginal_lr",
+        n_jobs=1,
+        progress=False,
+    )
+    paper = dp_audit(PrivBayes(epsilon=epsilon, noise="datasynthesizer-0.1.3"), epsilon, **kwargs)
+    assert paper.verdict == "violation"
+    assert paper.epsilon_lb > 1.0
+    correct = dp_audit(PrivBayes(epsilon=epsilon), epsilon, **kwargs)
+    assert correct.verdict != "violation"

@@ -35,7 +35,7 @@ from .bounds import ceiling, epsilon_lower_bound, mu_lower_bound
 from .canary import Worlds, worst_case
 from .scores import canary_counts, canary_subsets, marginal_likelihood_ratio, whitebox_score
 
-__all__ = ["SCORES", "VERDICTS", "DPAuditResult", "dp_audit"]
+__all__ = ["SCORES", "VERDICTS", "DPAuditResult", "dp_audit", "fit_and_score"]
 
 #: Scores of :func:`dp_audit` (``"auto"``: white-box when the generator has ``audit_view``).
 SCORES = ("auto", "count", "marginal_lr", "whitebox")
@@ -115,6 +115,18 @@ class DPAuditResult:
         """:meth:`to_dict` as a JSON string."""
         return json.dumps(self.to_dict(), indent=2)
 
+    def summary(self) -> str:
+        """Two lines: the verdict with the bound and the ceiling; the counts behind them."""
+        level = f"{1 - self.alpha:.0%}"
+        return (
+            f"verdict: {self.verdict} (claim epsilon = {self.epsilon:g}; {level} lower bound "
+            f"{self.epsilon_lb:.3f}; the most {self.n0 + self.n1} eval fits can show: "
+            f"{self.ceiling:.3f})\n"
+            f"score {self.score} ({self.statistic}), threshold {self.threshold:.4g}: "
+            f"{self.fp} of {self.n0} fits without the canary and {self.fn} of {self.n1} with it "
+            f"guessed wrong"
+        )
+
 
 def _fresh(generator, params: dict, domain: dict, seed: int):
     """An unfitted generator for one fit, told the game's public domain when it takes one."""
@@ -126,29 +138,55 @@ def _fresh(generator, params: dict, domain: dict, seed: int):
     return gen
 
 
-def _play(
-    params: dict,
-    rngs,
-    *,
+def fit_and_score(
     generator,
-    generator_params: dict,
     worlds: Worlds,
-    n_synthetic: int,
-    subsets,
-) -> pd.DataFrame:
-    """One task of the game: fit, sample and score one fit per ``rng`` in world
-    ``params["world"]`` (0: D, 1: D′). Columns: the a_C counts and the white-box score."""
-    data = worlds.with_canary if params["world"] else worlds.without
-    rows = []
-    for rng in rngs:
-        seed = int(rng.integers(_SEED_BOUND))
-        gen = _fresh(generator, generator_params, worlds.domain, seed)
-        gen.fit(data.copy())
-        counts = canary_counts(gen.sample(n_synthetic), worlds.canary, subsets)
-        view = gen.audit_view() if hasattr(gen, "audit_view") else None
-        white = [whitebox_score(view, worlds, s) if view else math.nan for s in _WHITEBOX]
-        rows.append([*counts, *white])
-    return pd.DataFrame(rows, columns=[*map("|".join, subsets), *_WHITEBOX])
+    world: int,
+    seed: int,
+    *,
+    generator_params: dict | None = None,
+    n_synthetic: int | None = None,
+) -> dict:
+    """One fit of the game: a fresh generator fitted on D (``world`` 0) or D′ (1), sampled and
+    scored.
+
+    Parameters
+    ----------
+    generator, generator_params
+        As :func:`dp_audit`.
+    worlds : Worlds
+    world : {0, 1}
+    seed : int
+        The generator's ``random_state``.
+    n_synthetic : int or None
+        As :func:`dp_audit`.
+
+    Returns
+    -------
+    dict
+        ``{"|".join(C): a_C}`` for every column subset C of :func:`canary_subsets`, and the
+        white-box statistics (NaN without ``audit_view``).
+    """
+    subsets = canary_subsets(worlds.columns)
+    if n_synthetic is None:
+        n_synthetic = _default_synthetic(worlds)
+    gen = _fresh(generator, dict(generator_params or {}), worlds.domain, seed)
+    gen.fit((worlds.with_canary if world else worlds.without).copy())
+    counts = canary_counts(gen.sample(n_synthetic), worlds.canary, subsets)
+    view = gen.audit_view() if hasattr(gen, "audit_view") else None
+    white = [whitebox_score(view, worlds, s) if view else math.nan for s in _WHITEBOX]
+    return dict(zip([*map("|".join, subsets), *_WHITEBOX], [*counts, *white], strict=True))
+
+
+def _default_synthetic(worlds: Worlds) -> int:
+    return max(1000, 100 * len(worlds.with_canary))
+
+
+def _play(params: dict, rngs, **kwargs) -> pd.DataFrame:
+    """One task of the game: :func:`fit_and_score` once per ``rng`` in world
+    ``params["world"]`` (0: D, 1: D′)."""
+    seeds = [int(rng.integers(_SEED_BOUND)) for rng in rngs]
+    return pd.DataFrame([fit_and_score(world=params["world"], seed=s, **kwargs) for s in seeds])
 
 
 def _parts(n: int, score: str) -> list[slice]:
@@ -302,16 +340,12 @@ def dp_audit(
             f"worlds were built for {worlds.neighbouring!r} neighbours, the claim is "
             f"{neighbouring!r}"
         )
-    if n_synthetic is None:
-        n_synthetic = max(1000, 100 * len(worlds.with_canary))
-    subsets = canary_subsets(worlds.columns)
     play = functools.partial(
         _play,
         generator=generator,
         generator_params=dict(generator_params or {}),
         worlds=worlds,
-        n_synthetic=int(n_synthetic),
-        subsets=subsets,
+        n_synthetic=_default_synthetic(worlds) if n_synthetic is None else int(n_synthetic),
     )
     frame = run_grid(
         play,
@@ -327,7 +361,7 @@ def dp_audit(
     )
     score = _resolve_score(score, frame)
     train, select, evaluate = _parts(n_fits // 2, score)
-    statistics = _statistics(frame, score, subsets, train)
+    statistics = _statistics(frame, score, canary_subsets(worlds.columns), train)
     if score == "count":
         statistic, threshold = "exact_cell", 0.5  # the fixed rule: the canary's cell occurs
     else:  # the statistic and threshold with the best bound on the select fits

@@ -1,0 +1,103 @@
+"""``synthtrust dp-audit``: the audit of a user's generator class from the command line, with a
+cost estimate from pilot fits before it starts (the CLI in :mod:`synthtrust.cli` declares the
+arguments and writes the outputs)."""
+
+from __future__ import annotations
+
+import contextlib
+import inspect
+import time
+
+from .._user_generator import GeneratorFactory
+from .canary import worst_case
+from .game import DPAuditResult, dp_audit, fit_and_score
+
+__all__ = ["estimate_hours", "run_dp_audit"]
+
+#: Fits timed per world before the audit starts.
+_PILOT_FITS = 4
+
+
+def _factory(args, domain: dict) -> GeneratorFactory:
+    """The user's class with the claim and the game's domain among its constructor arguments
+    (those its signature takes; ``--params`` wins)."""
+    factory = GeneratorFactory(args.generator, args.params)
+    accepted = inspect.signature(factory.cls()).parameters
+    claim = {"epsilon": args.epsilon, "delta": args.delta, "domain": domain}
+    params = {k: v for k, v in claim.items() if k in accepted and (k != "delta" or v > 0)}
+    return GeneratorFactory(args.generator, {**params, **args.params})
+
+
+def estimate_hours(seconds_per_fit: float, n_fits: int, n_workers: int) -> float:
+    """Wall hours of ``n_fits`` fits at ``seconds_per_fit`` each on ``n_workers`` workers."""
+    return seconds_per_fit * n_fits / max(1, n_workers) / 3600
+
+
+def _pilot(factory, worlds, args) -> float:
+    """Seconds a fit (fit + sample + score) from ``_PILOT_FITS`` fits per world in this
+    process; a generator that raises is reported in one line."""
+    start = time.perf_counter()
+    with _one_line_errors(args.generator):
+        for seed in range(_PILOT_FITS):
+            for world in (0, 1):
+                fit_and_score(factory, worlds, world, seed)
+    return (time.perf_counter() - start) / (2 * _PILOT_FITS)
+
+
+@contextlib.contextmanager
+def _one_line_errors(spec: str):
+    """Bad input stays as it is; anything else the user's generator raises becomes one line."""
+    try:
+        yield
+    except (ValueError, TypeError):
+        raise
+    except Exception as exc:
+        raise ValueError(f"--generator {spec}: a fit raised {type(exc).__name__}: {exc}") from None
+
+
+def _run(factory, worlds, args) -> DPAuditResult:
+    kwargs = dict(
+        neighbouring=worlds.neighbouring,
+        delta=args.delta,
+        worlds=worlds,
+        score=args.score.replace("-", "_"),
+        n_fits=args.fits,
+        alpha=args.alpha,
+        random_state=args.seed,
+        n_jobs=args.n_jobs,
+        dask=args.dask,
+        cache_dir=args.cache,
+    )
+    with _one_line_errors(args.generator):
+        return dp_audit(factory, args.epsilon, **kwargs)
+
+
+def run_dp_audit(args) -> DPAuditResult:
+    """Run the audit the parsed ``args`` of ``synthtrust dp-audit`` describe; print the pilot's
+    estimate and the result's summary.
+
+    Raises
+    ------
+    ValueError
+        A bad generator or parameter; an estimate beyond ``--max-hours``.
+    """
+    from joblib import cpu_count
+
+    worlds = worst_case(args.neighbouring.replace("-", "_"), n_base=args.base_records)
+    factory = _factory(args, worlds.domain)
+    per_fit = _pilot(factory, worlds, args)
+    workers = cpu_count() if args.n_jobs in (None, -1) else args.n_jobs
+    hours = estimate_hours(per_fit, args.fits, workers)
+    print(
+        f"generator: {args.generator}; claim: epsilon = {args.epsilon:g}, delta = {args.delta:g}, "
+        f"{args.neighbouring}; pilot: {per_fit:.3g} s a fit, {args.fits} fits on {workers} "
+        f"worker(s) ~ {hours * 60:.1f} min"
+    )
+    if hours > args.max_hours:
+        raise ValueError(
+            f"--fits {args.fits} would take about {hours:.1f} h (> --max-hours {args.max_hours:g}); "
+            "raise --max-hours or lower --fits"
+        )
+    result = _run(factory, worlds, args)
+    print(result.summary())
+    return result
