@@ -168,6 +168,11 @@ def test_coverage_by_simulation():
         (0.08, 0.09, (0.03, 0.07), "fails"),
         (np.nan, np.nan, (0.0, INF), "undetermined"),
         (-INF, INF, (0.0, INF), "undetermined"),
+        # a one-sided bound (an audit's [lower, inf)): inside (claim, inf) once lower > claim
+        (2.5, INF, (1.0, INF), "holds"),
+        (0.5, INF, (1.0, INF), "undetermined"),
+        (-INF, -2.0, (-INF, -1.0), "holds"),
+        (-INF, 2.0, (-INF, 1.0), "undetermined"),
     ],
 )
 def test_decide(lower, upper, claim, verdict):

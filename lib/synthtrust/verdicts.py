@@ -360,7 +360,8 @@ def decide(lower: float, upper: float, claim_low: float, claim_high: float) -> s
     Returns
     -------
     str
-        ``"holds"`` if ``claim_low < lower`` and ``upper < claim_high``; ``"fails"`` if
+        ``"holds"`` if ``claim_low < lower`` and ``upper < claim_high`` (an infinite side of
+        the claim holds for any end of the interval on that side); ``"fails"`` if
         ``upper <= claim_low`` or ``lower >= claim_high``; ``"undetermined"`` otherwise
         (including a missing interval).
 
@@ -374,7 +375,9 @@ def decide(lower: float, upper: float, claim_low: float, claim_high: float) -> s
         return "undetermined"
     if lower > upper:
         raise ValueError(f"the interval must have lower <= upper, got [{lower}, {upper}]")
-    if low < lower and upper < high:
+    # an unbounded side of the claim contains the same side of any interval, even an infinite
+    # one (an audit's one-sided bound [lower, inf) holds for (claim, inf) once lower > claim)
+    if (low < lower or low == -math.inf) and (upper < high or high == math.inf):
         return "holds"
     if upper <= low or lower >= high:
         return "fails"

@@ -7,8 +7,7 @@ import pytest
 from synthtrust.dp_audit.bounds import ceiling, epsilon_lower_bound
 from synthtrust.dp_audit.canary import worst_case
 from synthtrust.dp_audit.game import _select_threshold, dp_audit
-from synthtrust.dp_audit.planted import Bootstrap
-from synthtrust.synthesizers import PerturbedHistogram
+from synthtrust.synthesizers import Bootstrap, PerturbedHistogram
 
 
 class LaplaceHistogram:
@@ -94,7 +93,7 @@ def test_an_audit_that_cannot_refute_the_claim_is_underpowered():
 
 def test_the_count_rule_uses_every_fit_and_no_threshold_search():
     r = dp_audit(
-        Bootstrap(epsilon=1.0),
+        Bootstrap(),
         1.0,
         neighbouring="add_remove",
         n_fits=200,

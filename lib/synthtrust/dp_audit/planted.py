@@ -3,7 +3,8 @@
 Each class breaks its ε claim in one documented way, and each has a correct twin that the audit
 must not flag (:class:`~synthtrust.synthesizers.PerturbedHistogram` at the same ε):
 
-- :class:`Bootstrap` (bug a): resamples the training records and claims ε; its true ε is ∞.
+- bug (a), a non-private generator claiming ε, needs no class of its own: it is the
+  :class:`~synthtrust.synthesizers.Bootstrap` baseline audited against any claim (true ε: ∞);
 - :class:`SensitivityIgnored` (bug b): the perturbed histogram with Laplace scale 1/ε under
   replace-one neighbours, where two cells change (sensitivity 2): its true ε is 2ε.
 - :class:`ReusedNoise` (bug d): the perturbed histogram whose noise is drawn once per process
@@ -19,31 +20,9 @@ from __future__ import annotations
 import numpy as np
 
 from ..privacy.mechanisms import discrete_laplace
-from ..synthesizers.base import BaseSynthesizer
 from ..synthesizers.histogram import PerturbedHistogram
 
-__all__ = ["Bootstrap", "ReusedNoise", "SensitivityIgnored"]
-
-
-class Bootstrap(BaseSynthesizer):
-    """Bug (a): samples the training records with replacement and claims ε (true ε: ∞).
-
-    Parameters
-    ----------
-    epsilon : float
-        The claim (nothing is spent).
-    domain : dict {column: levels} or None
-    random_state : int, Generator or None
-    """
-
-    _description = "planted bug: bootstrap of the training records claiming epsilon"
-
-    def _fit_counts(self, counts, n):
-        self._p = counts / counts.sum()
-        self.ledger_.record(mechanism="none", epsilon=float(self.epsilon), note="planted bug (a)")
-
-    def _sample_counts(self, n):
-        return self._rng.multinomial(n, self._p).astype(np.int64)
+__all__ = ["ReusedNoise", "SensitivityIgnored"]
 
 
 class _NoisyHistogram(PerturbedHistogram):

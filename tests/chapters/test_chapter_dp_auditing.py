@@ -1,0 +1,42 @@
+"""Chapter 6 (empirical DP auditing): presets and the smoke run's outputs — the planted bugs are
+violations and their twin is not, DataSynthesizer's PrivBayes is a violation, the verdicts."""
+
+import pandas as pd
+
+from synthtrust import runner, verdicts
+from synthtrust.studies import dp_auditing as da
+
+NAME = "dp_auditing"
+
+
+def test_presets_audit_every_synthesizer_at_the_standard_budget():
+    paper = runner.load_params(NAME, "paper")
+    default = runner.load_params(NAME, "default")
+    assert set(paper["audit_generators"]) == set(da.GENERATORS) == set(default["audit_generators"])
+    assert set(paper["audit_fits"].values()) == {2000}
+    assert paper["audit_epsilons"] == default["audit_epsilons"] == [1, 4]
+    assert default["calibration_audits"] == paper["calibration_audits"] == 100
+    assert set(default["planted_fits"]) == set(da.PLANTED)
+
+
+def test_smoke_run_finds_the_bugs_and_spares_the_twins(smoke_run_of):
+    run = smoke_run_of(NAME)
+    planted = pd.read_csv(run / "results" / "planted.csv")
+    bugs = planted[planted.generator != "correct twin: perturbed histogram"]
+    twins = planted[planted.generator == "correct twin: perturbed histogram"]
+    assert (bugs.verdict == "violation").all() and len(bugs) == 3
+    assert (twins.verdict != "violation").all()
+    pb = pd.read_csv(run / "results" / "privbayes.csv").set_index("noise")
+    assert pb.loc["datasynthesizer-0.1.3", "verdict"] == "violation"
+    assert pb.loc["dp", "verdict"] != "violation"
+    audits = pd.read_csv(run / "results" / "audits.csv")
+    assert (audits.verdict != "violation").all()
+    assert (audits.epsilon_lb <= audits.ceiling + 1e-12).all()
+
+
+def test_smoke_run_verdicts(smoke_run_of):
+    table = verdicts.read_verdicts(smoke_run_of(NAME) / "results").set_index("finding")
+    for bug in da.PLANTED:
+        assert table.loc[f"planted_{bug}_violation", "verdict"] == "holds"
+    assert table.loc["privbayes_ds_violation_eps0.1", "verdict"] == "holds"
+    assert "calibration_false_violations" in table.index

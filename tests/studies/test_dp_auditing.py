@@ -1,0 +1,81 @@
+import math
+
+import pandas as pd
+import pytest
+
+from synthtrust import verdicts
+from synthtrust.dp_audit import ceiling, worst_case
+from synthtrust.studies import dp_auditing as da
+from synthtrust.synthesizers import MST, PATECTGAN
+
+
+def test_the_fits_table_is_the_ceiling_of_the_eval_fits():
+    table = da.fits_table([200, 2000])
+    assert table["ceiling (split)"].round(2).tolist() == [2.57, 4.91]
+    assert table["ceiling (fixed rule)"].round(2).tolist() == [3.28, 5.60]
+
+
+@pytest.mark.parametrize("epsilon", [0.5, 1.0, 2.0, 4.0])
+def test_fewest_fits_is_the_first_budget_whose_ceiling_exceeds_epsilon(epsilon):
+    n = da.fewest_fits(epsilon)
+    assert n % 4 == 0
+    assert ceiling(n // 4) > epsilon >= ceiling(n // 4 - 1)
+
+
+def test_the_claimed_delta_is_the_parameter_else_the_ledger():
+    worlds = worst_case("add_remove")
+    assert da._claimed_delta(MST(epsilon=1.0, delta=1e-7), worlds) == 1e-7
+    # PATE-CTGAN's delta defaults to None: the ledger's, 1/n-sized, on the game's 10 records
+    pate = da._claimed_delta(PATECTGAN(epsilon=1.0, max_iter=1), worlds)
+    assert 0 < pate < 1
+
+
+def test_planted_rows_pair_each_bug_with_its_twin():
+    table = da.planted_table({"bootstrap": 100}, n_jobs=1, progress=False)
+    assert table.generator.tolist() == [
+        "non-private bootstrap",
+        "correct twin: perturbed histogram",
+    ]
+    assert table.verdict.tolist()[0] == "violation"
+    assert table.verdict.tolist()[1] != "violation"
+    assert (table.fits == 100).all()
+
+
+def _frame(**columns):
+    return pd.DataFrame(columns)
+
+
+def test_verdict_rows_follow_from_the_audits():
+    calib = _frame(verdict=["no violation detected"] * 100, fits=[200] * 100)
+    planted = _frame(
+        generator=["non-private bootstrap", "correct twin: perturbed histogram"],
+        bug=["bootstrap", "bootstrap"],
+        truth=["true ε = ∞", "true ε = ∞"],
+        fits=[100, 100],
+        epsilon_lb=[2.57, 0.0],
+    )
+    pb = _frame(
+        noise=["datasynthesizer-0.1.3", "dp"],
+        epsilon=[0.1, 0.1],
+        fits=[200, 200],
+        epsilon_lb=[0.05, 0.0],
+    )
+    rows = {r["finding"]: r for r in da.verdict_rows(calib, planted, pb)}
+    assert set(rows) == {
+        "calibration_false_violations",
+        "planted_bootstrap_violation",
+        "privbayes_ds_violation_eps0.1",
+    }
+    calib_row = rows["calibration_false_violations"]
+    assert (calib_row["estimate"], calib_row["upper"]) == (
+        0.0,
+        verdicts.rate_interval(0, 100).upper,
+    )
+    assert calib_row["verdict"] == "holds"  # [0, 3.6 %] lies below 5 %
+    one = calib.assign(verdict=["violation"] + ["no violation detected"] * 99)
+    # one false violation in 100: [0.03 %, 5.4 %] straddles 5 %
+    assert da.verdict_rows(one, planted, pb)[0]["verdict"] == "undetermined"
+    assert rows["planted_bootstrap_violation"]["verdict"] == "holds"
+    assert rows["planted_bootstrap_violation"]["upper"] == math.inf
+    # a bound below the nominal epsilon shows nothing: undetermined, never "fails"
+    assert rows["privbayes_ds_violation_eps0.1"]["verdict"] == "undetermined"
