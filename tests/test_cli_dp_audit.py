@@ -94,10 +94,14 @@ def test_a_correct_class_in_the_working_directory_passes_with_the_default_backen
         *ARGS,
         "--json",
         "out.json",
+        "--html",
+        "out.html",
         "--strict",
     )
     assert run.returncode == 0, run.stderr
     assert "pilot:" in run.stdout and "verdict: no violation detected" in run.stdout
+    page = (workdir / "out.html").read_text()
+    assert "<strong>no violation detected</strong>" in page and "vegaEmbed" in page
     report = json.loads((workdir / "out.json").read_text())
     assert report["verdict"] == "no violation detected"
     assert (report["n0"], report["n1"], report["epsilon"]) == (100, 100, 1.0)

@@ -162,3 +162,25 @@ def test_page_draws_its_charts_offline_in_chromium(page, tmp_path, browser):
     assert errors == []
     assert [u for u in requests if not u.startswith("file:")] == []
     assert n_marks > 20
+
+
+def test_the_dp_audit_page_shows_the_bound_against_the_claim_and_the_ceiling():
+    from synthtrust.dp_audit import dp_audit
+    from synthtrust.report import dp_audit_chart, render_dp_audit_html
+    from synthtrust.synthesizers import PerturbedHistogram
+
+    result = dp_audit(
+        PerturbedHistogram(epsilon=10.0),
+        1.0,
+        neighbouring="replace_one",
+        n_fits=200,
+        n_jobs=1,
+        progress=False,
+    )
+    assert result.verdict == "violation"  # true epsilon 10 against a claim of 1
+    (values,) = dp_audit_chart(result).to_dict()["datasets"].values()
+    assert [v["epsilon"] for v in values] == [1.0, result.epsilon_lb, result.ceiling]
+    page = render_dp_audit_html(result)
+    assert "<strong>violation</strong>" in result.to_html()
+    assert "<strong>violation</strong>" in page and f"{result.epsilon_lb:.4f}" in page
+    assert "https://" not in page.split("<body>")[1]  # offline: the Vega bundle is inlined

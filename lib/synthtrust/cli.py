@@ -428,16 +428,8 @@ def _candidates(text: str):
     return value
 
 
-def _add_audit(sub) -> None:
-    p = sub.add_parser(
-        "audit",
-        help="audit a generator against the statistics its card declares",
-        description="Test whether a black-box generator uses only the marginals its card "
-        "declares (Houssiau et al. 2022): train it on pairs of datasets with the same declared "
-        "marginals and size that differ as much as possible outside them, and compare its "
-        "outputs with Student's t. The generator class is trained on integer-coded tables "
-        "(the card's columns, codes 0..size-1) and must return such tables from sample(n).",
-    )
+def _add_generator_options(p: argparse.ArgumentParser) -> None:
+    """``--generator MODULE:CLASS`` and ``--params JSON``, shared by audit and dp-audit."""
     p.add_argument(
         "--generator",
         required=True,
@@ -452,6 +444,19 @@ def _add_audit(sub) -> None:
         help="constructor parameters as a JSON object (random_state is set per "
         "training if the class takes it)",
     )
+
+
+def _add_audit(sub) -> None:
+    p = sub.add_parser(
+        "audit",
+        help="audit a generator against the statistics its card declares",
+        description="Test whether a black-box generator uses only the marginals its card "
+        "declares (Houssiau et al. 2022): train it on pairs of datasets with the same declared "
+        "marginals and size that differ as much as possible outside them, and compare its "
+        "outputs with Student's t. The generator class is trained on integer-coded tables "
+        "(the card's columns, codes 0..size-1) and must return such tables from sample(n).",
+    )
+    _add_generator_options(p)
     p.add_argument(
         "--card",
         type=Path,
@@ -632,14 +637,7 @@ def _add_dp_audit(sub) -> None:
         "'underpowered' if no result of this many fits could. The class is constructed with "
         "epsilon=, delta=, domain= and random_state= when it takes them.",
     )
-    p.add_argument("--generator", required=True, metavar="MODULE:CLASS", help="the generator class")
-    p.add_argument(
-        "--params",
-        type=_json_object,
-        default={},
-        metavar="JSON",
-        help="further constructor parameters as a JSON object",
-    )
+    _add_generator_options(p)
     p.add_argument("--epsilon", type=_positive_float, required=True, help="the claimed epsilon")
     p.add_argument("--delta", type=float, default=0.0, help="the claimed delta (default: 0)")
     p.add_argument(
@@ -690,6 +688,13 @@ def _add_dp_audit(sub) -> None:
         "--json", type=Path, default=None, metavar="OUT.json", help="write the result as JSON"
     )
     p.add_argument(
+        "--html",
+        type=Path,
+        default=None,
+        metavar="OUT.html",
+        help="write the report (verdict, bound, ceiling, counts) as an offline HTML page",
+    )
+    p.add_argument(
         "--strict",
         action="store_true",
         help="exit with status 1 on a violation and 3 when underpowered",
@@ -712,17 +717,21 @@ def _check_output(flag: str, path: Path) -> None:
 def _cmd_dp_audit(args) -> int:
     from synthtrust.dp_audit.command import run_dp_audit
 
-    if args.json is not None:
-        _check_output("--json", args.json)
+    outputs = [
+        (f, p, t)
+        for f, p, t in (("json", args.json, "to_json"), ("html", args.html, "to_html"))
+        if p
+    ]
+    for flag, out, _ in outputs:
+        _check_output(f"--{flag}", out)
     result = run_dp_audit(args)
-    if args.json is not None:
+    for flag, out, render in outputs:
+        text = getattr(result, render)()
         try:
-            _write_atomic(
-                args.json, lambda tmp: Path(tmp).write_text(result.to_json(), encoding="utf-8")
-            )
+            _write_atomic(out, lambda tmp, text=text: Path(tmp).write_text(text, encoding="utf-8"))
         except OSError as exc:
-            raise ValueError(f"--json: cannot write {args.json}: {exc}") from None
-        print(f"json: {args.json}")
+            raise ValueError(f"--{flag}: cannot write {out}: {exc}") from None
+        print(f"{flag}: {out}")
     if not args.strict:
         return 0
     return {"violation": 1, "underpowered": 3}.get(result.verdict, 0)

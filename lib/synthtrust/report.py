@@ -34,7 +34,9 @@ from synthtrust._atomic import write_text
 __all__ = [
     "audit_box_chart",
     "dcr_histogram_chart",
+    "dp_audit_chart",
     "render_audit_html",
+    "render_dp_audit_html",
     "render_holdout_html",
     "tvd_bar_chart",
     "write_holdout_html",
@@ -407,5 +409,67 @@ def render_audit_html(result, *, title: str | None = None) -> str:
         '<p class="note">Method: Houssiau et al. (2022), "A framework for auditable synthetic '
         'data generation", Eqs. 4–7, computed by synthtrust.audit. Not rejecting is not a '
         "proof (their Remark 1).</p>",
+    ]
+    return _page(title, meta, body)
+
+
+def dp_audit_chart(result) -> alt.LayerChart:
+    """An empirical DP audit on the ε axis: the claim, the lower bound the fits give and the
+    ceiling the budget of fits could reach (:class:`synthtrust.dp_audit.DPAuditResult`)."""
+    marks = pd.DataFrame(
+        [
+            {"what": "claimed ε", "epsilon": result.epsilon},
+            {"what": f"{1 - result.alpha:.0%} lower bound", "epsilon": result.epsilon_lb},
+            {"what": "ceiling of the budget", "epsilon": result.ceiling},
+        ]
+    )
+    order = list(marks.what)
+    y = alt.Y("what:N", sort=order, title=None)
+    x = alt.X("epsilon:Q", title="ε (nats)", scale=alt.Scale(zero=True))
+    color = alt.Color(
+        "what:N",
+        sort=order,
+        legend=None,
+        scale=alt.Scale(range=["#333333", HOLDOUT_COLOR, SYNTHETIC_COLOR]),
+    )
+    bars = alt.Chart(marks).mark_bar(height=14).encode(x=x, y=y, color=color)
+    text = (
+        alt.Chart(marks)
+        .mark_text(align="left", dx=4)
+        .encode(x=x, y=y, text=alt.Text("epsilon:Q", format=".3f"))
+    )
+    return alt.layer(bars, text).properties(width=420, height=90)
+
+
+def render_dp_audit_html(result, *, title: str | None = None) -> str:
+    """An empirical DP audit (:class:`synthtrust.dp_audit.DPAuditResult`) as one standalone
+    offline HTML page: the verdict, the bound against the claim and the ceiling, the counts."""
+    title = title or f"Does the generator keep ε = {result.epsilon:g}?"
+    meta = (
+        f"{result.n_fits:,} fits · {result.neighbouring.replace('_', '-')} neighbours · score "
+        f"{result.score} ({result.statistic}) · α = {result.alpha:g} · seed {result.random_state}"
+    )
+    counts = _table(
+        ["quantity", "value"],
+        [
+            ["claim (ε, δ)", f"({result.epsilon:g}, {result.delta:g})"],
+            [f"{1 - result.alpha:.0%} lower bound on ε", f"{result.epsilon_lb:.4f}"],
+            ["lower bound on Gaussian-DP μ", f"{result.mu_lb:.4f}"],
+            ["ceiling (a perfect separation)", f"{result.ceiling:.4f}"],
+            ["threshold", f"{result.threshold:.4g}"],
+            ["eval fits without / with the canary", f"{result.n0:,} / {result.n1:,}"],
+            ["false positives / false negatives", f"{result.fp:,} / {result.fn:,}"],
+        ],
+    )
+    body = [
+        "<h2>Verdict</h2>",
+        f"<p><strong>{html.escape(result.verdict)}</strong></p>",
+        _chart_html(dp_audit_chart(result)),
+        counts,
+        '<p class="note">"violation": the lower bound exceeds the claim, which a generator '
+        'that keeps its claim shows with probability at most α. "underpowered": no result '
+        'of this many fits could exceed the claim. "no violation detected" is no proof of '
+        "differential privacy. Method: the distinguishing game with a Clopper–Pearson bound "
+        "(Jagielski et al. 2020; Nasr et al. 2023), computed by synthtrust.dp_audit.</p>",
     ]
     return _page(title, meta, body)

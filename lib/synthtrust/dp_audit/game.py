@@ -115,6 +115,12 @@ class DPAuditResult:
         """:meth:`to_dict` as a JSON string."""
         return json.dumps(self.to_dict(), indent=2)
 
+    def to_html(self, title: str | None = None) -> str:
+        """A standalone offline HTML page (:func:`synthtrust.report.render_dp_audit_html`)."""
+        from ..report import render_dp_audit_html
+
+        return render_dp_audit_html(self, title=title)
+
     def summary(self) -> str:
         """Two lines: the verdict with the bound and the ceiling; the counts behind them."""
         level = f"{1 - self.alpha:.0%}"
