@@ -29,6 +29,8 @@ def test_smoke_run_finds_the_bugs_and_spares_the_twins(smoke_run_of):
     pb = pd.read_csv(run / "results" / "privbayes.csv").set_index("noise")
     assert pb.loc["datasynthesizer-0.1.3", "verdict"] == "violation"
     assert pb.loc["dp", "verdict"] != "violation"
+    one = pd.read_csv(run / "results" / "one_run.csv").set_index("generator")
+    assert one.loc["non-private bootstrap", "verdict"] == "violation"
     audits = pd.read_csv(run / "results" / "audits.csv")
     assert (audits.verdict != "violation").all()
     assert (audits.epsilon_lb <= audits.ceiling + 1e-12).all()

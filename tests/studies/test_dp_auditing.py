@@ -79,3 +79,11 @@ def test_verdict_rows_follow_from_the_audits():
     assert rows["planted_bootstrap_violation"]["upper"] == math.inf
     # a bound below the nominal epsilon shows nothing: undetermined, never "fails"
     assert rows["privbayes_ds_violation_eps0.1"]["verdict"] == "undetermined"
+
+
+def test_the_one_run_table_finds_the_bootstrap_and_misses_the_reused_noise():
+    table = da.one_run_table(1000).set_index("generator")
+    assert table.loc["non-private bootstrap", "verdict"] == "violation"
+    assert table.loc["noise reused across fits", "verdict"] != "violation"
+    assert table.loc["correct twin: perturbed histogram", "verdict"] != "violation"
+    assert (table.guesses == 50).all() and (table.epsilon_lb <= table.ceiling).all()

@@ -6,7 +6,8 @@ a threshold into a one-sided lower confidence bound on the ε the code actually 
 (:mod:`.bounds`): a bound above the claim is a **violation**, found by a correct generator with
 probability at most α; a bound below it proves nothing (the report says how high a bound the
 budget of fits could reach, and calls an audit that could not refute the claim
-**underpowered**). :mod:`.planted` holds planted bugs, the audit's positive controls.
+**underpowered**). :func:`one_run_audit` bounds ε from a single fit with many canaries
+(:mod:`.one_run`). :mod:`.planted` holds planted bugs, the audit's positive controls.
 
 Beside :mod:`synthtrust.audit`, which audits generator cards (what a generator's output may
 depend on), this package audits the privacy claim itself.
@@ -24,7 +25,8 @@ from .bounds import (
     one_run_epsilon_lower_bound,
 )
 from .canary import NEIGHBOURING, Worlds, worst_case
-from .game import SCORES, VERDICTS, DPAuditResult, dp_audit
+from .game import SCORES, VERDICTS, DPAuditResult, dp_audit, fit_and_score
+from .one_run import OneRunResult, one_run_audit
 from .scores import canary_counts, canary_subsets, marginal_likelihood_ratio, whitebox_score
 
 __all__ = [
@@ -32,6 +34,7 @@ __all__ = [
     "SCORES",
     "VERDICTS",
     "DPAuditResult",
+    "OneRunResult",
     "Worlds",
     "canary_counts",
     "canary_subsets",
@@ -39,10 +42,12 @@ __all__ = [
     "clopper_pearson_upper",
     "dp_audit",
     "epsilon_lower_bound",
+    "fit_and_score",
     "gdp_delta",
     "gdp_mu",
     "marginal_likelihood_ratio",
     "mu_lower_bound",
+    "one_run_audit",
     "one_run_epsilon_lower_bound",
     "whitebox_score",
     "worst_case",

@@ -29,8 +29,8 @@ import numpy as np
 import pandas as pd
 
 from .._validation import check_choice, check_delta, check_epsilon, check_int_at_least
-from ..audit.two_step import construct, instantiate
 from ..experiment import run_grid
+from ._generator import fresh_generator
 from .bounds import ceiling, epsilon_lower_bound, mu_lower_bound
 from .canary import Worlds, worst_case
 from .scores import canary_counts, canary_subsets, marginal_likelihood_ratio, whitebox_score
@@ -134,16 +134,6 @@ class DPAuditResult:
         )
 
 
-def _fresh(generator, params: dict, domain: dict, seed: int):
-    """An unfitted generator for one fit, told the game's public domain when it takes one."""
-    if isinstance(generator, type):
-        return construct(generator, {"domain": domain, **params}, seed)
-    gen = instantiate(generator, seed)
-    if hasattr(gen, "set_params") and "domain" in gen.get_params(deep=False):
-        gen.set_params(domain=domain)
-    return gen
-
-
 def fit_and_score(
     generator,
     worlds: Worlds,
@@ -176,7 +166,7 @@ def fit_and_score(
     subsets = canary_subsets(worlds.columns)
     if n_synthetic is None:
         n_synthetic = _default_synthetic(worlds)
-    gen = _fresh(generator, dict(generator_params or {}), worlds.domain, seed)
+    gen = fresh_generator(generator, dict(generator_params or {}), worlds.domain, seed)
     gen.fit((worlds.with_canary if world else worlds.without).copy())
     counts = canary_counts(gen.sample(n_synthetic), worlds.canary, subsets)
     view = gen.audit_view() if hasattr(gen, "audit_view") else None

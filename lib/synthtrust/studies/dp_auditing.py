@@ -7,6 +7,7 @@ empirical DP auditing (:mod:`synthtrust.dp_audit`).
 - :func:`planted_table`: the planted bugs beside their correct twin;
 - :func:`privbayes_table`: the PrivBayes of DataSynthesizer 0.1.3 that the papers of
   chapter 4 ran, beside the correct PrivBayes, on 1 000 base records;
+- :func:`one_run_table`: one fit with many canaries (Steinke et al. 2023) on the same bugs;
 - :func:`audit_table`: every synthesizer of the book audited at the claims of the preset;
 - :func:`verdict_rows`: the chapter's findings in the verdict format (:mod:`synthtrust.verdicts`).
 
@@ -27,7 +28,7 @@ import pandas as pd
 from .. import synthesizers as syn
 from .. import verdicts
 from ..audit.two_step import instantiate
-from ..dp_audit import ceiling, dp_audit, worst_case
+from ..dp_audit import ceiling, dp_audit, one_run_audit, worst_case
 from ..dp_audit.planted import ReusedNoise, SensitivityIgnored
 
 __all__ = [
@@ -37,6 +38,7 @@ __all__ = [
     "calibration",
     "fewest_fits",
     "fits_table",
+    "one_run_table",
     "planted_table",
     "privbayes_table",
     "verdict_rows",
@@ -190,6 +192,41 @@ def planted_table(fits: dict, *, seed: int = 0, **run) -> pd.DataFrame:
                 gen, 1.0, "replace_one", n_fits, score=score, random_state=seed, **run
             )
             rows.append(_row(gen_label, result, secs, bug=name, truth=how))
+    return pd.DataFrame(rows)
+
+
+def one_run_table(n_canaries: int, *, seed: int = 0) -> pd.DataFrame:
+    """One-run audits (replace-one, claim ε = 1, ``n_canaries`` canaries, 5 % guessed) of the
+    planted bugs and the correct perturbed histogram: the white-box score where the generator
+    shows its measurements, the canary's cell otherwise."""
+    rows = []
+    for name in PLANTED:
+        label, make, how = PLANTED[name]
+        for gen_label, gen in ((label, make()), (_TWIN[0], _TWIN[1]())):
+            if name != "bootstrap" and gen_label == _TWIN[0]:
+                continue  # one twin row is enough
+            score = "whitebox" if hasattr(gen, "audit_view") else "count"
+            r = one_run_audit(
+                gen,
+                1.0,
+                neighbouring="replace_one",
+                n_canaries=n_canaries,
+                score=score,
+                random_state=seed,
+            )
+            rows.append(
+                {
+                    "generator": gen_label,
+                    "truth": how if gen_label != _TWIN[0] else "correct: ε = 1",
+                    "score": score,
+                    "canaries": r.n_canaries,
+                    "guesses": r.guesses,
+                    "correct": r.correct,
+                    "epsilon_lb": r.epsilon_lb,
+                    "ceiling": r.ceiling,
+                    "verdict": r.verdict,
+                }
+            )
     return pd.DataFrame(rows)
 
 
