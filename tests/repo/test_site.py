@@ -192,6 +192,7 @@ def test_toc_lists_intro_and_chapter_one_and_filters():
         "evaluation_protocols",
         "feature_importance",
         "auditing",
+        "dp_auditing",
     ]
     nested = {
         "root": "intro",
@@ -514,6 +515,7 @@ API_PAGES = {
     "fidelity": "synthtrust.fidelity.holdout_report",
     "report": "synthtrust.report.write_holdout_html",
     "audit": "synthtrust.audit.GeneratorCard",
+    "dp_audit": "synthtrust.dp_audit.dp_audit",
     "importance": "synthtrust.importance.rank_biased_overlap",
     "protocols": "synthtrust.protocols.protocol_b",
     "experiment": "synthtrust.experiment.run_grid",

@@ -87,3 +87,21 @@ def test_the_one_run_table_finds_the_bootstrap_and_misses_the_reused_noise():
     assert table.loc["noise reused across fits", "verdict"] != "violation"
     assert table.loc["correct twin: perturbed histogram", "verdict"] != "violation"
     assert (table.guesses == 50).all() and (table.epsilon_lb <= table.ceiling).all()
+
+
+def test_the_audit_chart_plots_the_bound_the_ceiling_and_the_claim():
+    audits = pd.DataFrame(
+        {
+            "generator": ["MST", "AIM", "MST"],
+            "epsilon": [1.0, 1.0, 4.0],
+            "fits": [100] * 3,
+            "epsilon_lb": [0.2, 0.0, 0.5],
+            "ceiling": [1.6, 1.6, 1.6],
+            "verdict": ["no violation detected", "no violation detected", "underpowered"],
+        }
+    )
+    spec = da.audit_chart(audits).to_dict()
+    (values,) = spec["datasets"].values()
+    assert [v["bound"] for v in values] == [0.2, 0.0, 0.5]
+    assert [v["claim"] for v in values] == [1.0, 1.0, 4.0]
+    assert spec["facet"]["column"]["field"] == "epsilon"

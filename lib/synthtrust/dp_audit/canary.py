@@ -9,7 +9,7 @@ Ganev, Annamalai & Kulynych 2026 [``ganev2026``] use 10 × (0, 0, 0) and the tar
 The neighbouring relation is the one of the claim, never guessed:
 
 - ``"add_remove"``: D = B and D′ = B ∪ {c};
-- ``"replace_one"``: D = B ∪ {r} and D′ = B ∪ {c} (|D| = |D′|; r = x₀, the base record).
+- ``"replace_one"``: D = B ∪ {r} and D′ = B ∪ {c} (``|D| = |D′|``; r = x₀, the base record).
 """
 
 from __future__ import annotations

@@ -127,11 +127,11 @@ def whitebox_score(view: Mapping, worlds: Worlds, statistic: str = "likelihood_r
     canary's, Δ = +1; under replace-one also the replaced record's, Δ = −1), with a the cell's
     count in D and y its noisy value, the term of ``statistic``:
 
-    - ``"likelihood_ratio"``: the log-likelihood ratio, (|y − a| − |y − a − Δ|)/b for
+    - ``"likelihood_ratio"``: the log-likelihood ratio, ``(|y − a| − |y − a − Δ|)/b`` for
       (discrete) Laplace noise of scale b, Δ(y − a − Δ/2)/σ² for Gaussian noise of standard
       deviation σ (the Neyman–Pearson optimal score for fixed cliques and independent noise);
     - ``"linear"``: Δ(y − a − Δ/2)/s with s the scale (b or σ²): the Gaussian ratio for every
-      noise. For Laplace noise it keeps what the ratio's flat tails discard (|y − a| > 1), so a
+      noise. For Laplace noise it keeps what the ratio's flat tails discard (``|y − a| > 1``), so a
       noise that is not fresh (reused across fits) still shifts the score by exactly Σ Δ²/s.
 
     The score is Σ of the terms. Values clipped at 0 after the noise give the same ratio as the

@@ -22,6 +22,7 @@ from __future__ import annotations
 import math
 import time
 
+import altair as alt
 import numpy as np
 import pandas as pd
 
@@ -34,6 +35,7 @@ from ..dp_audit.planted import ReusedNoise, SensitivityIgnored
 __all__ = [
     "GENERATORS",
     "PLANTED",
+    "audit_chart",
     "audit_table",
     "calibration",
     "fewest_fits",
@@ -293,6 +295,34 @@ def audit_table(names, epsilons, fits: dict, *, seed: int = 0, **run) -> pd.Data
             )
             rows.append(_row(label, result, secs, name=name))
     return pd.DataFrame(rows)
+
+
+def audit_chart(audits: pd.DataFrame) -> alt.FacetChart:
+    """Every synthesizer's audit on the ε axis, one panel a claimed ε: the lower bound (dot),
+    the ceiling of its budget (tick) and the claim (rule). A dot right of the rule is a
+    violation; a tick left of it, an audit that could not have found one."""
+    rows = audits.assign(bound=audits.epsilon_lb, claim=audits.epsilon)
+    y = alt.Y("generator:N", sort=list(dict.fromkeys(audits.generator)), title=None)
+    base = alt.Chart().encode(y=y)
+    tooltip = [
+        "generator",
+        "epsilon",
+        "fits",
+        alt.Tooltip("bound:Q", format=".3f"),
+        alt.Tooltip("ceiling:Q", format=".3f"),
+        "verdict",
+    ]
+    dots = base.mark_circle(size=70, color="#D55E00").encode(
+        x=alt.X("bound:Q", title="ε (nats): lower bound ● and ceiling of the budget |"),
+        tooltip=tooltip,
+    )
+    ticks = base.mark_tick(color="#0072B2", thickness=2).encode(x="ceiling:Q", tooltip=tooltip)
+    rule = alt.Chart().mark_rule(color="#333", strokeDash=[4, 3]).encode(x="claim:Q")
+    return (
+        alt.layer(ticks, dots, rule, data=rows)
+        .properties(width=300, height=22 * audits.generator.nunique())
+        .facet(column=alt.Column("epsilon:Q", title="claimed ε"))
+    )
 
 
 def _lower_bound(row) -> verdicts.Interval:
