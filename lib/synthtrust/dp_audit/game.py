@@ -128,15 +128,15 @@ class DPAuditResult:
         return render_dp_audit_html(self, title=title)
 
     def summary(self) -> str:
-        """Two lines: the verdict with the bound and the ceiling; the counts behind them."""
+        """Three short lines: the verdict; the bound against the claim and the ceiling; the
+        errors behind them."""
         level = f"{1 - self.alpha:.0%}"
         return (
-            f"verdict: {self.verdict} (claim epsilon = {self.epsilon:g}; {level} lower bound "
-            f"{self.epsilon_lb:.3f}; the most {self.n0 + self.n1} eval fits can show: "
-            f"{self.ceiling:.3f})\n"
-            f"score {self.score} ({self.statistic}), threshold {self.threshold:.4g}: "
-            f"{self.fp} of {self.n0} fits without the canary and {self.fn} of {self.n1} with it "
-            f"guessed wrong"
+            f"verdict: {self.verdict}\n"
+            f"  claim epsilon = {self.epsilon:g}; {level} lower bound {self.epsilon_lb:.3f}; "
+            f"ceiling {self.ceiling:.3f}\n"
+            f"  wrong: {self.fp}/{self.n0} without, {self.fn}/{self.n1} with the canary; "
+            f"{self.score} ({self.statistic})"
         )
 
 
