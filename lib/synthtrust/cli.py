@@ -446,6 +446,16 @@ def _add_generator_options(p: argparse.ArgumentParser) -> None:
     )
 
 
+def _add_report_options(p: argparse.ArgumentParser, *, html: str, strict: str) -> None:
+    """``--n-jobs``/``--dask``, ``--json``, ``--html`` and ``--strict`` of audit and dp-audit."""
+    _add_parallel_options(p, dask=True)
+    p.add_argument(
+        "--json", type=Path, default=None, metavar="OUT.json", help="write the result as JSON"
+    )
+    p.add_argument("--html", type=Path, default=None, metavar="OUT.html", help=html)
+    p.add_argument("--strict", action="store_true", help=strict)
+
+
 def _add_audit(sub) -> None:
     p = sub.add_parser(
         "audit",
@@ -523,21 +533,10 @@ def _add_audit(sub) -> None:
         metavar="N",
         help="root seed of the supports and trainings; default: fresh entropy",
     )
-    _add_parallel_options(p, dask=True)
-    p.add_argument(
-        "--json", type=Path, default=None, metavar="OUT.json", help="write the result as JSON"
-    )
-    p.add_argument(
-        "--html",
-        type=Path,
-        default=None,
-        metavar="OUT.html",
-        help="write the report (verdict, box plot, leak) as an offline HTML page",
-    )
-    p.add_argument(
-        "--strict",
-        action="store_true",
-        help="exit with status 1 when the audit rejects the generator",
+    _add_report_options(
+        p,
+        html="write the report (verdict, box plot, leak) as an offline HTML page",
+        strict="exit with status 1 when the audit rejects the generator",
     )
     p.set_defaults(handler=_cmd_audit)
 
@@ -683,21 +682,10 @@ def _add_dp_audit(sub) -> None:
         metavar="DIR",
         help="keep finished fits here; a rerun resumes an interrupted audit",
     )
-    _add_parallel_options(p, dask=True)
-    p.add_argument(
-        "--json", type=Path, default=None, metavar="OUT.json", help="write the result as JSON"
-    )
-    p.add_argument(
-        "--html",
-        type=Path,
-        default=None,
-        metavar="OUT.html",
-        help="write the report (verdict, bound, ceiling, counts) as an offline HTML page",
-    )
-    p.add_argument(
-        "--strict",
-        action="store_true",
-        help="exit with status 1 on a violation and 3 when underpowered",
+    _add_report_options(
+        p,
+        html="write the report (verdict, bound, ceiling, counts) as an offline HTML page",
+        strict="exit with status 1 on a violation and 3 when underpowered",
     )
     p.set_defaults(handler=_cmd_dp_audit)
 

@@ -21,9 +21,8 @@ Source: ``jagielski2020``, ``nasr2023`` (the game and its Clopper–Pearson boun
 from __future__ import annotations
 
 import functools
-import json
 import math
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
@@ -32,6 +31,7 @@ from .. import estimate
 from .._validation import check_choice, check_delta, check_epsilon, check_int_at_least
 from ..experiment import run_grid
 from ._generator import fresh_generator
+from ._result import ResultMixin
 from .bounds import ceiling, epsilon_lower_bound, mu_lower_bound
 from .canary import Worlds, worst_case
 from .scores import canary_counts, canary_subsets, marginal_likelihood_ratio, whitebox_score
@@ -61,7 +61,7 @@ _SEED_BOUND = 2**32
 
 
 @dataclass(frozen=True)
-class DPAuditResult:
+class DPAuditResult(ResultMixin):
     """The outcome of :func:`dp_audit`.
 
     Attributes
@@ -112,14 +112,6 @@ class DPAuditResult:
     fn: int
     alpha: float
     random_state: int
-
-    def to_dict(self) -> dict:
-        """The attributes as a dict of plain Python values."""
-        return asdict(self)
-
-    def to_json(self) -> str:
-        """:meth:`to_dict` as a JSON string."""
-        return json.dumps(self.to_dict(), indent=2)
 
     def to_html(self, title: str | None = None) -> str:
         """A standalone offline HTML page (:func:`synthtrust.report.render_dp_audit_html`)."""

@@ -19,8 +19,7 @@ Source: ``steinke2023`` (Algorithm 1, Theorem 5.2).
 
 from __future__ import annotations
 
-import json
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
@@ -33,6 +32,7 @@ from .._validation import (
     check_random_state,
 )
 from ._generator import fresh_generator
+from ._result import ResultMixin
 from .bounds import one_run_epsilon_lower_bound
 from .canary import NEIGHBOURING
 
@@ -43,7 +43,7 @@ _KEY, _COLUMNS = "key", ("c0", "c1")
 
 
 @dataclass(frozen=True)
-class OneRunResult:
+class OneRunResult(ResultMixin):
     """The outcome of :func:`one_run_audit`.
 
     Attributes
@@ -77,14 +77,6 @@ class OneRunResult:
     included: int
     alpha: float
     random_state: int
-
-    def to_dict(self) -> dict:
-        """The attributes as a dict of plain Python values."""
-        return asdict(self)
-
-    def to_json(self) -> str:
-        """:meth:`to_dict` as a JSON string."""
-        return json.dumps(self.to_dict(), indent=2)
 
 
 def _table(coins: np.ndarray, n_base: int, replace_one: bool) -> pd.DataFrame:
