@@ -44,7 +44,7 @@ def test_a_hundred_audits_of_the_correct_histogram_call_at_most_nine_violations(
             neighbouring="replace_one",
             n_fits=200,
             random_state=seed,
-            n_jobs=1,
+            n_jobs=2,
             progress=False,
         )
         for seed in range(100)
