@@ -192,3 +192,29 @@ def test_argument_errors_exit_2(workdir, capsys, args):
     base = ["dp-audit", "--generator", f"{MODULE}:LaplaceHistogram", "--neighbouring", "add-remove"]
     assert cli.main([*base, *args]) == 2
     assert "error" in capsys.readouterr().err
+
+
+def test_without_neighbouring_a_class_that_declares_none_is_a_one_line_error(workdir, capsys):
+    code = cli.main(
+        ["dp-audit", "--generator", f"{MODULE}:LaplaceHistogram", "--epsilon", "1", "--n-jobs", "1"]
+    )
+    err = capsys.readouterr().err
+    assert code == 2 and "neighbouring must be given" in err and "Traceback" not in err
+
+
+def test_without_neighbouring_a_synthtrust_synthesizer_is_audited_under_its_own(workdir, capsys):
+    code = cli.main(
+        [
+            "dp-audit",
+            "--generator",
+            "synthtrust.synthesizers:PerturbedHistogram",
+            "--epsilon",
+            "1",
+            "--fits",
+            "40",
+            "--n-jobs",
+            "1",
+        ]
+    )
+    assert code == 0
+    assert "replace-one" in capsys.readouterr().out

@@ -641,9 +641,10 @@ def _add_dp_audit(sub) -> None:
     p.add_argument("--delta", type=float, default=0.0, help="the claimed delta (default: 0)")
     p.add_argument(
         "--neighbouring",
-        required=True,
+        default=None,
         choices=("add-remove", "replace-one"),
-        help="the neighbouring relation of the claim",
+        help="the neighbouring relation of the claim (default: the class's 'neighbouring' "
+        "attribute, as synthtrust's synthesizers declare it; required otherwise)",
     )
     p.add_argument(
         "--base-records",

@@ -213,3 +213,18 @@ def test_the_paper_compatible_privbayes_is_a_violation_and_the_correct_one_is_no
     assert paper.epsilon_lb > 1.0
     correct = dp_audit(PrivBayes(epsilon=epsilon), epsilon, **kwargs)
     assert correct.verdict != "violation"
+
+
+def test_the_relation_defaults_to_the_one_the_synthesizer_declares():
+    from synthtrust.dp_audit.game import declared_relation
+    from synthtrust.synthesizers import MST
+
+    assert declared_relation(MST) == "add_remove"
+    assert declared_relation(PerturbedHistogram(epsilon=1.0)) == "replace_one"
+    r = dp_audit(PerturbedHistogram(epsilon=1.0), 1.0, n_fits=40, n_jobs=1, progress=False)
+    assert r.neighbouring == "replace_one"
+    # a generator that declares nothing is never guessed at
+    with pytest.raises(ValueError, match="neighbouring must be given"):
+        dp_audit(Bootstrap(), 1.0, n_fits=40, n_jobs=1, progress=False)
+    with pytest.raises(ValueError, match="neighbouring must be given"):
+        dp_audit(LaplaceHistogram, 1.0, n_fits=40, n_jobs=1, progress=False)

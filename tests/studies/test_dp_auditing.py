@@ -105,3 +105,8 @@ def test_the_audit_chart_plots_the_bound_the_ceiling_and_the_claim():
     assert [v["bound"] for v in values] == [0.2, 0.0, 0.5]
     assert [v["claim"] for v in values] == [1.0, 1.0, 4.0]
     assert spec["facet"]["column"]["field"] == "epsilon"
+
+
+def test_each_audited_relation_is_the_one_its_synthesizer_declares():
+    for label, cls, relation, _ in da.GENERATORS.values():
+        assert cls.neighbouring == relation, label

@@ -25,7 +25,7 @@ from .bounds import (
     one_run_epsilon_lower_bound,
 )
 from .canary import NEIGHBOURING, Worlds, worst_case
-from .game import SCORES, VERDICTS, DPAuditResult, dp_audit, fit_and_score
+from .game import SCORES, VERDICTS, DPAuditResult, declared_relation, dp_audit, fit_and_score
 from .one_run import OneRunResult, one_run_audit
 from .scores import canary_counts, canary_subsets, marginal_likelihood_ratio, whitebox_score
 
@@ -40,6 +40,7 @@ __all__ = [
     "canary_subsets",
     "ceiling",
     "clopper_pearson_upper",
+    "declared_relation",
     "dp_audit",
     "epsilon_lower_bound",
     "fit_and_score",

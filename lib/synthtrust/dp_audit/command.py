@@ -10,7 +10,7 @@ import time
 
 from .._user_generator import GeneratorFactory
 from .canary import worst_case
-from .game import DPAuditResult, dp_audit, fit_and_score
+from .game import DPAuditResult, declared_relation, dp_audit, fit_and_score
 
 __all__ = ["estimate_hours", "run_dp_audit"]
 
@@ -83,14 +83,15 @@ def run_dp_audit(args) -> DPAuditResult:
     """
     from joblib import cpu_count
 
-    worlds = worst_case(args.neighbouring.replace("-", "_"), n_base=args.base_records)
+    relation = args.neighbouring or declared_relation(GeneratorFactory(args.generator, {}).cls())
+    worlds = worst_case(relation.replace("-", "_"), n_base=args.base_records)
     factory = _factory(args, worlds.domain)
     per_fit = _pilot(factory, worlds, args)
     workers = cpu_count() if args.n_jobs in (None, -1) else args.n_jobs
     hours = estimate_hours(per_fit, args.fits, workers)
     print(
         f"generator: {args.generator}; claim: epsilon = {args.epsilon:g}, delta = {args.delta:g}, "
-        f"{args.neighbouring}; pilot: {per_fit:.3g} s a fit, {args.fits} fits on {workers} "
+        f"{worlds.neighbouring.replace('_', '-')}; pilot: {per_fit:.3g} s a fit, {args.fits} fits on {workers} "
         f"worker(s) ~ {hours * 60:.1f} min"
     )
     if hours > args.max_hours:

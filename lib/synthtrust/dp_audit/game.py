@@ -36,7 +36,7 @@ from .bounds import ceiling, epsilon_lower_bound, mu_lower_bound
 from .canary import Worlds, worst_case
 from .scores import canary_counts, canary_subsets, marginal_likelihood_ratio, whitebox_score
 
-__all__ = ["SCORES", "VERDICTS", "DPAuditResult", "dp_audit", "fit_and_score"]
+__all__ = ["SCORES", "VERDICTS", "DPAuditResult", "declared_relation", "dp_audit", "fit_and_score"]
 
 #: Scores of :func:`dp_audit` (``"auto"``: white-box when the generator has ``audit_view``).
 SCORES = ("auto", "count", "marginal_lr", "whitebox")
@@ -130,6 +130,24 @@ class DPAuditResult(ResultMixin):
             f"  wrong: {self.fp}/{self.n0} without, {self.fn}/{self.n1} with the canary; "
             f"{self.score} ({self.statistic})"
         )
+
+
+def declared_relation(generator) -> str:
+    """The neighbouring relation ``generator`` (a class or an instance) declares in its
+    ``neighbouring`` attribute.
+
+    Raises
+    ------
+    ValueError
+        It declares none (a non-private generator, or a factory).
+    """
+    relation = getattr(generator, "neighbouring", None)
+    if relation is None:
+        raise ValueError(
+            "neighbouring must be given: the generator declares no neighbouring relation (no "
+            "'neighbouring' attribute); pass neighbouring='add_remove' or 'replace_one'"
+        )
+    return relation
 
 
 def fit_and_score(
@@ -242,7 +260,7 @@ def dp_audit(
     generator,
     epsilon: float,
     *,
-    neighbouring: str,
+    neighbouring: str | None = None,
     delta: float = 0.0,
     generator_params: dict | None = None,
     worlds: Worlds | None = None,
@@ -269,8 +287,9 @@ def dp_audit(
         ``audit_view()`` (read-only, no randomness) enables the white-box score.
     epsilon : float > 0
         The claimed ε.
-    neighbouring : {"add_remove", "replace_one"}
-        The relation the claim is made under (never guessed).
+    neighbouring : {"add_remove", "replace_one"} or None
+        The relation the claim is made under; None: the one the generator declares (its
+        ``neighbouring`` attribute, as every synthesizer of the package has). Never guessed.
     delta : float in [0, 1)
         The claimed δ.
     generator_params : dict or None
@@ -322,6 +341,7 @@ def dp_audit(
     """
     epsilon = check_epsilon(epsilon)
     delta = 0.0 if delta == 0 else check_delta(delta)
+    neighbouring = declared_relation(generator) if neighbouring is None else neighbouring
     neighbouring = check_choice(neighbouring, "neighbouring", ("add_remove", "replace_one"))
     score = check_choice(score, "score", SCORES)
     n_fits = check_int_at_least(n_fits, "n_fits", 40)

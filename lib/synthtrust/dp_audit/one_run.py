@@ -35,6 +35,7 @@ from ._generator import fresh_generator
 from ._result import ResultMixin
 from .bounds import one_run_epsilon_lower_bound
 from .canary import NEIGHBOURING
+from .game import declared_relation
 
 __all__ = ["OneRunResult", "one_run_audit"]
 
@@ -113,7 +114,7 @@ def one_run_audit(
     generator,
     epsilon: float,
     *,
-    neighbouring: str,
+    neighbouring: str | None = None,
     delta: float = 0.0,
     generator_params: dict | None = None,
     n_canaries: int = 1000,
@@ -133,7 +134,8 @@ def one_run_audit(
         ``n_canaries + 1`` levels and two binary columns).
     epsilon : float > 0
         The claimed ε.
-    neighbouring : {"add_remove", "replace_one"}
+    neighbouring : {"add_remove", "replace_one"} or None
+        None: the relation the generator declares (:func:`~synthtrust.dp_audit.declared_relation`).
     delta : float in [0, 1)
         The claimed δ (the bound pays 2·m·δ: keep m·δ ≪ α).
     n_canaries : int >= 10
@@ -172,6 +174,7 @@ def one_run_audit(
     """
     epsilon = check_epsilon(epsilon)
     delta = 0.0 if delta == 0 else check_delta(delta)
+    neighbouring = declared_relation(generator) if neighbouring is None else neighbouring
     neighbouring = check_choice(neighbouring, "neighbouring", NEIGHBOURING)
     score = check_choice(score, "score", ("count", "whitebox"))
     m = check_int_at_least(n_canaries, "n_canaries", 10)

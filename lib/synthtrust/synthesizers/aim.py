@@ -134,6 +134,9 @@ class AIM(PGMSamplingMixin, TabularSynthesizer):
         ``max_cells``, or ``rounds`` < d.
     """
 
+    #: add/remove neighbours (zCDP, the reference implementation's relation)
+    neighbouring = "add_remove"
+
     _description = (
         "AIM: adaptive workload-aware selection (exponential mechanism) and Gaussian "
         "measurement of marginals with annealing, Private-PGM (McKenna et al. 2022)"

@@ -516,6 +516,10 @@ class SynthesizerMixin(ParamsMixin, FittedMixin):
     """Shared by every synthesizer base: the parameter protocol, the fitted-state checks and the
     deprecated ``ledger`` alias of the fitted ``ledger_``."""
 
+    #: The neighbouring relation of the synthesizer's DP claim, ``"replace_one"`` or
+    #: ``"add_remove"`` (None: no DP claim); :func:`synthtrust.dp_audit.dp_audit` audits under it.
+    neighbouring: str | None = None
+
     @property
     def ledger(self):
         """Deprecated alias of ``ledger_`` (kept for one release)."""
@@ -542,6 +546,9 @@ class BaseSynthesizer(SynthesizerMixin):
     ``columns_``, ``domain_`` (``{column: levels}``), ``shape_``, ``n_records_`` (the number of
     records, public under replace-one DP), ``ledger_`` (:class:`~synthtrust.privacy.PrivacyLedger`).
     """
+
+    #: replace-one neighbours (n public)
+    neighbouring = "replace_one"
 
     #: short description used by :meth:`card`
     _description = ""

@@ -125,6 +125,9 @@ class MST(PGMSamplingMixin, TabularSynthesizer):
         errors of :meth:`TabularSynthesizer.fit`.
     """
 
+    #: add/remove neighbours (zCDP, the reference implementation's relation)
+    neighbouring = "add_remove"
+
     _description = (
         "MST: Gaussian 1-way marginals, private domain compression, exponential-mechanism "
         "spanning tree of 2-way marginals, Private-PGM (McKenna et al. 2021)"

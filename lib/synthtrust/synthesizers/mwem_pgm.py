@@ -85,6 +85,9 @@ class MWEMPGM(PGMSamplingMixin, TabularSynthesizer):
         for any workload clique in the first round.
     """
 
+    #: add/remove neighbours (zCDP, the reference implementation's relation)
+    neighbouring = "add_remove"
+
     _description = (
         "MWEM+PGM: T rounds of exponential-mechanism selection of the worst-approximated "
         "workload marginal, Gaussian measurement and Private-PGM refit (McKenna et al. 2019)"

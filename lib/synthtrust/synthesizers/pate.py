@@ -222,6 +222,9 @@ class PATECTGAN(TabularSynthesizer):
         allowed range), at :meth:`fit`; codes outside the domain at :meth:`fit`.
     """
 
+    #: replace-one neighbours (n public)
+    neighbouring = "replace_one"
+
     _description = (
         "PATE-CTGAN: CTGAN-style generator trained against a student discriminator labelled by a "
         "noisy vote of teachers on disjoint shards; (epsilon, delta)-DP by the PATE moments "

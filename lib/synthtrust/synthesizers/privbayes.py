@@ -424,6 +424,9 @@ class PrivBayes(TabularSynthesizer):
     (5, 2)
     """
 
+    #: replace-one neighbours (n public)
+    neighbouring = "replace_one"
+
     _description = (
         "PrivBayes (Zhang et al. 2017): noisy Bayesian network, pure epsilon-DP, replace-one"
     )

@@ -162,6 +162,9 @@ class GSWGAN(_GSWGANTraining, TabularSynthesizer):
     (5, 2)
     """
 
+    #: replace-one neighbours (n public)
+    neighbouring = "replace_one"
+
     _description = (
         "GS-WGAN (Chen et al. 2020): WGAN-GP generator trained on sanitised gradients from "
         "discriminators on disjoint shards; (epsilon, delta)-DP by RDP, replace-one"

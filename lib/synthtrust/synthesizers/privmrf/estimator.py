@@ -128,6 +128,9 @@ class PrivMRF(PGMSamplingMixin, TabularSynthesizer):
     and refinement); authors' code ``caicre/PrivMRF`` (defaults in ``PrivMRF/main.py``).
     """
 
+    #: add/remove neighbours (zCDP, the reference implementation's relation)
+    neighbouring = "add_remove"
+
     _description = (
         "PrivMRF (Cai et al. 2021): noisy R-score attribute graph, θ-useful Gaussian marginals "
         "chosen by inner Bayesian networks and noisy-L1 refinement, Private-PGM mirror descent"
