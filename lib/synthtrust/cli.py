@@ -334,6 +334,24 @@ def _write_atomic(path: Path, write) -> None:
         write(tmp)
 
 
+def _write_outputs(outputs) -> None:
+    """For each ``(flag, path, write)`` with a path, :func:`_write_atomic` it and print where;
+    an OSError (no permission, a file in the way) becomes a one-line error naming the flag."""
+    for flag, out, write in outputs:
+        if out is None:
+            continue
+        try:
+            _write_atomic(out, write)
+        except OSError as exc:  # e.g. no permission: a clear error, not a traceback
+            raise ValueError(f"--{flag}: cannot write {out}: {exc}") from None
+        print(f"{flag}: {out}")
+
+
+def _text(render):
+    """A writer for :func:`_write_outputs`: the text ``render()`` returns, in UTF-8."""
+    return lambda tmp: Path(tmp).write_text(render(), encoding="utf-8")
+
+
 def _cmd_fidelity(args) -> int:
     from synthtrust import datasets
 
@@ -387,17 +405,12 @@ def _cmd_fidelity(args) -> int:
         synthetic_is_holdout=True if same else None,
     )
     print(report.summary())
-    for flag, out, write in (
-        ("json", args.json, report.to_json),
-        ("html", args.html, lambda path: write_holdout_html(report, path)),
-    ):
-        if out is None:
-            continue
-        try:
-            _write_atomic(out, write)
-        except OSError as exc:  # e.g. no permission: a clear error, not a traceback
-            raise ValueError(f"--{flag}: cannot write {out}: {exc}") from None
-        print(f"{flag}: {out}")
+    _write_outputs(
+        (
+            ("json", args.json, report.to_json),
+            ("html", args.html, lambda path: write_holdout_html(report, path)),
+        )
+    )
     return 0
 
 
@@ -606,19 +619,9 @@ def _cmd_audit(args) -> int:
     except RuntimeError as exc:  # a training of the user's generator raised
         raise ValueError(str(exc)) from None
     print(result.summary())
-    for flag, out, text in (
-        ("json", args.json, result.to_json),
-        ("html", args.html, result.to_html),
-    ):
-        if out is None:
-            continue
-        try:
-            _write_atomic(
-                out, lambda tmp, text=text: Path(tmp).write_text(text(), encoding="utf-8")
-            )
-        except OSError as exc:
-            raise ValueError(f"--{flag}: cannot write {out}: {exc}") from None
-        print(f"{flag}: {out}")
+    _write_outputs(
+        (("json", args.json, _text(result.to_json)), ("html", args.html, _text(result.to_html)))
+    )
     return 1 if args.strict and result.rejected else 0
 
 
@@ -706,21 +709,13 @@ def _check_output(flag: str, path: Path) -> None:
 def _cmd_dp_audit(args) -> int:
     from synthtrust.dp_audit.command import run_dp_audit
 
-    outputs = [
-        (f, p, t)
-        for f, p, t in (("json", args.json, "to_json"), ("html", args.html, "to_html"))
-        if p
-    ]
-    for flag, out, _ in outputs:
-        _check_output(f"--{flag}", out)
+    for flag, out in (("--json", args.json), ("--html", args.html)):
+        if out is not None:
+            _check_output(flag, out)
     result = run_dp_audit(args)
-    for flag, out, render in outputs:
-        text = getattr(result, render)()
-        try:
-            _write_atomic(out, lambda tmp, text=text: Path(tmp).write_text(text, encoding="utf-8"))
-        except OSError as exc:
-            raise ValueError(f"--{flag}: cannot write {out}: {exc}") from None
-        print(f"{flag}: {out}")
+    _write_outputs(
+        (("json", args.json, _text(result.to_json)), ("html", args.html, _text(result.to_html)))
+    )
     if not args.strict:
         return 0
     return {"violation": 1, "underpowered": 3}.get(result.verdict, 0)

@@ -18,11 +18,10 @@ __all__ = ["estimate_hours", "run_dp_audit"]
 _PILOT_FITS = 4
 
 
-def _factory(args, domain: dict) -> GeneratorFactory:
-    """The user's class with the claim and the game's domain among its constructor arguments
-    (those its signature takes; ``--params`` wins)."""
-    factory = GeneratorFactory(args.generator, args.params)
-    accepted = inspect.signature(factory.cls()).parameters
+def _factory(args, cls: type, domain: dict) -> GeneratorFactory:
+    """The user's class ``cls`` with the claim and the game's domain among its constructor
+    arguments (those its signature takes; ``--params`` wins)."""
+    accepted = inspect.signature(cls).parameters
     claim = {"epsilon": args.epsilon, "delta": args.delta, "domain": domain}
     params = {k: v for k, v in claim.items() if k in accepted and (k != "delta" or v > 0)}
     return GeneratorFactory(args.generator, {**params, **args.params})
@@ -83,9 +82,10 @@ def run_dp_audit(args) -> DPAuditResult:
     """
     from joblib import cpu_count
 
-    relation = args.neighbouring or declared_relation(GeneratorFactory(args.generator, {}).cls())
+    cls = GeneratorFactory(args.generator, args.params).cls()  # checks the spec and the class
+    relation = args.neighbouring or declared_relation(cls)
     worlds = worst_case(relation.replace("-", "_"), n_base=args.base_records)
-    factory = _factory(args, worlds.domain)
+    factory = _factory(args, cls, worlds.domain)
     per_fit = _pilot(factory, worlds, args)
     workers = cpu_count() if args.n_jobs in (None, -1) else args.n_jobs
     hours = estimate_hours(per_fit, args.fits, workers)

@@ -28,7 +28,13 @@ import numpy as np
 import pandas as pd
 
 from .. import estimate
-from .._validation import check_choice, check_delta, check_epsilon, check_int_at_least
+from .._validation import (
+    check_choice,
+    check_delta,
+    check_epsilon,
+    check_int_at_least,
+    check_unit_interval,
+)
 from ..experiment import run_grid
 from ._generator import fresh_generator
 from ._result import ResultMixin
@@ -345,9 +351,7 @@ def dp_audit(
     neighbouring = check_choice(neighbouring, "neighbouring", ("add_remove", "replace_one"))
     score = check_choice(score, "score", SCORES)
     n_fits = check_int_at_least(n_fits, "n_fits", 40)
-    alpha = float(alpha)
-    if not 0 < alpha < 1:
-        raise ValueError(f"alpha must be in (0, 1), got {alpha!r}")
+    alpha = check_unit_interval(alpha, "alpha")
     worlds = worst_case(neighbouring) if worlds is None else worlds
     if worlds.neighbouring != neighbouring:
         raise ValueError(

@@ -30,6 +30,7 @@ from .._validation import (
     check_epsilon,
     check_int_at_least,
     check_random_state,
+    check_unit_interval,
 )
 from ._generator import fresh_generator
 from ._result import ResultMixin
@@ -182,8 +183,7 @@ def one_run_audit(
     if k > m:
         raise ValueError(f"guesses must be <= n_canaries = {m}, got {k}")
     n_base = check_int_at_least(n_base, "n_base", 1)
-    if not 0 < float(alpha) < 1:
-        raise ValueError(f"alpha must be in (0, 1), got {alpha!r}")
+    alpha = check_unit_interval(alpha, "alpha")
     rng = check_random_state(random_state)
     coins = rng.choice(np.array([-1, 1]), size=m)
     replace_one = neighbouring == "replace_one"
@@ -216,6 +216,6 @@ def one_run_audit(
         k,
         correct,
         int((coins > 0).sum()),
-        float(alpha),
+        alpha,
         int(random_state),
     )
