@@ -660,7 +660,7 @@ def _add_dp_audit(sub) -> None:
     p.add_argument(
         "--score",
         default="auto",
-        choices=("auto", "count", "marginal-lr", "whitebox"),
+        choices=("auto", "count", "marginal-lr", "whitebox", "learned"),
         help="the attack (default: white-box if the class has audit_view(), else count)",
     )
     p.add_argument(

@@ -119,6 +119,28 @@ def test_the_marginal_ratio_splits_train_select_and_eval():
     assert r.epsilon_lb <= 1.0
 
 
+@pytest.mark.parametrize("generator, verdict", [("bug", "violation"), ("twin", "no violation")])
+def test_the_learned_score_finds_the_ignored_sensitivity_and_passes_its_twin(generator, verdict):
+    """Spec budget for bug (b): 2 000 fits at epsilon = 1 (true epsilon 2). The classifier sees
+    the canary's counts and the white-box statistics; 40/20/40 split."""
+    from synthtrust.dp_audit.planted import SensitivityIgnored
+
+    cls = SensitivityIgnored if generator == "bug" else PerturbedHistogram
+    r = dp_audit(
+        cls(epsilon=1.0),
+        1.0,
+        neighbouring="replace_one",
+        n_fits=2000,
+        score="learned",
+        n_jobs=1,
+        progress=False,
+    )
+    assert (r.statistic, r.n0, r.n1) == ("classifier", 400, 400)
+    assert r.verdict.startswith(verdict)
+    assert (r.epsilon_lb > 1.0) == (generator == "bug")
+    assert r.epsilon_lb < 2.0  # never above the true epsilon
+
+
 def test_the_threshold_is_the_best_select_bound_with_ten_fits_on_each_side():
     rng = np.random.default_rng(0)
     s0, s1 = rng.normal(0, 1, 60).round(1), rng.normal(1.5, 1, 60).round(1)

@@ -9,6 +9,7 @@ from synthtrust.dp_audit.canary import worst_case
 from synthtrust.dp_audit.scores import (
     canary_counts,
     canary_subsets,
+    learned_score,
     marginal_likelihood_ratio,
     whitebox_score,
 )
@@ -111,3 +112,37 @@ def test_cells_whose_changes_cancel_give_no_term():
     )
     for y in itertools.product(range(-2, 12), repeat=1):
         assert whitebox_score({("c0",): (np.array([y[0], 0, 0]), "laplace", 1.0)}, w2) == 0.0
+
+
+def test_learned_score_is_the_classifier_trained_on_the_train_fits_only():
+    """Oracle: scikit-learn's classifier fitted by hand on the same rows; rows outside the
+    training part never change the scores' model."""
+    from sklearn.ensemble import HistGradientBoostingClassifier
+
+    rng = np.random.default_rng(1)
+    out, inn = rng.poisson(1.0, (120, 4)), rng.poisson(1.6, (120, 4))
+    s0, s1 = learned_score(out, inn, slice(0, 48), random_state=3)
+    oracle = HistGradientBoostingClassifier(random_state=3).fit(
+        np.vstack([out[:48], inn[:48]]), np.repeat([0, 1], 48)
+    )
+    np.testing.assert_array_equal(s0, oracle.predict_proba(out)[:, 1])
+    np.testing.assert_array_equal(s1, oracle.predict_proba(inn)[:, 1])
+    changed = out.copy()
+    changed[48:] = 0
+    t0, _ = learned_score(changed, inn, slice(0, 48), random_state=3)
+    np.testing.assert_array_equal(t0[:48], s0[:48])
+    # features that tell the worlds apart give D' the higher scores on unseen fits
+    assert s1[48:].mean() > s0[48:].mean() + 0.1
+
+
+@pytest.mark.parametrize(
+    "out, inn, train, match",
+    [
+        (np.zeros((10, 2)), np.zeros((10, 3)), slice(0, 5), "same features"),
+        (np.zeros(10), np.zeros(10), slice(0, 5), "2-D"),
+        (np.zeros((10, 2)), np.zeros((10, 2)), slice(0, 0), "train must select"),
+    ],
+)
+def test_learned_score_rejects_bad_features(out, inn, train, match):
+    with pytest.raises(ValueError, match=match):
+        learned_score(out, inn, train)

@@ -41,6 +41,18 @@ def test_planted_rows_pair_each_bug_with_its_twin():
     assert (table.fits == 100).all()
 
 
+def test_the_sensitivity_bug_is_audited_by_the_whitebox_and_the_learned_score():
+    table = da.planted_table({"sensitivity_ignored": 2000}, n_jobs=1, progress=False)
+    assert table.score.tolist() == [
+        "whitebox (likelihood_ratio)",
+        "whitebox (likelihood_ratio)",
+        "learned (classifier)",
+        "learned (classifier)",
+    ]
+    assert table.verdict.tolist()[::2] == ["violation", "violation"]
+    assert "violation" not in table.verdict.tolist()[1::2]
+
+
 def _frame(**columns):
     return pd.DataFrame(columns)
 
@@ -48,11 +60,12 @@ def _frame(**columns):
 def test_verdict_rows_follow_from_the_audits():
     calib = _frame(verdict=["no violation detected"] * 100, fits=[200] * 100)
     planted = _frame(
-        generator=["non-private bootstrap", "correct twin: perturbed histogram"],
-        bug=["bootstrap", "bootstrap"],
-        truth=["true ε = ∞", "true ε = ∞"],
-        fits=[100, 100],
-        epsilon_lb=[2.57, 0.0],
+        generator=["non-private bootstrap", "correct twin: perturbed histogram"] * 2,
+        bug=["bootstrap"] * 4,
+        truth=["true ε = ∞"] * 4,
+        fits=[100] * 4,
+        score=["count (exact_cell)"] * 2 + ["learned (classifier)"] * 2,
+        epsilon_lb=[2.57, 0.0, 0.9, 0.0],
     )
     pb = _frame(
         noise=["datasynthesizer-0.1.3", "dp"],
@@ -64,6 +77,7 @@ def test_verdict_rows_follow_from_the_audits():
     assert set(rows) == {
         "calibration_false_violations",
         "planted_bootstrap_violation",
+        "planted_bootstrap_violation_learned",
         "privbayes_ds_violation_eps0.1",
     }
     calib_row = rows["calibration_false_violations"]
@@ -77,6 +91,8 @@ def test_verdict_rows_follow_from_the_audits():
     assert da.verdict_rows(one, planted, pb)[0]["verdict"] == "undetermined"
     assert rows["planted_bootstrap_violation"]["verdict"] == "holds"
     assert rows["planted_bootstrap_violation"]["upper"] == math.inf
+    # the learned score's bound 0.9 does not exceed the claim 1: undetermined
+    assert rows["planted_bootstrap_violation_learned"]["verdict"] == "undetermined"
     # a bound below the nominal epsilon shows nothing: undetermined, never "fails"
     assert rows["privbayes_ds_violation_eps0.1"]["verdict"] == "undetermined"
 

@@ -27,7 +27,13 @@ from .bounds import (
 from .canary import NEIGHBOURING, Worlds, worst_case
 from .game import SCORES, VERDICTS, DPAuditResult, declared_relation, dp_audit, fit_and_score
 from .one_run import OneRunResult, one_run_audit
-from .scores import canary_counts, canary_subsets, marginal_likelihood_ratio, whitebox_score
+from .scores import (
+    canary_counts,
+    canary_subsets,
+    learned_score,
+    marginal_likelihood_ratio,
+    whitebox_score,
+)
 
 __all__ = [
     "NEIGHBOURING",
@@ -46,6 +52,7 @@ __all__ = [
     "fit_and_score",
     "gdp_delta",
     "gdp_mu",
+    "learned_score",
     "marginal_likelihood_ratio",
     "mu_lower_bound",
     "one_run_audit",

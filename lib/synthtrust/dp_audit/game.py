@@ -40,18 +40,29 @@ from ._generator import fresh_generator
 from ._result import ResultMixin
 from .bounds import ceiling, epsilon_lower_bound, mu_lower_bound
 from .canary import Worlds, worst_case
-from .scores import canary_counts, canary_subsets, marginal_likelihood_ratio, whitebox_score
+from .scores import (
+    canary_counts,
+    canary_subsets,
+    learned_score,
+    marginal_likelihood_ratio,
+    whitebox_score,
+)
 
 __all__ = ["SCORES", "VERDICTS", "DPAuditResult", "declared_relation", "dp_audit", "fit_and_score"]
 
 #: Scores of :func:`dp_audit` (``"auto"``: white-box when the generator has ``audit_view``).
-SCORES = ("auto", "count", "marginal_lr", "whitebox")
+SCORES = ("auto", "count", "marginal_lr", "whitebox", "learned")
 
 #: The three verdicts, in order of severity.
 VERDICTS = ("violation", "underpowered", "no violation detected")
 
 #: Fits of each world per part (train, select, eval) for each score.
-_SPLITS = {"count": (0, 0, 1), "whitebox": (0, 1, 1), "marginal_lr": (2, 1, 2)}
+_SPLITS = {
+    "count": (0, 0, 1),
+    "whitebox": (0, 1, 1),
+    "marginal_lr": (2, 1, 2),
+    "learned": (2, 1, 2),
+}
 
 #: Fewest select fits (both worlds pooled) on each side of a threshold.
 _MIN_SIDE = 10
@@ -88,6 +99,7 @@ class DPAuditResult(ResultMixin):
         The score used (``"auto"`` resolved).
     statistic : str
         Its statistic: ``"exact_cell"`` (count), ``"poisson_ratio"`` (marginal_lr),
+        ``"classifier"`` (learned),
         ``"likelihood_ratio"`` or ``"linear"`` (white-box; the one chosen on the select fits).
     threshold : float
         Scores ≥ threshold are guessed "canary in".
@@ -240,12 +252,16 @@ def _select_threshold(s0, s1, delta: float, alpha: float) -> tuple[float, float]
     return float(candidates[best]), bounds[best]
 
 
-def _statistics(frame: pd.DataFrame, score: str, subsets, train: slice) -> dict:
+def _statistics(frame: pd.DataFrame, score: str, subsets, train: slice, random_state: int) -> dict:
     """{statistic: (scores of D's fits, scores of D′'s fits)} for ``score``, fits in rep order."""
     worlds = [frame[frame["world"] == w].sort_values("rep") for w in (0, 1)]
     if score == "whitebox":
         return {s: tuple(w[s].to_numpy(float) for w in worlds) for s in _WHITEBOX}
     names = list(map("|".join, subsets))
+    if score == "learned":  # the counts and, where released, the white-box statistics
+        names += [s for s in _WHITEBOX if frame[s].notna().all()]
+        features = [w[names].to_numpy(float) for w in worlds]
+        return {"classifier": learned_score(features[0], features[1], train, random_state)}
     counts = [w[names].to_numpy(float) for w in worlds]
     if score == "count":
         return {"exact_cell": tuple(c[:, -1] for c in counts)}  # the whole record
@@ -304,13 +320,15 @@ def dp_audit(
     worlds : Worlds or None
         The datasets of the game; None: :func:`~synthtrust.dp_audit.canary.worst_case` for
         ``neighbouring``. Its relation must be ``neighbouring``.
-    score : {"auto", "count", "marginal_lr", "whitebox"}
+    score : {"auto", "count", "marginal_lr", "whitebox", "learned"}
         ``"count"``: the fixed rule "the canary's exact cell is in the sample" (no select fits);
         ``"marginal_lr"``: Poisson likelihood ratio of the canary's marginal counts (train 40 %,
         select 20 %, eval 40 % of each world's fits); ``"whitebox"``: the released noisy
         measurements, by their likelihood ratio or linear statistic, whichever bounds higher on
-        the select fits (select 50 %, eval 50 %); ``"auto"``: white-box if the generator has
-        ``audit_view``, else count.
+        the select fits (select 50 %, eval 50 %); ``"learned"``: a gradient-boosted classifier
+        of the canary's counts and the white-box statistics where released, trained on 40 % of
+        each world's fits (:func:`~synthtrust.dp_audit.scores.learned_score`; select 20 %, eval
+        40 %); ``"auto"``: white-box if the generator has ``audit_view``, else count.
     n_fits : int >= 40
         Fits in both worlds together (half each).
     n_synthetic : int or None
@@ -400,7 +418,7 @@ def dp_audit(
         )
     score = _resolve_score(score, frame)
     train, select, evaluate = _parts(n_fits // 2, score)
-    statistics = _statistics(frame, score, canary_subsets(worlds.columns), train)
+    statistics = _statistics(frame, score, canary_subsets(worlds.columns), train, random_state)
     if score == "count":
         statistic, threshold = "exact_cell", 0.5  # the fixed rule: the canary's cell occurs
     else:  # the statistic and threshold with the best bound on the select fits

@@ -6,7 +6,9 @@
 - :func:`marginal_likelihood_ratio`: the Poisson likelihood ratio of those counts (S2), with
   rates estimated on a training split of fits that the bound never sees;
 - :func:`whitebox_score`: the Neyman–Pearson log-likelihood ratio of the noisy measurements a
-  synthesizer releases (S3), from its ``audit_view()``.
+  synthesizer releases (S3), from its ``audit_view()``;
+- :func:`learned_score`: a classifier of those features trained on fits the bound never sees
+  (S4, the "hybrid" attack of ``ganev2026``).
 
 Source: the design of ``annamalai2024`` (black-box and white-box scores, worst-case datasets)
 and ``ganev2026`` (§4); the white-box ratio is the optimal test for fixed cliques with
@@ -26,6 +28,7 @@ from .canary import Worlds
 __all__ = [
     "canary_counts",
     "canary_subsets",
+    "learned_score",
     "marginal_likelihood_ratio",
     "whitebox_score",
 ]
@@ -102,6 +105,62 @@ def marginal_likelihood_ratio(counts, rate_in, rate_out) -> np.ndarray:
     counts = np.asarray(counts, dtype=float)
     rate_in, rate_out = np.asarray(rate_in, dtype=float), np.asarray(rate_out, dtype=float)
     return counts @ np.log(rate_in / rate_out) - (rate_in - rate_out).sum()
+
+
+def learned_score(features_out, features_in, train: slice, random_state: int = 0) -> tuple:
+    """Scores of a gradient-boosted classifier of "canary in" (S4).
+
+    The classifier (scikit-learn's ``HistGradientBoostingClassifier`` with its defaults) is
+    trained on the ``train`` rows of both worlds, labelled 0 (D) and 1 (D′); every fit is then
+    scored by its predicted probability of D′. Only the rows outside ``train`` may feed a
+    threshold or a bound.
+
+    Parameters
+    ----------
+    features_out, features_in : array-like, shape (fits, features)
+        One row per fit of D and of D′: the canary's counts a_C (:func:`canary_counts`) and,
+        where the generator releases them, the white-box statistics (:func:`whitebox_score`).
+    train : slice
+        The training rows of each world.
+    random_state : int
+        The classifier's seed.
+
+    Returns
+    -------
+    (ndarray, ndarray)
+        Shapes (fits of D,) and (fits of D′,), in [0, 1].
+
+    Raises
+    ------
+    ValueError
+        The two worlds have different features, or a training part is empty.
+
+    References
+    ----------
+    ``ganev2026`` §4 (features ⊕ white-box terms, split 40/20/40).
+
+    Examples
+    --------
+    >>> rng = np.random.default_rng(0)
+    >>> out, inn = rng.poisson(1, (200, 3)), rng.poisson(3, (200, 3))
+    >>> s0, s1 = learned_score(out, inn, slice(0, 80))
+    >>> bool(s1[80:].mean() > s0[80:].mean())
+    True
+    """
+    from sklearn.ensemble import HistGradientBoostingClassifier
+
+    out, inn = np.asarray(features_out, dtype=float), np.asarray(features_in, dtype=float)
+    if out.ndim != 2 or inn.ndim != 2 or out.shape[1] != inn.shape[1]:
+        raise ValueError(
+            f"features_out and features_in must be 2-D with the same features, got shapes "
+            f"{out.shape} and {inn.shape}"
+        )
+    x_out, x_in = out[train], inn[train]
+    if len(x_out) == 0 or len(x_in) == 0:
+        raise ValueError(f"train must select fits of both worlds, got {train}")
+    classifier = HistGradientBoostingClassifier(random_state=random_state)
+    classifier.fit(np.vstack([x_out, x_in]), np.repeat([0, 1], [len(x_out), len(x_in)]))
+    return classifier.predict_proba(out)[:, 1], classifier.predict_proba(inn)[:, 1]
 
 
 def _cell_terms(worlds: Worlds, clique: tuple) -> list[tuple[tuple, int, int]]:

@@ -97,6 +97,14 @@ PLANTED = {
     ),
 }
 
+#: The scores each planted bug is audited with ("auto": white-box, the perturbed histogram has
+#: an audit_view).
+_PLANTED_SCORES = {
+    "bootstrap": ("count",),
+    "reused_noise": ("auto",),
+    "sensitivity_ignored": ("auto", "learned"),
+}
+
 _TWIN = ("correct twin: perturbed histogram", lambda: syn.PerturbedHistogram(epsilon=1.0))
 
 
@@ -184,16 +192,17 @@ def calibration(
 
 def planted_table(fits: dict, *, seed: int = 0, **run) -> pd.DataFrame:
     """Each planted bug of ``fits`` (name -> fits) audited at claim ε = 1, and the correct
-    perturbed histogram at the same budget and score; a row each."""
+    perturbed histogram at the same budget and score; a row each, for each score of
+    ``_PLANTED_SCORES`` (the subtle bug also by the learned score)."""
     rows = []
     for name, n_fits in fits.items():
         label, make, how = PLANTED[name]
-        score = "count" if name == "bootstrap" else "auto"
-        for gen_label, gen in ((label, make()), (_TWIN[0], _TWIN[1]())):
-            result, secs = _audit(
-                gen, 1.0, "replace_one", n_fits, score=score, random_state=seed, **run
-            )
-            rows.append(_row(gen_label, result, secs, bug=name, truth=how))
+        for score in _PLANTED_SCORES[name]:
+            for gen_label, gen in ((label, make()), (_TWIN[0], _TWIN[1]())):
+                result, secs = _audit(
+                    gen, 1.0, "replace_one", n_fits, score=score, random_state=seed, **run
+                )
+                rows.append(_row(gen_label, result, secs, bug=name, truth=how))
     return pd.DataFrame(rows)
 
 
@@ -358,11 +367,13 @@ def verdict_rows(
         )
     ]
     for row in planted[planted.generator != _TWIN[0]].itertuples():
+        learned = row.score.startswith("learned")
         rows.append(
             verdicts.finding(
-                f"planted_{row.bug}_violation",
+                f"planted_{row.bug}_violation" + ("_learned" if learned else ""),
                 f"The audit's design: a planted bug ({row.generator}; {row.truth}) is a "
-                f"violation of its claim ε = 1 at {row.fits:,} fits",
+                f"violation of its claim ε = 1 at {row.fits:,} fits"
+                + (", by the learned score" if learned else ""),
                 _lower_bound(row),
                 1.0,
                 section="dp-planted",
