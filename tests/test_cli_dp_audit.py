@@ -218,3 +218,52 @@ def test_without_neighbouring_a_synthtrust_synthesizer_is_audited_under_its_own(
     )
     assert code == 0
     assert "replace-one" in capsys.readouterr().out
+
+
+def _table(workdir, name="real.csv", **columns):
+    import pandas as pd
+
+    pd.DataFrame(columns).to_csv(workdir / name, index=False)
+    return name
+
+
+@pytest.mark.parametrize(
+    ("cls", "code", "verdict"),
+    [("LaplaceHistogram", 0, "no violation detected"), ("Bootstrap", 1, "violation")],
+)
+def test_the_users_own_table_is_audited_with_a_rare_canary(workdir, cls, code, verdict):
+    """W1 with the default backend: 300 records; the domain declares a level of 'b' the table
+    lacks, so the canary takes it and every cell that contains it is empty without it."""
+    data = _table(workdir, a=[0, 1, 2] * 100, b=[0, 1] * 150, c=[0] * 300)
+    run = _cli(
+        workdir,
+        *("--generator", f"{MODULE}:{cls}", "--epsilon", "1", *ARGS),
+        *("--data", data, "--domain", '{"a": 3, "b": 3, "c": 2}', "--json", "o.json"),
+        "--strict",
+    )
+    assert run.returncode == code, run.stderr
+    report = json.loads((workdir / "o.json").read_text())
+    assert report["verdict"] == verdict
+    assert (report["n0"], report["n1"]) == (100, 100)
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--data", "missing.csv"], "--data missing.csv:"),
+        (["--data", "text.csv"], "--data text.csv: data: column 'a' must hold integer codes"),
+        (["--data", "real.csv", "--domain", '{"a": 1}'], "column 'a' must hold integer codes 0..0"),
+        (["--data", "real.csv", "--domain", '{"z": 2}'], "data lacks the column(s) ['z']"),
+        (["--domain", '{"a": 2}'], "--domain declares the levels of --data; give --data too"),
+    ],
+)
+def test_bad_user_tables_are_one_line_errors(workdir, capsys, args, message):
+    _table(workdir, a=[0, 1], b=[1, 0])
+    _table(workdir, "text.csv", a=["x", "y"])
+    code = cli.main(
+        ["dp-audit", "--generator", f"{MODULE}:LaplaceHistogram", "--epsilon", "1", *ARGS, *args]
+    )
+    err = capsys.readouterr().err
+    assert code == 2 and "Traceback" not in err
+    last = err.strip().splitlines()[-1]
+    assert last.startswith("synthtrust: error:") and message in last

@@ -3,6 +3,7 @@ import pytest
 
 from synthtrust._validation import (
     check_array,
+    check_codes,
     check_delta,
     check_epsilon,
     check_positive_int,
@@ -72,3 +73,17 @@ def test_check_n_jobs_counts_cores_like_joblib():
         check_n_jobs(2.0)
     with pytest.raises(TypeError, match="got bool True"):
         check_n_jobs(True)
+
+
+def test_check_codes_returns_int64_codes_in_domain_order():
+    import pandas as pd
+
+    frame = pd.DataFrame({"b": [1.0, 0.0], "a": [2, 0], "extra": ["x", "y"]})
+    codes = check_codes(frame, {"a": 3, "b": 2}, "data")
+    assert codes.dtype == np.int64 and codes.tolist() == [[2, 1], [0, 0]]
+    with pytest.raises(ValueError, match=r"data: column 'a' must hold integer codes 0\.\.1, got 2"):
+        check_codes(frame, {"a": 2, "b": 2}, "data")
+    with pytest.raises(ValueError, match="data has no rows"):
+        check_codes(frame.iloc[:0], {"a": 3}, "data")
+    with pytest.raises(TypeError, match="column 'extra' must hold integer codes"):
+        check_codes(frame, {"extra": 2}, "data")

@@ -13,6 +13,7 @@ __all__ = [
     "check_real",
     "check_array",
     "check_choice",
+    "check_codes",
     "check_random_state_param",
     "int_at_least",
     "one_of",
@@ -206,6 +207,46 @@ def check_choice(value, name: str, options) -> object:
     if isinstance(value, Hashable) and value in options:
         return value
     raise ValueError(f"{name} must be one of {tuple(options)}, got {value!r}")
+
+
+def check_codes(frame, domain: dict, name: str) -> np.ndarray:
+    """The columns of ``domain`` of the table ``frame`` as an int64 array (rows, columns), each
+    column holding codes 0..levels − 1.
+
+    Raises
+    ------
+    TypeError
+        ``frame`` is not a DataFrame; a column is not numeric.
+    ValueError
+        ``frame`` has no rows or lacks a column of ``domain``; a column holds a missing,
+        non-integral or out-of-range code (the error names the column, the value and the range).
+    """
+    import pandas as pd
+
+    if not isinstance(frame, pd.DataFrame):
+        raise TypeError(f"{name} must be a pandas DataFrame, got {type(frame).__name__}")
+    if len(frame) == 0:
+        raise ValueError(f"{name} has no rows")
+    missing = [c for c in domain if c not in frame.columns]
+    if missing:
+        raise ValueError(f"{name} lacks the column(s) {missing}; it has {list(frame.columns)}")
+    out = np.empty((len(frame), len(domain)), dtype=np.int64)
+    for j, (col, levels) in enumerate(domain.items()):
+        values = frame[col].to_numpy()
+        if values.dtype.kind not in "iuf":
+            raise TypeError(
+                f"{name}: column {col!r} must hold integer codes 0..{levels - 1}, got dtype "
+                f"{values.dtype}"
+            )
+        bad = ~np.isfinite(values) | (values != np.round(values)) | (values < 0)
+        bad |= values >= levels
+        if bad.any():
+            raise ValueError(
+                f"{name}: column {col!r} must hold integer codes 0..{levels - 1}, got "
+                f"{values[bad][0].item()!r}"
+            )
+        out[:, j] = values
+    return out
 
 
 # --------------------------------------------------------------------------------------------

@@ -634,7 +634,8 @@ def _add_dp_audit(sub) -> None:
         help="test whether a generator keeps its epsilon promise",
         description="Empirical DP auditing: fit the generator many times on two neighbouring "
         "datasets (the worst case: --base-records copies of (0, 0, 0) and the canary (1, 1, 1), "
-        "codes of columns c0, c1, c2 with 2 levels), score every fit, and bound the epsilon its "
+        "codes of columns c0, c1, c2 with 2 levels; or --data, your table), score every fit, and "
+        "bound the epsilon its "
         "code spends (Clopper-Pearson, 1 - alpha). 'violation' if the bound exceeds the claim; "
         "'underpowered' if no result of this many fits could. The class is constructed with "
         "epsilon=, delta=, domain= and random_state= when it takes them.",
@@ -649,7 +650,8 @@ def _add_dp_audit(sub) -> None:
         help="the neighbouring relation of the claim (default: the class's 'neighbouring' "
         "attribute, as synthtrust's synthesizers declare it; required otherwise)",
     )
-    p.add_argument(
+    base = p.add_mutually_exclusive_group()
+    base.add_argument(
         "--base-records",
         type=_positive_int,
         default=10,
@@ -657,6 +659,13 @@ def _add_dp_audit(sub) -> None:
         help="records of the base table (default: %(default)s; 1000 or more finds noise that "
         "shrinks with n)",
     )
+    base.add_argument(
+        "--data",
+        type=Path,
+        metavar="FILE",
+        help="audit on your table (CSV/Parquet of integer codes) with a rare record as canary",
+    )
+    p.add_argument("--domain", type=_json_object, help="levels of --data: '{\"col\": k}' (max+1)")
     p.add_argument(
         "--score",
         default="auto",

@@ -141,6 +141,19 @@ def test_the_learned_score_finds_the_ignored_sensitivity_and_passes_its_twin(gen
     assert r.epsilon_lb < 2.0  # never above the true epsilon
 
 
+def test_an_audit_on_a_users_table_finds_the_bootstrap_and_passes_the_histogram():
+    from synthtrust.dp_audit.canary import from_data
+
+    rng = np.random.default_rng(0)
+    data = pd.DataFrame({"a": rng.integers(0, 3, 300), "b": rng.integers(0, 2, 300)})
+    worlds = from_data(data, "replace_one", domain={"a": 3, "b": 3})
+    kwargs = dict(neighbouring="replace_one", worlds=worlds, n_fits=200, n_jobs=1, progress=False)
+    boot = dp_audit(Bootstrap(), 1.0, score="count", **kwargs)
+    assert (boot.verdict, boot.fp, boot.fn) == ("violation", 0, 0)
+    hist = dp_audit(PerturbedHistogram(epsilon=1.0), 1.0, score="whitebox", **kwargs)
+    assert hist.verdict == "no violation detected" and hist.epsilon_lb <= 1.0
+
+
 def test_the_threshold_is_the_best_select_bound_with_ten_fits_on_each_side():
     rng = np.random.default_rng(0)
     s0, s1 = rng.normal(0, 1, 60).round(1), rng.normal(1.5, 1, 60).round(1)

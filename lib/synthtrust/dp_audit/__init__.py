@@ -24,7 +24,7 @@ from .bounds import (
     mu_lower_bound,
     one_run_epsilon_lower_bound,
 )
-from .canary import NEIGHBOURING, Worlds, worst_case
+from .canary import NEIGHBOURING, Worlds, from_data, rare_cell, worst_case
 from .game import SCORES, VERDICTS, DPAuditResult, declared_relation, dp_audit, fit_and_score
 from .one_run import OneRunResult, one_run_audit
 from .scores import (
@@ -50,6 +50,7 @@ __all__ = [
     "dp_audit",
     "epsilon_lower_bound",
     "fit_and_score",
+    "from_data",
     "gdp_delta",
     "gdp_mu",
     "learned_score",
@@ -57,6 +58,7 @@ __all__ = [
     "mu_lower_bound",
     "one_run_audit",
     "one_run_epsilon_lower_bound",
+    "rare_cell",
     "whitebox_score",
     "worst_case",
 ]

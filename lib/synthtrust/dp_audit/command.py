@@ -9,7 +9,7 @@ import inspect
 import time
 
 from .._user_generator import GeneratorFactory
-from .canary import worst_case
+from .canary import from_data, worst_case
 from .game import DPAuditResult, declared_relation, dp_audit, fit_and_score
 
 __all__ = ["estimate_hours", "run_dp_audit"]
@@ -71,6 +71,22 @@ def _run(factory, worlds, args) -> DPAuditResult:
         return dp_audit(factory, args.epsilon, **kwargs)
 
 
+def _worlds(args, relation: str):
+    """The worst-case pair, or the pair on the user's table (``--data``, ``--domain``)."""
+    if args.data is None:
+        if args.domain is not None:
+            raise ValueError("--domain declares the levels of --data; give --data too")
+        return worst_case(relation, n_base=args.base_records)
+    from ..datasets import read_table
+
+    try:
+        return from_data(
+            read_table(args.data), relation, domain=args.domain, random_state=args.seed
+        )
+    except (OSError, TypeError, ValueError) as exc:
+        raise ValueError(f"--data {args.data}: {exc}") from None
+
+
 def run_dp_audit(args) -> DPAuditResult:
     """Run the audit the parsed ``args`` of ``synthtrust dp-audit`` describe; print the pilot's
     estimate and the result's summary.
@@ -83,8 +99,8 @@ def run_dp_audit(args) -> DPAuditResult:
     from joblib import cpu_count
 
     cls = GeneratorFactory(args.generator, args.params).cls()  # checks the spec and the class
-    relation = args.neighbouring or declared_relation(cls)
-    worlds = worst_case(relation.replace("-", "_"), n_base=args.base_records)
+    relation = (args.neighbouring or declared_relation(cls)).replace("-", "_")
+    worlds = _worlds(args, relation)
     factory = _factory(args, cls, worlds.domain)
     per_fit = _pilot(factory, worlds, args)
     workers = cpu_count() if args.n_jobs in (None, -1) else args.n_jobs
