@@ -161,3 +161,32 @@ def test_random_subset_of_candidates(workdir, capsys):
     assert run("--generator", f"{MODULE}:Copycat", *ARGS, "--n-candidates", "19") == 2
     err = capsys.readouterr().err
     assert err.startswith("synthtrust: error: ") and "19" in err and err.count("\n") == 1
+
+
+def _fresh(cwd, *argv, env=None):
+    """``synthtrust audit`` in a fresh process (no module cached), the default backend."""
+    import os
+    import subprocess
+
+    exe = [sys.executable, "-c", "import sys; from synthtrust.cli import main; sys.exit(main())"]
+    env = {**os.environ, **(env or {})}
+    return subprocess.run([*exe, "audit", *argv], cwd=cwd, capture_output=True, text=True, env=env)
+
+
+@pytest.mark.parametrize("where", ["working directory", "PYTHONPATH", "Dask"])
+def test_a_users_class_is_audited_with_the_default_backend(workdir, tmp_path_factory, where):
+    """Issue 27: every core, loky (or a local Dask cluster), and a module outside the package
+    (the workers import it themselves): in the working directory, or in a folder on PYTHONPATH
+    run from elsewhere."""
+    argv = ARGS[:-2] + (["--dask", "local"] if where == "Dask" else [])
+    assert ARGS[-2:] == ["--n-jobs", "1"]
+    if where != "PYTHONPATH":
+        cwd, env = workdir, None
+    else:
+        cwd = tmp_path_factory.mktemp("elsewhere")
+        (cwd / "card.yaml").write_bytes((workdir / "card.yaml").read_bytes())
+        env = {"PYTHONPATH": str(workdir)}
+    run_ = _fresh(cwd, "--generator", f"{MODULE}:Copycat", *argv, "--json", "a.json", env=env)
+    assert run_.returncode == 0, run_.stderr
+    assert "REJECTED at" in run_.stdout and "NOT REJECTED" not in run_.stdout
+    assert json.loads((cwd / "a.json").read_text())["rejected"] is True

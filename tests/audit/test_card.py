@@ -97,3 +97,20 @@ def test_card_round_trips(tmp_path):
     cols = card.columns
     cols["eth"] = 99
     assert card.columns["eth"] == 6  # a copy
+
+
+def test_a_card_survives_pickling_for_the_parallel_workers():
+    """Issue 27: loky ships the card to its workers; the default protocol set the slots through
+    the blocked __setattr__ ("A task has failed to un-serialize")."""
+    import pickle
+
+    card = GeneratorCard({"a": 2, "b": 3}, [("a", "b")], name="toy", description="d")
+    copy = pickle.loads(pickle.dumps(card))
+    assert (copy.columns, copy.marginals, copy.name, copy.description) == (
+        {"a": 2, "b": 3},
+        (("a", "b"),),
+        "toy",
+        "d",
+    )
+    with pytest.raises(AttributeError, match="immutable"):
+        copy.name = "other"

@@ -130,6 +130,11 @@ class GeneratorCard:
     def __setattr__(self, key, value):
         raise AttributeError("GeneratorCard is immutable")
 
+    def __reduce__(self):
+        """Pickled by its constructor arguments (the parallel workers rebuild it; the default
+        protocol would set the slots through the blocked ``__setattr__``)."""
+        return type(self), (self.columns, list(self._marginals), self._name, self._description)
+
     # convenience constructors --------------------------------------------------------------
     @classmethod
     def k_way(cls, columns, k: int, name: str = "", description: str = "") -> GeneratorCard:
