@@ -287,4 +287,4 @@ def test_estimate_prints_the_cost_without_running(book, capsys):
     assert row.split()[1:4] == ["3", "6", "2"]  # 3 cells x 2 chunks of 4, 2 timed
     assert not (book / "_build").exists()  # nothing was run into a run folder
     code, out, err = run_cli(capsys, "run", "tiny", "--estimate", "--estimate-tasks", "0")
-    assert code == 2 and "n_tasks must be" in err
+    assert code == 2 and "--estimate-tasks: must be >= 1" in err

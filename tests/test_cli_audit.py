@@ -134,7 +134,7 @@ def test_audit_around_real_data(workdir, capsys):
         (f"{MODULE}:np", "'np' is not a class"),
         (f"{MODULE}:NoSample", "the class lacks sample"),
         (f"{MODULE}:Broken", "training minus#0 of step 1 failed: ZeroDivisionError: cannot fit"),
-        (f"{MODULE}:WrongColumns", "lacks the card's column(s) ['a', 'b', 'c']"),
+        (f"{MODULE}:WrongColumns", "sample lacks the column(s) ['a', 'b', 'c']"),
         ("justaname", "--generator must be module:Class"),
     ],
 )

@@ -14,6 +14,9 @@ __all__ = [
     "check_array",
     "check_choice",
     "check_codes",
+    "check_sample",
+    "check_folder",
+    "one_line",
     "check_random_state_param",
     "int_at_least",
     "one_of",
@@ -207,6 +210,56 @@ def check_choice(value, name: str, options) -> object:
     if isinstance(value, Hashable) and value in options:
         return value
     raise ValueError(f"{name} must be one of {tuple(options)}, got {value!r}")
+
+
+def check_sample(sample, domain: dict, n: int) -> np.ndarray:
+    """A generator's ``sample(n)`` as the int64 codes of the columns of ``domain`` (rows, columns
+    in domain order): a DataFrame of n rows with codes 0..levels − 1 (:func:`check_codes`).
+
+    Raises
+    ------
+    TypeError
+        Not a DataFrame; a column that is not numeric.
+    ValueError
+        Not n rows; a missing column; a missing, non-integral or out-of-range code.
+    """
+    import pandas as pd
+
+    name = "the generator's sample"
+    if not isinstance(sample, pd.DataFrame):
+        raise TypeError(f"sample(n) must return a pandas DataFrame, got {type(sample).__name__}")
+    if len(sample) != n:
+        raise ValueError(f"sample({n}) returned {len(sample)} rows; it must return {n}")
+    return check_codes(sample, domain, name)
+
+
+def one_line(error) -> str:
+    """An error's text on one line (a parser's multi-line message with its caret drawing
+    becomes one line of words), for the command line's one-line errors."""
+    return " ".join(str(error).split())
+
+
+def check_folder(path, name: str):
+    """``path`` as a :class:`~pathlib.Path` if it can be an output folder: a folder, or a path
+    whose nearest existing ancestor is a writable folder.
+
+    Raises
+    ------
+    ValueError
+        ``path`` (or an ancestor) is a file, or the ancestor is not writable (the message names
+        ``name`` and the path).
+    """
+    from pathlib import Path
+
+    path = Path(path)
+    parent = path
+    while not parent.exists():
+        parent = parent.parent
+    if not parent.is_dir():
+        raise ValueError(f"{name} {path}: {parent} is a file, not a folder")
+    if not os.access(parent, os.W_OK):
+        raise ValueError(f"{name} {path}: {parent} is not writable")
+    return path
 
 
 def check_codes(frame, domain: dict, name: str) -> np.ndarray:

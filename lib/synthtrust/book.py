@@ -36,6 +36,7 @@ from typing import Any
 import yaml
 
 from synthtrust import charts, scorecard
+from synthtrust._validation import check_folder
 
 __all__ = [
     "ASSETS_DIR",
@@ -441,7 +442,8 @@ def build(
     Raises
     ------
     ValueError
-        If a requested chapter is not in ``_toc.yml`` or no chapter is selected.
+        If a requested chapter is not in ``_toc.yml``, no chapter is selected, a chapter has no
+        preset ``preset`` or ``out`` cannot be a folder (all checked before the first run).
     FileNotFoundError
         If MathJax is missing (run ``make assets``) or a run produced no notebook.
     BookBuildError
@@ -465,9 +467,15 @@ def build(
             )
     if not selected:
         raise ValueError(f"no chapter selected; _toc.yml lists {listed}")
+    if run_chapter is None:  # every chapter's preset, before the first one runs for minutes
+        from synthtrust.runner import check_runtime, load_params
+
+        check_runtime(n_jobs, dask)
+        for name in selected:
+            load_params(name, preset)
     runner = run_chapter or _default_run_chapter()
 
-    out_path = Path(out) if out is not None else root_path / "_build"
+    out_path = check_folder(Path(out) if out is not None else root_path / "_build", "out")
     notebooks: dict[str, Path] = {}
     for name in selected:
         _say(progress, f"running chapter {name!r} (preset {preset!r})")

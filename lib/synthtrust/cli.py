@@ -27,6 +27,7 @@ from pathlib import Path
 from synthtrust import estimate
 from synthtrust._atomic import atomic_path
 from synthtrust._user_generator import GeneratorFactory
+from synthtrust._validation import check_codes, check_folder
 
 __all__ = ["build_parser", "main"]
 
@@ -109,7 +110,7 @@ def _add_run(sub) -> None:
     )
     p.add_argument(
         "--estimate-tasks",
-        type=int,
+        type=_positive_int,
         default=estimate.DEFAULT_TASKS,
         metavar="K",
         help="tasks timed per grid with --estimate, at least one per "
@@ -117,7 +118,7 @@ def _add_run(sub) -> None:
     )
     p.add_argument(
         "--estimate-timeout",
-        type=float,
+        type=_positive_float,
         default=600.0,
         metavar="SECONDS",
         help="with --estimate, stop a timed task after this long and count it as a lower bound "
@@ -356,20 +357,7 @@ def _cmd_fidelity(args) -> int:
     from synthtrust import datasets
 
     paths = {role: getattr(args, role) for role in _ROLES}
-    inputs = {path.resolve() for path in paths.values()}
-    for flag, out in (("--json", args.json), ("--html", args.html)):
-        if out is None:
-            continue
-        if out.is_dir():
-            raise ValueError(f"{flag} {out} is a directory; give a file name")
-        if out.resolve() in inputs:
-            raise ValueError(f"{flag} {out} is one of the input files; give another file name")
-    if (
-        args.json is not None
-        and args.html is not None
-        and args.json.resolve() == args.html.resolve()
-    ):
-        raise ValueError(f"--json and --html name the same file {args.json}")
+    _check_outputs(args, inputs=paths.values())
 
     try:
         same = os.path.samefile(paths["synthetic"], paths["holdout"])
@@ -564,28 +552,18 @@ def _real_cells(path: Path, card):
         table = datasets.read_table(path)
     except (FileNotFoundError, ValueError) as exc:
         raise ValueError(f"--data: {exc}") from None
-    missing = [c for c in card.column_names if c not in table.columns]
-    if missing:
-        raise ValueError(f"--data {path}: no column(s) {missing} of the card")
-    codes = table[card.column_names]
-    for col, size in card.columns.items():
-        values = codes[col]
-        if (
-            values.isna().any()
-            or not values.between(0, size - 1).all()
-            or not (values == values.round()).all()
-        ):
-            raise ValueError(
-                f"--data {path}: column {col!r} must hold integer codes "
-                f"0..{size - 1} (the card's domain size)"
-            )
-    cells, counts = np.unique(codes.to_numpy(dtype=np.int64), axis=0, return_counts=True)
+    try:
+        codes = check_codes(table, card.columns, "the table")
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"--data {path} (on the card's domain): {exc}") from None
+    cells, counts = np.unique(codes, axis=0, return_counts=True)
     return cells, counts
 
 
 def _cmd_audit(args) -> int:
     from synthtrust.audit import GeneratorCard, audit, candidate_bins
 
+    _check_outputs(args, inputs=[args.card] + ([args.data] if args.data else []))
     try:
         card = GeneratorCard.load(args.card)
     except (OSError, ValueError, TypeError, KeyError) as exc:
@@ -703,24 +681,31 @@ def _add_dp_audit(sub) -> None:
     p.set_defaults(handler=_cmd_dp_audit)
 
 
-def _check_output(flag: str, path: Path) -> None:
-    """Fail before the work, not after it: ``path`` must be a file name whose nearest existing
-    folder is writable."""
-    if path.is_dir():
-        raise ValueError(f"{flag} {path} is a directory; give a file name")
-    parent = path.resolve().parent
-    while not parent.exists():
-        parent = parent.parent
-    if not parent.is_dir() or not os.access(parent, os.W_OK):
-        raise ValueError(f"{flag}: cannot write {path}: {parent} is not a writable folder")
+def _check_outputs(args, inputs=()) -> None:
+    """Fail before the work, not after it: ``--json`` and ``--html`` must be two file names,
+    none of the ``inputs``, whose nearest existing folder is writable."""
+    inputs = {Path(p).resolve() for p in inputs}
+    outs = [(flag, out) for flag, out in (("--json", args.json), ("--html", args.html)) if out]
+    for flag, path in outs:
+        if path.is_dir():
+            raise ValueError(f"{flag} {path} is a directory; give a file name")
+        if path.resolve() in inputs:
+            raise ValueError(f"{flag} {path} is one of the input files; give another file name")
+        parent = path.resolve().parent
+        while not parent.exists():
+            parent = parent.parent
+        if not parent.is_dir() or not os.access(parent, os.W_OK):
+            raise ValueError(f"{flag}: cannot write {path}: {parent} is not a writable folder")
+    if len(outs) == 2 and outs[0][1].resolve() == outs[1][1].resolve():
+        raise ValueError(f"--json and --html name the same file {args.json}")
 
 
 def _cmd_dp_audit(args) -> int:
     from synthtrust.dp_audit.command import run_dp_audit
 
-    for flag, out in (("--json", args.json), ("--html", args.html)):
-        if out is not None:
-            _check_output(flag, out)
+    _check_outputs(args)
+    if args.cache is not None:
+        check_folder(args.cache, "--cache")
     result = run_dp_audit(args)
     _write_outputs(
         (("json", args.json, _text(result.to_json)), ("html", args.html, _text(result.to_html)))
@@ -739,11 +724,18 @@ def _cmd_dp_audit(args) -> int:
 _SUBCOMMANDS = (_add_list, _add_run, _add_book, _add_fidelity, _add_audit, _add_dp_audit)
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse with one-line usage errors (the usage is one ``--help`` away)."""
+
+    def error(self, message):
+        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The ``synthtrust`` argument parser."""
     from synthtrust import __version__
 
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="synthtrust",
         description="Can we trust differentially private synthetic data? Run the book's chapters.",
     )
@@ -766,7 +758,7 @@ def main(argv: list[str] | None = None) -> int:
 
     try:
         return args.handler(args)
-    except (ValueError, TypeError) as exc:
+    except (ValueError, TypeError, OSError) as exc:  # bad input, unreadable/unwritable paths
         if os.environ.get("SYNTHTRUST_DEBUG"):
             raise
         print(f"synthtrust: error: {exc}", file=sys.stderr)

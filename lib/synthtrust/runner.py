@@ -33,12 +33,13 @@ from synthtrust._atomic import atomic_path
 from synthtrust._environ import CHAPTER_VAR, WORKER_ENV, environ
 from synthtrust._lock import folder_lock
 from synthtrust._optional import import_optional
-from synthtrust._validation import check_n_jobs
+from synthtrust._validation import check_folder, check_n_jobs, one_line
 
 __all__ = [
     "RUNTIME_KEYS",
     "ChapterExecutionError",
     "chapters_dir",
+    "check_runtime",
     "list_chapters",
     "load_params",
     "notebook_parameters",
@@ -155,7 +156,7 @@ def parse_value(text: str):
     try:
         return yaml.safe_load(text)
     except yaml.YAMLError as exc:
-        raise ValueError(f"value {text!r} is not valid YAML: {exc}") from None
+        raise ValueError(f"value {text!r} is not valid YAML: {one_line(exc)}") from None
 
 
 def _parameters_cell(nb):
@@ -251,12 +252,28 @@ def _kernel_environment(progress: bool, chapter: str):
             yield config
 
 
-def _check_runtime(n_jobs, dask) -> None:
+#: Dask scheduler address schemes (distributed's comm protocols).
+_DASK_SCHEMES = ("tcp://", "tls://", "inproc://", "ucx://", "ws://", "wss://")
+
+
+def check_runtime(n_jobs, dask) -> None:
+    """Validate the runtime options of a run: ``n_jobs`` and the Dask address.
+
+    Raises
+    ------
+    TypeError, ValueError
+        A bad ``n_jobs``; ``dask`` not None, ``"local"`` or a scheduler address.
+    """
     check_n_jobs(n_jobs)
     if dask is not None and not isinstance(dask, str):
         raise TypeError(
             f"dask must be None, 'local' or a scheduler address 'tcp://host:port', got "
             f"{type(dask).__name__} {dask!r}"
+        )
+    if isinstance(dask, str) and dask != "local" and not dask.startswith(_DASK_SCHEMES):
+        raise ValueError(
+            f"dask must be 'local' or a scheduler address such as 'tcp://host:8786' "
+            f"({', '.join(_DASK_SCHEMES)}), got {dask!r}"
         )
 
 
@@ -315,6 +332,46 @@ def _default_cache_dir(out: Path) -> Path:
     return out / ".cache" / "joblib"
 
 
+def _kind(value) -> str:
+    """The YAML kind of a parameter value, as the error messages name it."""
+    for kind, types in (
+        ("boolean", bool),
+        ("integer", int),
+        ("number", float),
+        ("text", str),
+        ("list", list),
+        ("mapping", dict),
+    ):
+        if isinstance(value, types):
+            return kind
+    return "null" if value is None else type(value).__name__
+
+
+def _check_override(name: str, key: str, value) -> None:
+    """An override must be of a kind the chapter's presets give ``key`` (an integer is also a
+    number, a scalar a one-value list; null only where a preset has it), so a typo fails here,
+    not in the notebook.
+
+    Raises
+    ------
+    ValueError
+        The value's kind is none of the presets' kinds for ``key``.
+    """
+    presets_ = [load_params(name, p) for p in presets(name)]
+    kinds = {_kind(params[key]) for params in presets_ if key in params}
+    kind = _kind(value)
+    if kind in kinds or (kind == "integer" and "number" in kinds):
+        return
+    if "list" in kinds and kind in ("integer", "number", "text", "boolean"):
+        return  # a scalar is a one-value axis (`-p epsilon 1`; experiment.run_grid)
+    article = {"integer": "an integer", "text": "text", "null": "null"}
+    allowed = " or ".join(article.get(k, f"a {k}") for k in sorted(kinds))
+    raise ValueError(
+        f"parameter {key!r} of chapter {name!r} must be {allowed} (as in its presets), got "
+        f"{value!r}"
+    )
+
+
 def _prepare(name, preset, overrides, n_jobs, dask):
     """Check a run request; return (notebook, MyST source, final parameters, overrides)."""
     jupytext = import_optional("jupytext", "running a chapter")
@@ -329,7 +386,9 @@ def _prepare(name, preset, overrides, n_jobs, dask):
             f"unknown parameter(s) {', '.join(map(repr, unknown))} for chapter {name!r} "
             f"(preset {preset!r}); allowed: {', '.join(params) or 'none'}"
         )
-    _check_runtime(n_jobs, dask)
+    for key, value in overrides.items():
+        _check_override(name, key, value)
+    check_runtime(n_jobs, dask)
     final = {**params, **overrides}
 
     source = chapters_dir() / f"{name}.md"
@@ -399,6 +458,9 @@ def run_chapter(
     nb, source, final, overrides = _prepare(name, preset, overrides, n_jobs, dask)
     out = Path(out) if out is not None else repo_root() / "_build" / "runs" / preset / name
     out = out.expanduser().resolve()
+    check_folder(out, "out")
+    if cache_dir is not None:
+        check_folder(cache_dir, "cache_dir")
     with folder_lock(out):
         _execute(name, preset, nb, source, final, overrides, out, cache_dir, n_jobs, dask, progress)
     return out

@@ -147,7 +147,7 @@ def test_bad_input():
         audit(42, CARD, **KW)
     with pytest.raises(RuntimeError, match=r"training minus#0 of step 1 failed: ArithmeticError"):
         audit(_Raises, CARD, random_state=0, **KW)
-    with pytest.raises(ValueError, match=r"lacks the card's column\(s\) \['b', 'c'\]"):
+    with pytest.raises(ValueError, match=r"sample lacks the column\(s\) \['b', 'c'\]"):
         audit(_WrongColumns, CARD, random_state=0, **KW)
     with pytest.raises(ValueError, match="k_audit must be >= 2"):
         audit(honest, CARD, **{**KW, "k_audit": 1})

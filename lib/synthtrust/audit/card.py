@@ -18,6 +18,7 @@ import numbers
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
+from .._validation import one_line
 from .basis import Bins, span_dimension
 
 __all__ = ["GeneratorCard"]
@@ -270,7 +271,11 @@ class GeneratorCard:
     def from_yaml(cls, text: str) -> GeneratorCard:
         import yaml
 
-        return cls.from_dict(yaml.safe_load(text))
+        try:
+            data = yaml.safe_load(text)
+        except yaml.YAMLError as exc:
+            raise ValueError(f"not valid YAML: {one_line(exc)}") from None
+        return cls.from_dict(data)
 
     def save(self, path) -> None:
         """Write the card as YAML (``.yaml``/``.yml``) or JSON (``.json``)."""

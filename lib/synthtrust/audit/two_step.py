@@ -35,7 +35,12 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from .._validation import check_positive_int, check_random_state, check_unit_interval
+from .._validation import (
+    check_positive_int,
+    check_random_state,
+    check_sample,
+    check_unit_interval,
+)
 from ..experiment import run_grid
 from .basis import CellCounts, ComplementBasis, complement_basis
 from .card import GeneratorCard
@@ -118,20 +123,10 @@ def _train(
                 f"training {params['side']}#{i} of step {params['step']} failed: "
                 f"{type(exc).__name__}: {exc}"
             ) from exc
-        sample = _check_sample(sample, data.columns)
-        b = basis.statistic(sample.to_numpy(dtype=np.int64))
+        b = basis.statistic(check_sample(sample, basis.card.columns, len(frame)))
         rows.append(b if weights is None else np.array([float(weights @ b)]))
     cols = [f"b{j}" for j in range(basis.dim)] if weights is None else ["y"]
     return pd.DataFrame(np.vstack(rows), columns=cols)
-
-
-def _check_sample(sample, columns: tuple[str, ...]) -> pd.DataFrame:
-    if not isinstance(sample, pd.DataFrame):
-        raise TypeError(f"sample(n) must return a pandas DataFrame, got {type(sample).__name__}")
-    missing = [c for c in columns if c not in sample.columns]
-    if missing:
-        raise ValueError(f"the generator's sample lacks the card's column(s) {missing}")
-    return sample[list(columns)]
 
 
 def _run_side(

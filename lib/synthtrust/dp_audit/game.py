@@ -30,9 +30,10 @@ import pandas as pd
 from .. import estimate
 from .._validation import (
     check_choice,
-    check_delta,
     check_epsilon,
     check_int_at_least,
+    check_real,
+    check_sample,
     check_unit_interval,
 )
 from ..experiment import run_grid
@@ -202,7 +203,8 @@ def fit_and_score(
         n_synthetic = _default_synthetic(worlds)
     gen = fresh_generator(generator, dict(generator_params or {}), worlds.domain, seed)
     gen.fit((worlds.with_canary if world else worlds.without).copy())
-    counts = canary_counts(gen.sample(n_synthetic), worlds.canary, subsets)
+    codes = check_sample(gen.sample(n_synthetic), worlds.domain, n_synthetic)
+    counts = canary_counts(pd.DataFrame(codes, columns=worlds.columns), worlds.canary, subsets)
     view = gen.audit_view() if hasattr(gen, "audit_view") else None
     white = [whitebox_score(view, worlds, s) if view else math.nan for s in _WHITEBOX]
     return dict(zip([*map("|".join, subsets), *_WHITEBOX], [*counts, *white], strict=True))
@@ -364,7 +366,7 @@ def dp_audit(
     ('no violation detected', 'whitebox')
     """
     epsilon = check_epsilon(epsilon)
-    delta = 0.0 if delta == 0 else check_delta(delta)
+    delta = check_real(delta, "delta", 0.0, 1.0, high_open=True)
     neighbouring = declared_relation(generator) if neighbouring is None else neighbouring
     neighbouring = check_choice(neighbouring, "neighbouring", ("add_remove", "replace_one"))
     score = check_choice(score, "score", SCORES)

@@ -26,10 +26,10 @@ import pandas as pd
 
 from .._validation import (
     check_choice,
-    check_delta,
     check_epsilon,
     check_int_at_least,
     check_random_state,
+    check_real,
     check_unit_interval,
 )
 from ._generator import fresh_generator
@@ -174,7 +174,7 @@ def one_run_audit(
     'violation'
     """
     epsilon = check_epsilon(epsilon)
-    delta = 0.0 if delta == 0 else check_delta(delta)
+    delta = check_real(delta, "delta", 0.0, 1.0, high_open=True)
     neighbouring = declared_relation(generator) if neighbouring is None else neighbouring
     neighbouring = check_choice(neighbouring, "neighbouring", NEIGHBOURING)
     score = check_choice(score, "score", ("count", "whitebox"))
