@@ -6,8 +6,11 @@ from synthtrust._validation import (
     check_codes,
     check_delta,
     check_epsilon,
+    check_folder,
     check_positive_int,
     check_random_state,
+    check_sample,
+    one_line,
 )
 
 
@@ -87,3 +90,29 @@ def test_check_codes_returns_int64_codes_in_domain_order():
         check_codes(frame.iloc[:0], {"a": 3}, "data")
     with pytest.raises(TypeError, match="column 'extra' must hold integer codes"):
         check_codes(frame, {"extra": 2}, "data")
+
+
+def test_check_sample_wants_n_rows_of_codes():
+    import pandas as pd
+
+    domain = {"a": 2}
+    assert check_sample(pd.DataFrame({"a": [0, 1, 1]}), domain, 3).tolist() == [[0], [1], [1]]
+    with pytest.raises(TypeError, match="must return a pandas DataFrame, got ndarray"):
+        check_sample(np.zeros((3, 1)), domain, 3)
+    with pytest.raises(ValueError, match=r"sample\(4\) returned 3 rows; it must return 4"):
+        check_sample(pd.DataFrame({"a": [0, 1, 1]}), domain, 4)
+    with pytest.raises(ValueError, match="the generator's sample: column 'a'"):
+        check_sample(pd.DataFrame({"a": [0, 2, 1]}), domain, 3)
+
+
+def test_check_folder_accepts_new_folders_under_writable_ones(tmp_path):
+    assert check_folder(tmp_path / "new" / "deeper", "out") == tmp_path / "new" / "deeper"
+    (tmp_path / "file").write_text("x")
+    with pytest.raises(ValueError, match=r"out .*file/x: .*file is a file, not a folder"):
+        check_folder(tmp_path / "file" / "x", "out")
+
+
+def test_one_line_joins_a_multi_line_message():
+    assert one_line(ValueError("while parsing\n  line 1\n    ^\nexpected ']'")) == (
+        "while parsing line 1 ^ expected ']'"
+    )
