@@ -12,7 +12,10 @@ empirical DP auditing (:mod:`synthtrust.dp_audit`).
 - :func:`verdict_rows`: the chapter's findings in the verdict format (:mod:`synthtrust.verdicts`).
 
 Every audit is :func:`~synthtrust.dp_audit.dp_audit`, so its fits run through ``run_grid``
-(``n_jobs``, ``dask``, ``cache_dir``: a rerun reads finished fits from the cache).
+(``n_jobs``, ``dask``, ``cache_dir``: a rerun reads finished fits from the cache). Bounds and
+ceilings are in nats. Every function raises what ``dp_audit`` raises (``ValueError`` for a
+parameter out of range, naming it) and ``KeyError`` for a name that is not a key of
+:data:`GENERATORS` or :data:`PLANTED`.
 
 Source: ``jagielski2020``, ``nasr2023``, ``annamalai2024``, ``ganev2026``.
 """
@@ -131,7 +134,12 @@ def fits_table(n_fits, alpha: float = 0.05) -> pd.DataFrame:
 
 def fewest_fits(epsilon: float, alpha: float = 0.05) -> int:
     """The fewest fits (select/eval split, n/4 eval fits a world) whose ceiling exceeds
-    ``epsilon``: below it the audit is underpowered whatever the generator does."""
+    ``epsilon``: below it the audit is underpowered whatever the generator does.
+
+    The ceiling of n_w eval fits a world is ln(q/(1 − q)) with q = (α/2)^(1/n_w)
+    (:func:`~synthtrust.dp_audit.bounds.ceiling`); it exceeds ε iff q > e^ε/(1 + e^ε), i.e.
+    n_w > ln(α/2)/ln(e^ε/(1 + e^ε)). Source: ``jagielski2020`` (the bound), the audit design
+    (the split)."""
     q = math.exp(epsilon) / (1 + math.exp(epsilon))
     per_world = math.floor(math.log(alpha / 2) / math.log(q)) + 1
     return 4 * per_world
