@@ -74,6 +74,13 @@ bench-gan-controls: install
 bench-dp-audit: install
 	$(BIN)/python benchmarks/bench_dp_audit.py
 
+# synthtrust fidelity against mostlyai-qa and SDMetrics (side environments in .cache/peers)
+bench-fidelity-scale: install
+	for p in mostlyai-qa sdmetrics; do test -x .cache/peers/$$p/bin/python || \
+	  (python3 -m venv .cache/peers/$$p && .cache/peers/$$p/bin/pip install --quiet \
+	  -r benchmarks/peers/requirements-$$p.txt); done
+	HF_HUB_OFFLINE=1 $(BIN)/python benchmarks/bench_fidelity_scale.py
+
 # chapter 3's PrivMRF on thyroid at ε ∈ {1, 10}: mbi's JAX mirror descent (the previous engine)
 # vs the package's numpy one, same process (~25 min, mostly mbi at ε = 10)
 bench-privmrf: install
