@@ -105,15 +105,13 @@ def test_the_count_rule_uses_every_fit_and_no_threshold_search():
     assert r.epsilon_lb == pytest.approx(ceiling(100))
 
 
+#: A sequential replace-one audit at claim epsilon = 1 (the tests add the budget and score).
+REPLACE_ONE = dict(neighbouring="replace_one", n_jobs=1, progress=False)
+
+
 def test_the_marginal_ratio_splits_train_select_and_eval():
     r = dp_audit(
-        PerturbedHistogram(epsilon=1.0),
-        1.0,
-        neighbouring="replace_one",
-        n_fits=400,
-        score="marginal_lr",
-        n_jobs=1,
-        progress=False,
+        PerturbedHistogram(epsilon=1.0), 1.0, n_fits=400, score="marginal_lr", **REPLACE_ONE
     )
     assert (r.statistic, r.n0, r.n1) == ("poisson_ratio", 80, 80)
     assert r.epsilon_lb <= 1.0
@@ -126,15 +124,7 @@ def test_the_learned_score_finds_the_ignored_sensitivity_and_passes_its_twin(gen
     from synthtrust.dp_audit.planted import SensitivityIgnored
 
     cls = SensitivityIgnored if generator == "bug" else PerturbedHistogram
-    r = dp_audit(
-        cls(epsilon=1.0),
-        1.0,
-        neighbouring="replace_one",
-        n_fits=2000,
-        score="learned",
-        n_jobs=1,
-        progress=False,
-    )
+    r = dp_audit(cls(epsilon=1.0), 1.0, n_fits=2000, score="learned", **REPLACE_ONE)
     assert (r.statistic, r.n0, r.n1) == ("classifier", 400, 400)
     assert r.verdict.startswith(verdict)
     assert (r.epsilon_lb > 1.0) == (generator == "bug")
