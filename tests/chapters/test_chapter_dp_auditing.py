@@ -42,3 +42,20 @@ def test_smoke_run_verdicts(smoke_run_of):
         assert table.loc[f"planted_{bug}_violation", "verdict"] == "holds"
     assert table.loc["privbayes_ds_violation_eps0.1", "verdict"] == "holds"
     assert "calibration_false_violations" in table.index
+
+
+def test_smoke_run_prints_no_worker_warnings_or_machine_paths(smoke_run_of):
+    """The audits' fits run in worker processes: a warning there reached the page once per fit,
+    with the worker's file path (the default build showed hundreds of GS-WGAN warnings)."""
+    import json
+
+    run = smoke_run_of(NAME)
+    notebook = json.loads((run / f"{NAME}.ipynb").read_text())
+    text = "".join(
+        "".join(out.get("text", ""))
+        for cell in notebook["cells"]
+        for out in cell.get("outputs", [])
+        if out.get("output_type") == "stream"
+    )
+    assert "Warning:" not in text
+    assert "site-packages" not in text and "/lib/synthtrust/" not in text

@@ -253,3 +253,18 @@ def test_the_relation_defaults_to_the_one_the_synthesizer_declares():
         dp_audit(Bootstrap(), 1.0, n_fits=40, n_jobs=1, progress=False)
     with pytest.raises(ValueError, match="neighbouring must be given"):
         dp_audit(LaplaceHistogram, 1.0, n_fits=40, n_jobs=1, progress=False)
+
+
+class _Warns(LaplaceHistogram):
+    def fit(self, frame):
+        import warnings
+
+        warnings.warn("no training iteration affordable", UserWarning, stacklevel=2)
+        return super().fit(frame)
+
+
+def test_a_generator_that_warns_at_every_fit_gives_one_warning():
+    with pytest.warns(UserWarning) as caught:
+        dp_audit(_Warns, 1.0, n_fits=40, score="count", **REPLACE_ONE)
+    messages = [str(w.message) for w in caught]
+    assert messages == ["40 of 40 fits warned, e.g.: no training iteration affordable"]

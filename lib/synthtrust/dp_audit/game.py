@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import functools
 import math
+import warnings
 from dataclasses import dataclass
 
 import numpy as np
@@ -195,19 +196,37 @@ def fit_and_score(
     Returns
     -------
     dict
-        ``{"|".join(C): a_C}`` for every column subset C of :func:`canary_subsets`, and the
-        white-box statistics (NaN without ``audit_view``).
+        ``{"|".join(C): a_C}`` for every column subset C of :func:`canary_subsets`, the
+        white-box statistics (NaN without ``audit_view``) and ``"warning"``: the first warning
+        the generator raised in ``fit`` or ``sample`` ("" if none).
     """
     subsets = canary_subsets(worlds.columns)
     if n_synthetic is None:
         n_synthetic = _default_synthetic(worlds)
     gen = fresh_generator(generator, dict(generator_params or {}), worlds.domain, seed)
-    gen.fit((worlds.with_canary if world else worlds.without).copy())
-    codes = check_sample(gen.sample(n_synthetic), worlds.domain, n_synthetic)
+    with warnings.catch_warnings(record=True) as caught:  # reported once by dp_audit
+        warnings.simplefilter("always")
+        gen.fit((worlds.with_canary if world else worlds.without).copy())
+        sample = gen.sample(n_synthetic)
+    codes = check_sample(sample, worlds.domain, n_synthetic)
     counts = canary_counts(pd.DataFrame(codes, columns=worlds.columns), worlds.canary, subsets)
     view = gen.audit_view() if hasattr(gen, "audit_view") else None
     white = [whitebox_score(view, worlds, s) if view else math.nan for s in _WHITEBOX]
-    return dict(zip([*map("|".join, subsets), *_WHITEBOX], [*counts, *white], strict=True))
+    out = dict(zip([*map("|".join, subsets), *_WHITEBOX], [*counts, *white], strict=True))
+    out["warning"] = str(caught[0].message) if caught else ""
+    return out
+
+
+def _warn_once(frame: pd.DataFrame) -> None:
+    """One warning for the fits whose generator warned (a generator that warns at every fit
+    would otherwise print thousands of lines from the workers)."""
+    warned = frame.loc[frame["warning"] != "", "warning"]
+    if len(warned):
+        warnings.warn(
+            f"{len(warned)} of {len(frame)} fits warned, e.g.: {warned.iloc[0]}",
+            UserWarning,
+            stacklevel=3,
+        )
 
 
 def _default_synthetic(worlds: Worlds) -> int:
@@ -418,6 +437,7 @@ def dp_audit(
             alpha,
             int(random_state),
         )
+    _warn_once(frame)
     score = _resolve_score(score, frame)
     train, select, evaluate = _parts(n_fits // 2, score)
     statistics = _statistics(frame, score, canary_subsets(worlds.columns), train, random_state)
