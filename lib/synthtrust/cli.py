@@ -691,11 +691,7 @@ def _check_outputs(args, inputs=()) -> None:
             raise ValueError(f"{flag} {path} is a directory; give a file name")
         if path.resolve() in inputs:
             raise ValueError(f"{flag} {path} is one of the input files; give another file name")
-        parent = path.resolve().parent
-        while not parent.exists():
-            parent = parent.parent
-        if not parent.is_dir() or not os.access(parent, os.W_OK):
-            raise ValueError(f"{flag}: cannot write {path}: {parent} is not a writable folder")
+        check_folder(path.resolve().parent, f"{flag}: cannot write {path} into")
     if len(outs) == 2 and outs[0][1].resolve() == outs[1][1].resolve():
         raise ValueError(f"--json and --html name the same file {args.json}")
 

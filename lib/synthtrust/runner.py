@@ -347,18 +347,19 @@ def _kind(value) -> str:
     return "null" if value is None else type(value).__name__
 
 
-def _check_override(name: str, key: str, value) -> None:
+def _check_override(name: str, key: str, value, all_presets: list[dict]) -> None:
     """An override must be of a kind the chapter's presets give ``key`` (an integer is also a
     number, a scalar a one-value list; null only where a preset has it), so a typo fails here,
     not in the notebook.
+
+    ``all_presets``: the parameters of every preset of chapter ``name``.
 
     Raises
     ------
     ValueError
         The value's kind is none of the presets' kinds for ``key``.
     """
-    presets_ = [load_params(name, p) for p in presets(name)]
-    kinds = {_kind(params[key]) for params in presets_ if key in params}
+    kinds = {_kind(params[key]) for params in all_presets if key in params}
     kind = _kind(value)
     if kind in kinds or (kind == "integer" and "number" in kinds):
         return
@@ -386,8 +387,9 @@ def _prepare(name, preset, overrides, n_jobs, dask):
             f"unknown parameter(s) {', '.join(map(repr, unknown))} for chapter {name!r} "
             f"(preset {preset!r}); allowed: {', '.join(params) or 'none'}"
         )
+    all_presets = [load_params(name, p) for p in presets(name)] if overrides else []
     for key, value in overrides.items():
-        _check_override(name, key, value)
+        _check_override(name, key, value, all_presets)
     check_runtime(n_jobs, dask)
     final = {**params, **overrides}
 

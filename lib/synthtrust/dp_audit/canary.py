@@ -209,7 +209,11 @@ def rare_cell(data: pd.DataFrame, domain: dict | None = None, *, random_state=0)
     {'a': 2, 'b': 1}
     """
     domain = _infer_domain(data, domain)
-    codes = check_codes(data, domain, "data")
+    return _rare_record(check_codes(data, domain, "data"), domain, random_state)
+
+
+def _rare_record(codes: np.ndarray, domain: dict, random_state) -> dict:
+    """:func:`rare_cell` on the table's checked codes (rows, columns of ``domain``)."""
     levels = list(domain.values())
     greedy = [
         int(np.flatnonzero(c == c.min())[-1])
@@ -270,8 +274,8 @@ def from_data(
     """
     neighbouring = check_choice(neighbouring, "neighbouring", NEIGHBOURING)
     domain = _infer_domain(data, domain)
-    canary = rare_cell(data, domain, random_state=random_state)
     codes = check_codes(data, domain, "data")
+    canary = _rare_record(codes, domain, random_state)
     without = pd.DataFrame(codes, columns=list(domain))
     row = pd.DataFrame([canary], columns=list(domain))
     if neighbouring == "add_remove":

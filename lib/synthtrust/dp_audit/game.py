@@ -208,8 +208,8 @@ def fit_and_score(
         warnings.simplefilter("always")
         gen.fit((worlds.with_canary if world else worlds.without).copy())
         sample = gen.sample(n_synthetic)
-    codes = check_sample(sample, worlds.domain, n_synthetic)
-    counts = canary_counts(pd.DataFrame(codes, columns=worlds.columns), worlds.canary, subsets)
+    check_sample(sample, worlds.domain, n_synthetic)
+    counts = canary_counts(sample, worlds.canary, subsets)
     view = gen.audit_view() if hasattr(gen, "audit_view") else None
     white = [whitebox_score(view, worlds, s) if view else math.nan for s in _WHITEBOX]
     out = dict(zip([*map("|".join, subsets), *_WHITEBOX], [*counts, *white], strict=True))
