@@ -472,30 +472,33 @@ CONTROL_PRETRAIN = 2000
 #: value, here the value as one number rounded to the bins) and the one-hot bins of the
 #: chapter's other synthesizers
 ENCODINGS = {"value": {"numeric_columns": ["value"]}, "bins": {"numeric_columns": []}}
+ENCODING_LABELS = {"value": "group + value (paper)", "bins": "one-hot bins"}
 
 
-def controls_check(say: Report, n: int, pretrain: int, seed: int, n_jobs: int) -> None:
+def controls_check(
+    say: Report, n: int, pretrain: int, seed: int, n_jobs: int, lr: float, encodings: list[str]
+) -> None:
     """Does the network learn without DP? :func:`synthtrust.studies.hypothesis_gan.control_table`
     (GS-WGAN at ε = 1 and 10, the σ = 0 control, the non-private WGAN-GP, the untrained
-    generator) for both encodings, beside the uniform table."""
+    generator) at learning rate ``lr`` for the ``encodings``, beside the uniform table."""
     from joblib import cpu_count
 
     res = {
         enc: hg.control_table(
             n,
-            gan={"pretrain_iterations": pretrain, **opts},
+            gan={"pretrain_iterations": pretrain, "lr": lr, **ENCODINGS[enc]},
             epsilons=[1.0, 10.0],
             rows=TVD_ROWS,
             random_state=seed,
             n_jobs=n_jobs,
         )
-        for enc, opts in ENCODINGS.items()
+        for enc in encodings
     }
-    first = res["value"]
+    first = res[encodings[0]]
     its = int(first["iterations"].iloc[1])
     say(
         f"Controls at the paper's setting (Gaussian non-signal, n = {n:,}, K = {n // 40} critics "
-        f"on subsets of 40, C = 1, B = 32, lr {hg.GAN_DEFAULTS['lr']:g}, EMA 0.999), warm start "
+        f"on subsets of 40, C = 1, B = 32, lr {lr:g}, EMA 0.999), warm start "
         f"{pretrain:,} iterations, {its:,} private iterations (ε = 10 under GS-WGAN's "
         f"accounting), seed {seed}: 2-way TVD (group × 100 bins) of {TVD_ROWS:,} records against "
         f"the real table (fit wall time in brackets; {n_jobs if n_jobs > 0 else cpu_count()} "
@@ -509,14 +512,14 @@ def controls_check(say: Report, n: int, pretrain: int, seed: int, n_jobs: int) -
             + [
                 f"{res[e]['tvd'].iloc[i]:.4f}"
                 + (f" ({secs(res[e]['seconds'].iloc[i])})" if res[e]["seconds"].iloc[i] else "")
-                for e in ENCODINGS
+                for e in encodings
             ]
         )
-    say.table(["run", "group + value (paper)", "one-hot bins"], rows)
+    say.table(["run", *(ENCODING_LABELS[e] for e in encodings)], rows)
     tvd_of = first.set_index("run")["tvd"]
     ctrl, uni = float(tvd_of["σ = 0"]), float(tvd_of["uniform table"])
     say(
-        f"σ = 0 control (paper's encoding) / uniform table = {ctrl / uni:.3f} (target ≤ 1/3: "
+        f"σ = 0 control ({ENCODING_LABELS[encodings[0]]}) / uniform table = {ctrl / uni:.3f} (target ≤ 1/3: "
         f"{'met' if ctrl <= uni / 3 else 'NOT met'}); / untrained generator = "
         f"{ctrl / float(tvd_of['untrained']):.3f}"
     )
@@ -543,6 +546,19 @@ def main(argv=None) -> int:
         f"{CONTROL_PRETRAIN}-iteration warm start, both encodings (~30 min on 2 cores)",
     )
     ap.add_argument("--n-jobs", type=int, default=-1, help="parallel fits of --controls (all)")
+    ap.add_argument(
+        "--lr",
+        type=float,
+        default=hg.GAN_DEFAULTS["lr"],
+        help=f"Adam learning rate of --controls (default {hg.GAN_DEFAULTS['lr']:g})",
+    )
+    ap.add_argument(
+        "--encodings",
+        nargs="+",
+        choices=list(ENCODINGS),
+        default=list(ENCODINGS),
+        help="table encodings of --controls (default: both)",
+    )
     ap.add_argument(
         "--output",
         type=Path,
@@ -660,7 +676,7 @@ def controls_main(args) -> int:
     t0 = time.perf_counter()
     say(f"python {platform.python_version()}, torch {torch.__version__}, numpy {np.__version__}")
     n, pretrain = (4000, 20) if args.quick else (20000, CONTROL_PRETRAIN)
-    controls_check(say, n, pretrain, seed=0, n_jobs=args.n_jobs)
+    controls_check(say, n, pretrain, 0, args.n_jobs, args.lr, args.encodings)
     say(f"benchmark total {secs(time.perf_counter() - t0)}; {load()}")
     default = ROOT / "benchmarks" / "results_gan_controls.txt"
     say.finish(args.output, default, full_run=not args.quick)

@@ -144,6 +144,7 @@ def test_wiring_passes_options_and_aligned_tables(files, fake, tmp_path, capsys)
         "n_jobs": 1,
         "random_state": 7,
         "synthetic_is_holdout": None,
+        "progress": True,
     }
     train, holdout, synthetic = report.tables
     assert list(synthetic.columns) == list(train.columns) == list(holdout.columns)

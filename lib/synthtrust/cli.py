@@ -311,6 +311,7 @@ def _add_fidelity(sub) -> None:
         help="use at most N rows of each table (random subsample drawn with --seed)",
     )
     _add_parallel_options(p, dask=False)
+    p.add_argument("--no-progress", action="store_true", help="hide progress bars")
     p.add_argument(
         "--seed",
         type=_seed,
@@ -391,6 +392,7 @@ def _cmd_fidelity(args) -> int:
         n_jobs=args.n_jobs,
         random_state=args.seed,
         synthetic_is_holdout=True if same else None,
+        progress=not args.no_progress,
     )
     print(report.summary())
     _write_outputs(

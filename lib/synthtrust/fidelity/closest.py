@@ -25,6 +25,10 @@ _GROUP_TABLE_BYTES = 48 << 20
 _BLOCK_ROWS = 128
 #: Target words per tile (64 records each): a block's work arrays stay in the L2 cache.
 _TILE_WORDS = 1024
+#: Query × target × column comparisons from which the compiled kernel (``_hamming``) is used:
+#: its compilation (about 5 s once per process and number of columns) then costs less than
+#: the numpy kernel's extra time.
+COMPILED_MIN_WORK = 3 * 10**11
 
 
 # =============================================================================================
@@ -438,11 +442,54 @@ def _nearest_distances(
     *,
     second_holdout: bool,
     n_jobs: int,
+    progress: bool = False,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Exact Hamming 1-NN distances of ``queries`` to ``train`` and to ``holdout`` (codes)."""
+    """Exact Hamming 1-NN distances of ``queries`` to ``train`` and to ``holdout`` (codes);
+    with ``second_holdout`` the second nearest holdout record's distance.
+
+    Problems of at least :data:`COMPILED_MIN_WORK` query × target × column comparisons run in
+    the compiled kernel of :mod:`~synthtrust.fidelity._hamming`, smaller ones in numpy (no
+    compilation); both are exact. ``progress``: a tqdm bar over the queries (compiled kernel).
+    """
     # identical query rows have identical answers (also for the 2nd-neighbour rule)
     inverse, n_uniq = _factorize_rows(queries)
     uniq = queries[_first_rows(inverse, n_uniq)]
+    d = queries.shape[1]
+    if n_uniq * (len(train) + len(holdout)) * d >= COMPILED_MIN_WORK:
+        d_t, d_h = _compiled_distances(train, holdout, uniq, second_holdout, n_jobs, progress)
+    else:
+        d_t, d_h = _numpy_distances(train, holdout, uniq, second_holdout, n_jobs)
+    return d_t[inverse], d_h[inverse]
+
+
+def _compiled_distances(train, holdout, uniq, second_holdout, n_jobs, progress):
+    import numba
+    from tqdm.auto import tqdm
+
+    from ._hamming import top_matches
+
+    order = np.lexsort(uniq.T[::-1])  # similar queries together: they read the same rows
+    queries = np.ascontiguousarray(uniq[order])
+    n_codes = np.maximum.reduce([t.max(axis=0) for t in (train, holdout, queries)]) + 1
+    d = queries.shape[1]
+    threads = numba.get_num_threads()
+    numba.set_num_threads(min(n_jobs, numba.config.NUMBA_NUM_THREADS))
+    try:
+        with tqdm(
+            total=2 * len(queries), desc="nearest records", unit="rec", disable=not progress
+        ) as bar:
+            m_t = top_matches(train, queries, n_codes, k=1, progress=bar)
+            m_h = top_matches(holdout, queries, n_codes, k=2 if second_holdout else 1, progress=bar)
+    finally:
+        numba.set_num_threads(threads)
+    d_t = np.empty(len(queries), dtype=np.int64)
+    d_h = np.empty(len(queries), dtype=np.int64)
+    d_t[order], d_h[order] = d - m_t, d - m_h
+    return d_t, d_h
+
+
+def _numpy_distances(train, holdout, uniq, second_holdout, n_jobs):
+    n_uniq = len(uniq)
     bits = _TargetBits([train, holdout], uniq, _TILE_WORDS)
     starts = list(range(0, n_uniq, _BLOCK_ROWS))
     d_t = np.empty(n_uniq, dtype=np.int64)
@@ -464,7 +511,7 @@ def _nearest_distances(
         n_chunks = min(len(starts), 8 * n_jobs)
         chunks = [starts[i::n_chunks] for i in range(n_chunks)]
         Parallel(n_jobs=n_jobs, prefer="threads")(delayed(run)(c) for c in chunks)
-    return d_t[inverse], d_h[inverse]
+    return d_t, d_h
 
 
 @dataclass(frozen=True, eq=False)
@@ -507,6 +554,27 @@ class DCRResult:
     @property
     def n_synthetic(self) -> int:
         return len(self.d_train)
+
+    def share_interval(self, confidence: float = 0.95) -> tuple[float, float]:
+        """Interval of the share over the synthetic records: the t interval of the mean of the
+        records' scores 1[d_train < d_holdout] + n_train / (n_train + n_holdout) ·
+        1[d_train = d_holdout] (``scipy.stats.ttest_1samp``), clipped to [0, 1].
+
+        It measures how far the synthetic sample's share may be from the share of its
+        generator at these training and holdout tables (the nearest records are found among
+        all of them, exactly). (nan, nan) for one record; (share, share) when every record
+        scores the same.
+        """
+        from scipy import stats
+
+        ratio = self.n_train / (self.n_train + self.n_holdout)
+        scores = (self.d_train < self.d_holdout) + ratio * (self.d_train == self.d_holdout)
+        if len(scores) < 2:
+            return (float("nan"), float("nan"))
+        if np.ptp(scores) == 0:
+            return (self.share, self.share)
+        ci = stats.ttest_1samp(scores, 0.5).confidence_interval(confidence)
+        return (max(float(ci.low), 0.0), min(float(ci.high), 1.0))
 
     def histogram(self) -> pd.DataFrame:
         """Counts of synthetic records by distance: columns ``distance``, ``train``,

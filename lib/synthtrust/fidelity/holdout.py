@@ -9,6 +9,7 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+from tqdm.auto import tqdm
 
 from synthtrust._atomic import write_text
 from synthtrust._validation import check_n_jobs, check_random_state
@@ -25,7 +26,7 @@ from ._tables import (
 )
 from .binning import _codes_matrix, _fit_binning
 from .closest import DCRResult, _check_flag, _dcr_codes, _dcr_result, _nearest_distances
-from .kway import _tvd_codes, _tvd_series
+from .kway import _Cells, _tvd_series
 
 
 # =============================================================================================
@@ -56,6 +57,10 @@ def _json_value(x: Any) -> Any:
 
 def _pct(x: float | None) -> str:
     return "n/a" if x is None or not np.isfinite(x) else f"{100 * x:.1f} %"
+
+
+def _pct_interval(interval: tuple[float, float]) -> str:
+    return f"[{_pct(interval[0])}, {_pct(interval[1])}]"
 
 
 @dataclass(frozen=True, eq=False)
@@ -128,8 +133,11 @@ class HoldoutReport:
         [0, 1]); ``tvd_3_ratio`` = tvd_3 / holdout_tvd_3 (Figure 9's x-axis; None if the holdout
         scores 0); ``dcr_share``, ``dcr_train_mean``, ``dcr_holdout_mean``, ``n_closer``,
         ``n_further``, ``n_equal`` (distances in number of differing attributes);
-        ``holdout_dcr_share``, ``holdout_dcr_train_mean``, ``holdout_dcr_holdout_mean`` (the
-        holdout's reference row); ``dcr_histogram`` ({"distance", "train", "holdout"} lists);
+        ``dcr_share_interval`` ([low, high], 95 %, :meth:`DCRResult.share_interval`);
+        ``holdout_dcr_share``, ``holdout_dcr_share_interval``, ``holdout_dcr_train_mean``,
+        ``holdout_dcr_holdout_mean`` (the holdout's reference row); ``dcr_histogram`` and
+        ``holdout_dcr_histogram`` ({"distance", "train", "holdout"} lists: records by
+        distance);
         ``n_train``, ``n_holdout``, ``n_synthetic``, ``columns``, ``synthetic_is_holdout``,
         ``parameters``; ``tvd_per_column`` / ``tvd_per_pair`` / ``tvd_per_triple`` (lists of
         {"columns", "synthetic", "holdout"}).
@@ -145,15 +153,20 @@ class HoldoutReport:
             "holdout_tvd_3": self.holdout_tvd_3,
             "tvd_3_ratio": (self.tvd_3 / self.holdout_tvd_3 if self.holdout_tvd_3 > 0 else None),
             "dcr_share": self.dcr.share,
+            "dcr_share_interval": list(self.dcr.share_interval()),
             "dcr_train_mean": self.dcr.mean_train,
             "dcr_holdout_mean": self.dcr.mean_holdout,
             "n_closer": self.dcr.n_closer,
             "n_further": self.dcr.n_further,
             "n_equal": self.dcr.n_equal,
             "holdout_dcr_share": ref.share if ref else None,
+            "holdout_dcr_share_interval": list(ref.share_interval()) if ref else None,
             "holdout_dcr_train_mean": ref.mean_train if ref else None,
             "holdout_dcr_holdout_mean": ref.mean_holdout if ref else None,
             "dcr_histogram": {c: hist[c].tolist() for c in hist.columns},
+            "holdout_dcr_histogram": (
+                {c: v.tolist() for c, v in ref.histogram().items()} if ref else None
+            ),
             "n_train": self.n_train,
             "n_holdout": self.n_holdout,
             "n_synthetic": self.n_synthetic,
@@ -202,6 +215,11 @@ class HoldoutReport:
                 "DCR share closer to training",
                 _pct(self.dcr.share),
                 _pct(ref.share) if ref else dash,
+            ),
+            (
+                "  95 % interval",
+                _pct_interval(self.dcr.share_interval()),
+                _pct_interval(ref.share_interval()) if ref else dash,
             ),
             (
                 "mean DCR to training",
@@ -271,6 +289,7 @@ def holdout_report(
     n_jobs: int | None = None,
     random_state=None,
     synthetic_is_holdout: bool | None = None,
+    progress: bool = False,
 ) -> HoldoutReport:
     """Fidelity (F1, F2, F3) and privacy (DCR share, mean DCRs) of ``synthetic``, with the
     holdout's reference values (Platzer & Reutterer 2021, Figures 7 and 8).
@@ -300,6 +319,8 @@ def holdout_report(
         None: detect it (``synthetic`` holds the same rows as ``holdout`` in the same order,
         index ignored, same dtypes); then the DCR uses the paper's leave-self-out rule (second
         nearest holdout record). True/False force the rule on/off.
+    progress : bool, default False
+        Show progress bars (tqdm) of the k-way counts and of the nearest-record search.
 
     Returns
     -------
@@ -327,6 +348,7 @@ def holdout_report(
     else:
         is_holdout = _check_flag(synthetic_is_holdout, "synthetic_is_holdout")
     n_jobs_ = check_n_jobs(n_jobs)
+    progress = _check_flag(progress, "progress")
 
     rng = check_random_state(random_state) if max_rows is not None else None
     if max_rows is not None:
@@ -338,26 +360,30 @@ def holdout_report(
     kinds = [_kind(train[c]) for c in columns]
     tvd_s: dict[int, pd.Series] = {}
     tvd_h: dict[int, pd.Series] = {}
-    for k, c in TVD_BINS.items():
-        specs = _fit_binning(train, kinds, c)
-        n_codes = [s.n_codes for s in specs]
-        a = _codes_matrix(train, specs)
-        for target, store in ((synthetic, tvd_s), (holdout, tvd_h)):
-            combos, values = _tvd_codes(a, _codes_matrix(target, specs), n_codes, k)
-            store[k] = _tvd_series(columns, combos, values, k)
-
     frames = [train, holdout, synthetic]
+    specs = {k: _fit_binning(train, kinds, c) for k, c in TVD_BINS.items()}
+    cells = {k: _Cells([s.n_codes for s in specs[k]], k) for k in TVD_BINS}
+    total = len(frames) * sum(len(c.combos) for c in cells.values())
+    with tqdm(total=total, desc="k-way cells", unit="combo", disable=not progress) as bar:
+        for k in TVD_BINS:
+            counted = [(cells[k].counts(_codes_matrix(t, specs[k]), bar), len(t)) for t in frames]
+            for (counts, n), store in zip(counted[1:], (tvd_h, tvd_s), strict=True):
+                values = cells[k].tvd(*counted[0], counts, n)
+                store[k] = _tvd_series(columns, cells[k].labels(), values, k)
+
     t_codes, h_codes, s_codes = _dcr_codes(frames, kinds, DCR_BINS)
     if is_holdout and len(h_codes) < 2:
         raise ValueError("the synthetic table is the holdout: at least 2 holdout rows are needed")
     d_t, d_h = _nearest_distances(
-        t_codes, h_codes, s_codes, second_holdout=is_holdout, n_jobs=n_jobs_
+        t_codes, h_codes, s_codes, second_holdout=is_holdout, n_jobs=n_jobs_, progress=progress
     )
     main = _dcr_result(d_t, d_h, len(t_codes), len(h_codes), is_holdout, DCR_BINS)
     reference = None
     if not is_holdout and len(holdout) >= 2:
         t2, h2, s2 = _dcr_codes([train, holdout, holdout], kinds, DCR_BINS)
-        r_t, r_h = _nearest_distances(t2, h2, s2, second_holdout=True, n_jobs=n_jobs_)
+        r_t, r_h = _nearest_distances(
+            t2, h2, s2, second_holdout=True, n_jobs=n_jobs_, progress=progress
+        )
         reference = _dcr_result(r_t, r_h, len(t2), len(h2), True, DCR_BINS)
 
     def mean(s: pd.Series) -> float:

@@ -5,16 +5,89 @@ from __future__ import annotations
 import itertools
 from collections.abc import Sequence
 
+import numba
 import numpy as np
 import pandas as pd
 
 from ._tables import TVD_BINS, _check_bins, _check_frames, _check_k
 from .binning import _codes_matrix, _fit_binning
 
-
 # =============================================================================================
 # k-way TVD
 # =============================================================================================
+#: Combinations counted between two updates of the progress bar.
+_PROGRESS_COMBINATIONS = 512
+
+
+#: Records counted together: a block of the code columns stays in the L2 cache while every
+#: combination reads it (one pass over memory per block, not per combination).
+_BLOCK_RECORDS = 8192
+
+
+@numba.njit(parallel=True, cache=True)
+def _count_cells(columns, n_codes, combos, offsets, out):
+    """Add the k-way cell counts (k ≤ 3) of the records (``columns``: d × n codes) to ``out``:
+    cell (c₁, …, c_k) of combination m is ``offsets[m]`` + the mixed-radix number c₁ … c_k."""
+    n = columns.shape[1]
+    k = combos.shape[1]
+    for start in range(0, n, _BLOCK_RECORDS):
+        stop = min(n, start + _BLOCK_RECORDS)
+        for m in numba.prange(combos.shape[0]):
+            # columns absent from a combination of k < 3 read column 0 with radix 1, code 0
+            a = combos[m, 0]
+            b = combos[m, 1] if k > 1 else 0
+            c = combos[m, 2] if k > 2 else 0
+            nb = n_codes[b] if k > 1 else 1
+            nc = n_codes[c] if k > 2 else 1
+            x = columns[a, start:stop]
+            y = columns[b, start:stop]
+            z = columns[c, start:stop]
+            hist = out[offsets[m] : offsets[m + 1]]
+            for r in range(stop - start):
+                cell = np.int64(x[r])
+                if k > 1:
+                    cell = cell * nb + y[r]
+                if k > 2:
+                    cell = cell * nc + z[r]
+                hist[cell] += 1
+
+
+class _Cells:
+    """The k-way cells of every combination of k of ``d`` columns, in the order of
+    ``itertools.combinations``: ``combos`` (m × k), and ``offsets`` (m + 1) of each
+    combination's block of cells."""
+
+    def __init__(self, n_codes: Sequence[int], k: int):
+        self.n_codes = np.asarray(n_codes, dtype=np.int64)
+        d = len(self.n_codes)
+        self.combos = np.array(list(itertools.combinations(range(d), k)), dtype=np.int64)
+        self.combos = self.combos.reshape(-1, k)
+        sizes = np.prod(self.n_codes[self.combos], axis=1) if len(self.combos) else []
+        self.offsets = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
+
+    def counts(self, codes: np.ndarray, progress=None) -> np.ndarray:
+        """Cell counts (int64, one block per combination) of the records ``codes`` (n × d)."""
+        small = codes.size == 0 or int(codes.max()) < 256
+        columns = np.ascontiguousarray(codes.T, dtype=np.uint8 if small else np.int32)
+        out = np.zeros(int(self.offsets[-1]), dtype=np.int64)
+        for s in range(0, len(self.combos), _PROGRESS_COMBINATIONS):
+            e = min(s + _PROGRESS_COMBINATIONS, len(self.combos))
+            _count_cells(columns, self.n_codes, self.combos[s:e], self.offsets[s : e + 1], out)
+            if progress is not None:
+                progress.update(e - s)
+        return out
+
+    def tvd(self, counts_a: np.ndarray, n_a: int, counts_b: np.ndarray, n_b: int) -> np.ndarray:
+        """½ Σ |p − q| per combination, p and q the cell frequencies of two tables."""
+        if not len(self.combos):
+            return np.zeros(0)
+        diff = np.abs(counts_a / n_a - counts_b / n_b)
+        return 0.5 * np.add.reduceat(diff, self.offsets[:-1])
+
+    def labels(self) -> list[tuple[int, ...]]:
+        return [tuple(int(j) for j in c) for c in self.combos]
+
+
 def _tvd_codes(
     a: np.ndarray, b: np.ndarray, n_codes: Sequence[int], k: int
 ) -> tuple[list[tuple[int, ...]], np.ndarray]:
@@ -22,43 +95,11 @@ def _tvd_codes(
 
     Every k-way cell is the tuple of its columns' codes, flattened to one integer (mixed radix):
     distinct cells never collide (the reference code concatenates labels without a separator).
-    Combinations are vectorized over the last column: one ``bincount`` per (k − 1)-prefix.
+    The cells are counted by a compiled loop over the records, one combination a thread.
     """
-    d = a.shape[1]
-    n_codes = np.asarray(n_codes, dtype=np.int64)
-    combos: list[tuple[int, ...]] = []
-    values: list[np.ndarray] = []
-
-    def batch(prefix: tuple[int, ...], pa: np.ndarray, pb: np.ndarray, radix: int) -> None:
-        last = np.arange(prefix[-1] + 1 if prefix else 0, d)
-        if len(last) == 0:
-            return
-        sizes = radix * n_codes[last]
-        offsets = np.concatenate([[0], np.cumsum(sizes)])
-        total = int(offsets[-1])
-        ia = (pa[:, None] * n_codes[last] + a[:, last] + offsets[:-1]).ravel()
-        ib = (pb[:, None] * n_codes[last] + b[:, last] + offsets[:-1]).ravel()
-        p = np.bincount(ia, minlength=total) / a.shape[0]
-        q = np.bincount(ib, minlength=total) / b.shape[0]
-        diff = np.abs(p - q)
-        tv = 0.5 * np.add.reduceat(diff, offsets[:-1])
-        combos.extend(prefix + (int(j),) for j in last)
-        values.append(tv)
-
-    zero_a = np.zeros(a.shape[0], dtype=np.int64)
-    zero_b = np.zeros(b.shape[0], dtype=np.int64)
-    if k == 1:
-        batch((), zero_a, zero_b, 1)
-    elif k == 2:
-        for i in range(d - 1):
-            batch((i,), a[:, i], b[:, i], int(n_codes[i]))
-    else:
-        for i, j in itertools.combinations(range(d - 1), 2):
-            pa = a[:, i] * n_codes[j] + a[:, j]
-            pb = b[:, i] * n_codes[j] + b[:, j]
-            batch((i, j), pa, pb, int(n_codes[i] * n_codes[j]))
-    tv = np.concatenate(values) if values else np.zeros(0)
-    return combos, tv
+    cells = _Cells(n_codes, k)
+    values = cells.tvd(cells.counts(a), a.shape[0], cells.counts(b), b.shape[0])
+    return cells.labels(), values
 
 
 def _tvd_series(
