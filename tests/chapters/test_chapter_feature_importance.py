@@ -217,7 +217,7 @@ def test_a_copy_of_the_real_table_scores_one(monkeypatch):
     """The synthetic side runs the real side's pipeline: a copy gives the same split, forest
     and importances, so every similarity is 1 and the AUCs are the real one."""
     monkeypatch.setattr(
-        fi.grid, "_synthesize", lambda name, level, dataset, real, params, rng: real
+        fi.grid, "_synthesize", lambda name, level, dataset, real, params, rng: (real, np.nan)
     )
     a, real = _replicate("artificial_5", "privbayes", 1.0)
     np.testing.assert_allclose(a[["rbo", "corr_rbo", "cosine"]], 1.0, atol=1e-12)
@@ -231,11 +231,29 @@ def test_a_copy_of_the_real_table_scores_one(monkeypatch):
     assert (real.rbo > 0.3).all() and (real.rbo < 1).all()
 
 
+def test_each_row_records_the_iterations_the_generator_ran(monkeypatch):
+    """PATE-CTGAN may stop before its budget (its ε spent): the rows say how far it got."""
+
+    class Stopped:
+        def fit(self, table):
+            self.table_, self.iterations_ = table, 7
+            return self
+
+        def sample(self, n):
+            return self.table_.sample(n, replace=True, random_state=0)
+
+    plain, _ = _replicate("artificial_5", "independent", None)
+    assert plain.iterations.isna().all()
+    monkeypatch.setattr(fi.grid, "make_generator", lambda *args: Stopped())
+    out, _ = _replicate("artificial_5", "pate_ctgan", 1.0)
+    assert (out.iterations == 7).all()
+
+
 def test_a_synthetic_table_with_one_class_is_a_failed_run(monkeypatch):
     def one_class(name, level, dataset, real, params, rng):
         out = real.copy()
         out[fi.DATASETS[dataset].target] = out[fi.DATASETS[dataset].target].iloc[0]
-        return out
+        return out, np.nan
 
     monkeypatch.setattr(fi.grid, "_synthesize", one_class)
     out, _ = _replicate("artificial_5", "privbayes", 1.0, seed=1)

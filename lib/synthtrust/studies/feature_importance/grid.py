@@ -69,7 +69,9 @@ def _synthesize(name: str, level, dataset: str, real: pd.DataFrame, params: dict
     # resampling baselines keep drawing the real ones (Household's grouping into households)
     resample = name in ("independent", "subsample")
     train = real if resample else real.drop(columns=list(spec.identifiers))
-    return gen.fit(train).sample() if name == "subsample" else gen.fit(train).sample(len(real))
+    gen.fit(train)
+    synth = gen.sample() if name == "subsample" else gen.sample(len(real))
+    return synth, float(getattr(gen, "iterations_", np.nan))
 
 
 def build_grid(
@@ -165,7 +167,9 @@ def importance_cell(params: dict, rngs: list[np.random.Generator]) -> pd.DataFra
     Returns
     -------
     DataFrame with one row per replicate × importance method and columns ``rep``, ``method``,
-    ``failed`` (no forest could be trained), ``rows`` (rows of the engineered synthetic table),
+    ``failed`` (no forest could be trained), ``iterations`` (training iterations the
+    generator ran, its ``iterations_``; NaN for the others), ``rows`` (rows of the engineered
+    synthetic table),
     ``auc_synthetic``, ``auc_cross`` (on the real test split) and ``importance``
     (:func:`scores_to_json` of the synthetic model's scores);
     :func:`~synthtrust.experiment.run_grid` adds the cell's parameters (``level`` among them).
@@ -180,7 +184,8 @@ def importance_cell(params: dict, rngs: list[np.random.Generator]) -> pd.DataFra
 
 def _synthetic_rows(params: dict, side: dict, rng, base: dict) -> list[dict]:
     name, gen, level = params["dataset"], params["generator"], params["level"]
-    synth = _synthesize(gen, level, name, side["real"], params, rng)
+    synth, iterations = _synthesize(gen, level, name, side["real"], params, rng)
+    base = {**base, "iterations": iterations}
     Xs, ys = engineer_features(name, synth)
     options = _importance_options(params)
     try:
