@@ -112,12 +112,12 @@ class _ColumnBinning:
             out[out < 0] = m
             out[np.isnan(x)] = m + 1
             return out.astype(np.int64)
-        missing = series.isna().to_numpy()
-        values = series.astype(object).to_numpy()
-        out = self.categories.get_indexer(values)
-        out[out < 0] = m
-        out[missing] = m + 1
-        return out.astype(np.int64)
+        # factorize in the column's own dtype (fast for Arrow strings), then look the few
+        # distinct values up among the categories: code −1 (missing) → the last entry
+        ids, uniques = pd.factorize(series, use_na_sentinel=True)
+        lookup = self.categories.get_indexer(np.asarray(uniques, dtype=object))
+        lookup[lookup < 0] = m
+        return np.append(lookup, m + 1).astype(np.int64)[ids]
 
 
 def _fit_binning(train: pd.DataFrame, kinds: list[str], bins: int) -> list[_ColumnBinning]:
