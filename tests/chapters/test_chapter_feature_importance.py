@@ -25,6 +25,10 @@ def test_presets_share_keys_and_paper_preset_is_the_published_study():
     assert paper["pate_epsilon"] == sorted(fi.PAPER_TABLE1)
     assert paper["pate_datasets"] == ["adult", "household", "polish"]
     assert paper["importance"] == ["mdi", "permutation", "shap"]
+    # the website's PATE-CTGAN at every ε of its PrivBayes, on Polish and Household (issue 25)
+    default = params["default"]
+    assert sorted(default["pate_epsilon"]) == sorted(default["privbayes_epsilon"])
+    assert {"polish", "household"} <= set(default["pate_datasets"])
     for preset in params.values():
         fi.build_grid(
             datasets_=preset["datasets"],
