@@ -157,6 +157,8 @@ def _search(scan, tables, rows, queries, targets, k, best1, best2, seed, chunk):
                 b1, b2 = best1[qi], best2[qi]
                 for w in range(words):
                     g = hits[w]
+                    if g == 0:
+                        continue
                     base = (t * words + w) * 64
                     for bit in range(64):
                         i = base + bit

@@ -59,6 +59,12 @@ def _pct(x: float | None) -> str:
     return "n/a" if x is None or not np.isfinite(x) else f"{100 * x:.1f} %"
 
 
+def _histogram_lists(result: DCRResult) -> dict[str, list[int]]:
+    """:meth:`DCRResult.histogram` as {"distance", "train", "holdout"} lists."""
+    hist = result.histogram()
+    return {c: hist[c].tolist() for c in hist.columns}
+
+
 def _pct_interval(interval: tuple[float, float]) -> str:
     return f"[{_pct(interval[0])}, {_pct(interval[1])}]"
 
@@ -143,7 +149,6 @@ class HoldoutReport:
         {"columns", "synthetic", "holdout"}).
         """
         ref = self._reference_dcr()
-        hist = self.dcr.histogram()
         out = {
             "tvd_1": self.tvd_1,
             "tvd_2": self.tvd_2,
@@ -163,10 +168,8 @@ class HoldoutReport:
             "holdout_dcr_share_interval": list(ref.share_interval()) if ref else None,
             "holdout_dcr_train_mean": ref.mean_train if ref else None,
             "holdout_dcr_holdout_mean": ref.mean_holdout if ref else None,
-            "dcr_histogram": {c: hist[c].tolist() for c in hist.columns},
-            "holdout_dcr_histogram": (
-                {c: v.tolist() for c, v in ref.histogram().items()} if ref else None
-            ),
+            "dcr_histogram": _histogram_lists(self.dcr),
+            "holdout_dcr_histogram": _histogram_lists(ref) if ref else None,
             "n_train": self.n_train,
             "n_holdout": self.n_holdout,
             "n_synthetic": self.n_synthetic,
@@ -363,10 +366,19 @@ def holdout_report(
     frames = [train, holdout, synthetic]
     specs = {k: _fit_binning(train, kinds, c) for k, c in TVD_BINS.items()}
     cells = {k: _Cells([s.n_codes for s in specs[k]], k) for k in TVD_BINS}
-    total = len(frames) * sum(len(c.combos) for c in cells.values())
+    tables = 2 if synthetic is holdout else 3
+    total = tables * sum(len(c.combos) for c in cells.values())
     with tqdm(total=total, desc="k-way cells", unit="combo", disable=not progress) as bar:
         for k in TVD_BINS:
-            counted = [(cells[k].counts(_codes_matrix(t, specs[k]), bar), len(t)) for t in frames]
+            counted = [
+                (cells[k].counts(_codes_matrix(t, specs[k]), bar), len(t)) for t in frames[:2]
+            ]
+            # the holdout scored as synthetic: its counts once
+            counted.append(
+                counted[1]
+                if synthetic is holdout
+                else (cells[k].counts(_codes_matrix(synthetic, specs[k]), bar), len(synthetic))
+            )
             for (counts, n), store in zip(counted[1:], (tvd_h, tvd_s), strict=True):
                 values = cells[k].tvd(*counted[0], counts, n)
                 store[k] = _tvd_series(columns, cells[k].labels(), values, k)
