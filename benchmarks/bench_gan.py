@@ -62,6 +62,13 @@ from synthtrust.studies import hypothesis_gan as hg
 from synthtrust.studies import hypothesis_validity as hv
 from synthtrust.synthesizers import gan
 from synthtrust.synthesizers._torch_tables import block_softmax, gumbel, onehot_shards
+from synthtrust.synthesizers.gan import adam, networks
+from synthtrust.synthesizers.gan.networks import (
+    batched_addmm,
+    leaky_relu,
+    leaky_relu_backward,
+    transpose_last,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 CHECKPOINTS = [1.0, 2.0, 3.0, 4.0, 5.0, 10.0]
@@ -75,7 +82,6 @@ ROUNDING_TOL = 1e-4
 # the baseline: the previous training loop (autograd for the generator, dense one-hot real
 # records, flat parameter buffers, unfused Adam), copied verbatim; phase timers added
 # --------------------------------------------------------------------------------------------
-_t, _mm, _leaky, _leaky_back = gan._t, gan._mm, gan._leaky, gan._leaky_back
 
 
 def _old_critic_grads(p, xr, xf, alpha, gp_weight, drift_weight, torch):
@@ -83,35 +89,37 @@ def _old_critic_grads(p, xr, xf, alpha, gp_weight, drift_weight, torch):
     b = xr.shape[-2]
     xi = torch.lerp(xf, xr, alpha)  # α x_r + (1 − α) x_f
     x = torch.cat([xr, xf, xi], dim=-2)
-    a1 = _mm(b1, x, w1, torch)
-    h1 = _leaky(a1, torch)
-    a2 = _mm(b2, h1, w2, torch)
+    a1 = batched_addmm(b1, x, w1, torch)
+    h1 = leaky_relu(a1, torch)
+    a2 = batched_addmm(b2, h1, w2, torch)
     a2o = a2[..., : 2 * b, :]
-    h2 = _leaky(a2o, torch)
-    out = _mm(b3, h2, w3, torch).squeeze(-1)  # (..., 2b): real then fake
+    h2 = leaky_relu(a2o, torch)
+    out = batched_addmm(b3, h2, w3, torch).squeeze(-1)  # (..., 2b): real then fake
     o_r, o_f = out[..., :b], out[..., b:]
     wass = o_r.mean(-1) - o_f.mean(-1)
     a1i, a2i = a1[..., 2 * b :, :], a2[..., 2 * b :, :]
-    g2 = _leaky_back(_t(w3).expand(a2i.shape), a2i, torch)
-    g1 = _leaky_back(torch.matmul(g2, _t(w2)), a1i, torch)
-    gx = torch.matmul(g1, _t(w1))
+    g2 = leaky_relu_backward(transpose_last(w3).expand(a2i.shape), a2i, torch)
+    g1 = leaky_relu_backward(torch.matmul(g2, transpose_last(w2)), a1i, torch)
+    gx = torch.matmul(g1, transpose_last(w1))
     nrm = torch.sqrt((gx * gx).sum(-1) + 1e-12)
     loss = -wass + gp_weight * ((nrm - 1) ** 2).mean(-1) + drift_weight * (o_r * o_r).mean(-1)
     d_out = torch.cat([(2 * drift_weight * o_r - 1) / b, torch.full_like(o_f, 1.0 / b)], dim=-1)
     d_out = d_out.unsqueeze(-1)  # (..., 2b, 1)
-    dw3 = torch.matmul(_t(h2), d_out)
+    dw3 = torch.matmul(transpose_last(h2), d_out)
     db3 = d_out.sum(-2, keepdim=True)
-    da2 = _leaky_back(torch.matmul(d_out, _t(w3)), a2o, torch)
-    dw2 = torch.matmul(_t(h1[..., : 2 * b, :]), da2)
+    da2 = leaky_relu_backward(torch.matmul(d_out, transpose_last(w3)), a2o, torch)
+    dw2 = torch.matmul(transpose_last(h1[..., : 2 * b, :]), da2)
     db2 = da2.sum(-2, keepdim=True)
-    da1 = _leaky_back(torch.matmul(da2, _t(w2)), a1[..., : 2 * b, :], torch)
-    dw1 = torch.matmul(_t(x[..., : 2 * b, :]), da1)
+    da1 = leaky_relu_backward(torch.matmul(da2, transpose_last(w2)), a1[..., : 2 * b, :], torch)
+    dw1 = torch.matmul(transpose_last(x[..., : 2 * b, :]), da1)
     db1 = da1.sum(-2, keepdim=True)
     dgx = ((2 * gp_weight / b) * (nrm - 1) / nrm).unsqueeze(-1) * gx
-    dw1 = dw1 + torch.matmul(_t(dgx), g1)
-    du = _leaky_back(torch.matmul(dgx, w1), a1i, torch)
-    dw2 = dw2 + torch.matmul(_t(du), g2)
-    dw3 = dw3 + _t(_leaky_back(torch.matmul(du, w2), a2i, torch).sum(-2, keepdim=True))
+    dw1 = dw1 + torch.matmul(transpose_last(dgx), g1)
+    du = leaky_relu_backward(torch.matmul(dgx, w1), a1i, torch)
+    dw2 = dw2 + torch.matmul(transpose_last(du), g2)
+    dw3 = dw3 + transpose_last(
+        leaky_relu_backward(torch.matmul(du, w2), a2i, torch).sum(-2, keepdim=True)
+    )
     return loss.sum(), wass, [dw1, db1, dw2, db2, dw3, db3]
 
 
@@ -146,7 +154,7 @@ class _OldAdam:
         with self.torch.no_grad():
             m.lerp_(grad, 1.0 - self.b1)
             v.mul_(self.b2).addcmul_(grad, grad, value=1.0 - self.b2)
-            denom = v.sqrt().div_(math.sqrt(1.0 - self.b2**t)).add_(gan._ADAM_EPS)
+            denom = v.sqrt().div_(math.sqrt(1.0 - self.b2**t)).add_(adam.ADAM_EPS)
             p.addcdiv_(m, denom, value=-self.lr / (1.0 - self.b1**t))
 
 
@@ -190,16 +198,18 @@ class BaselineGSWGAN(gan.GSWGAN):
 
         def relaxed(p, z):
             noise = gumbel((*z.shape[:-1], L), gen, torch)
-            return block_softmax((gan._gen_logits(p, z, torch) + noise) / tau, sizes, torch)
+            return block_softmax(
+                (networks.generator_logits(p, z, torch) + noise) / tau, sizes, torch
+            )
 
-        critic = gan._FlatMLP((k,), [L, h, h, 1], gen, torch)
+        critic = networks.FlatMLP((k,), [L, h, h, 1], gen, torch)
         d_opt = _OldAdam(critic.flat, lr, betas, n_members=k, torch=torch)
         d_views = critic.views(critic.flat)
-        gnet = gan._FlatMLP((), [zd, h, h, L], gen, torch)
+        gnet = networks.FlatMLP((), [zd, h, h, L], gen, torch)
 
         n_pre = int(self.pretrain_iterations)
         if n_pre > 0:
-            pre_g = gan._FlatMLP((k,), [zd, h, h, L], gen, torch)
+            pre_g = networks.FlatMLP((k,), [zd, h, h, L], gen, torch)
             pg_opt = _OldAdam(pre_g.flat, lr, betas, torch=torch)
             for _ in range(n_pre):
                 real = real_batches(None, ci)  # (K, ci, b, L)
@@ -215,7 +225,7 @@ class BaselineGSWGAN(gan.GSWGAN):
                 leaf = pre_g.flat.detach().requires_grad_(True)
                 y = relaxed(pre_g.views(leaf), torch.randn((k, bsz, zd), generator=gen))
                 with torch.no_grad():
-                    gy = gan._critic_input_grad(d_views, y.detach(), torch) * (-1.0 / bsz)
+                    gy = networks.critic_input_grad(d_views, y.detach(), torch) * (-1.0 / bsz)
                 pg_opt.step(torch.autograd.grad(y, leaf, gy)[0])
             d_opt.reset()
             del pre_g, pg_opt
@@ -244,7 +254,7 @@ class BaselineGSWGAN(gan.GSWGAN):
             leaf = gnet.flat.detach().requires_grad_(True)
             y = relaxed(gnet.views(leaf), torch.randn((bsz, zd), generator=gen))
             with torch.no_grad():
-                gy = gan._critic_input_grad(dj, y.detach(), torch) * (-1.0 / bsz)
+                gy = networks.critic_input_grad(dj, y.detach(), torch) * (-1.0 / bsz)
                 gy = gan.sanitize_gradients(gy, clip, sigma, generator=gen)
             g_opt.step(torch.autograd.grad(y, leaf, gy)[0])
             ema.lerp_(gnet.flat, 1.0 - min(1.0 - 1.0 / (t + 1), decay))

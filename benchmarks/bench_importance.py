@@ -207,6 +207,7 @@ def part2(say: Report, args) -> None:
     from synthtrust.importance import association_matrix, feature_importance
     from synthtrust.studies import feature_importance as fi
     from synthtrust.studies import feature_importance_data as fid
+    from synthtrust.studies.feature_importance import models
 
     names = PART2_DATASETS[:2] if args.quick else PART2_DATASETS
     shap_rows = 50 if args.quick else 200
@@ -230,8 +231,10 @@ def part2(say: Report, args) -> None:
         t_syn = time.perf_counter() - t0
         t_fe, (X, y) = best_time(lambda t=table, n=name: fid.engineer_features(n, t), 1)
         Xr, yr = fid.engineer_features(name, real)
-        X_train, X_test, y_train, y_test = fi._split(Xr, yr, 0.3, 0)
-        t_fit, model = best_time(lambda a=X_train, b=y_train: fi._forest(150, 0).fit(a, b), 1)
+        X_train, X_test, y_train, y_test = models.split_table(Xr, yr, 0.3, 0)
+        t_fit, model = best_time(
+            lambda a=X_train, b=y_train: models.make_forest(150, 0).fit(a, b), 1
+        )
         t_shap, _ = best_time(
             lambda m=model, x=X_test.iloc[:shap_rows]: feature_importance(m, x, method="shap"), 1
         )

@@ -1,4 +1,4 @@
-"""The numpy mirror descent of Private-PGM (``_NumpyMirrorDescent``, McKenna, Sheldon & Miklau
+"""The numpy mirror descent of Private-PGM (``NumpyMirrorDescent``, McKenna, Sheldon & Miklau
 2019, Alg. 1 [``mckenna2019``]; mbi 2.0's ``MirrorDescent`` [``mbi2026``]): the flat-buffer
 implementation of the package against the previous one (kept below as
 :class:`PreviousNumpyMirrorDescent`, only for the ratio), in one process, on the same problems.
@@ -49,9 +49,9 @@ from synthtrust.synthesizers import AIM
 from synthtrust.synthesizers import marginal as mg
 from synthtrust.synthesizers.marginal import estimate
 from synthtrust.synthesizers.marginal.counts import Clique
-from synthtrust.synthesizers.marginal.junction import _TreePlan
+from synthtrust.synthesizers.marginal.junction import TreePlan
 from synthtrust.synthesizers.marginal.measurement import Measurement
-from synthtrust.synthesizers.marginal.mirror_descent import DescentState, _NumpyMirrorDescent
+from synthtrust.synthesizers.marginal.mirror_descent import DescentState, NumpyMirrorDescent
 from synthtrust.synthesizers.privmrf import PrivMRF
 
 DELTA, SEED = 1e-5, 0
@@ -62,10 +62,10 @@ RESULTS = ROOT / "benchmarks" / "results_mirror_descent.txt"
 # previous implementation, kept for the ratio (not used by the package)
 # ------------------------------------------------------------------------------------------
 class PreviousNumpyMirrorDescent:
-    """PREVIOUS IMPLEMENTATION, kept for the ratio: the package's ``_NumpyMirrorDescent``
+    """PREVIOUS IMPLEMENTATION, kept for the ratio: the package's ``NumpyMirrorDescent``
     before the flat buffers (verbatim but for the name; not used by the package).
 
-    The mirror-descent iteration of :func:`_fit_program` in numpy.
+    The mirror-descent iteration of :func:`fit_program` in numpy.
 
     Same loss (mbi's L2 loss over the merged measurements, each routed to the smallest potential
     clique containing it), same oracle (message passing on mbi's junction tree:
@@ -76,7 +76,7 @@ class PreviousNumpyMirrorDescent:
     """
 
     def __init__(
-        self, plan: _TreePlan, cliques: Sequence[Clique], measurements: Sequence[Measurement]
+        self, plan: TreePlan, cliques: Sequence[Clique], measurements: Sequence[Measurement]
     ):
         self.plan = plan
         sizes = plan.sizes
@@ -138,7 +138,7 @@ class PreviousNumpyMirrorDescent:
 
     def _linear_marginals(self, theta: list, total: float) -> list | None:
         """Hugin message passing with one exponential per node: the same marginals as
-        :meth:`_TreePlan.calibrate` (up to rounding) at about a third of its cost.
+        :meth:`TreePlan.calibrate` (up to rounding) at about a third of its cost.
 
         Upward, a node whose children have sent their messages (added in log space) becomes
         E = exp(ψ − max ψ) and sends u = log Σ_{node∖sep} E; downward, a child's E is multiplied by
@@ -305,10 +305,10 @@ def replay(problem: tuple, steps: int | None) -> dict:
     merged, loss, cliques, theta = fitter._problem(ms, warm)
     total = float(mg.total_estimate(ms)) if total is None else total
     n = int(iters if steps is None else min(iters or steps, steps))
-    plan = _TreePlan(sizes, cliques, by_size=True)
+    plan = TreePlan(sizes, cliques, by_size=True)
     out = {"cells": sum(math.prod(s) for s in plan.shapes), "steps": n}
     states = {}
-    for name, cls in (("old", PreviousNumpyMirrorDescent), ("new", _NumpyMirrorDescent)):
+    for name, cls in (("old", PreviousNumpyMirrorDescent), ("new", NumpyMirrorDescent)):
         c0 = time.process_time()
         md = cls(plan, cliques, merged)
         st = md.start([t.copy() for t in theta], total, float(loss.lipschitz))

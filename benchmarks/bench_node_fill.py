@@ -62,7 +62,7 @@ def fit(codes, sizes, eps: float, chained: bool) -> dict:
     return {"model": model, "cpu": cpu, "synth": synth}
 
 
-def descent(model) -> mirror_descent._NumpyMirrorDescent:
+def descent(model) -> mirror_descent.NumpyMirrorDescent:
     """The numpy mirror descent of a fitted AIM's final model (its measurements, warm start)."""
     fitted = model.model_
     fitter = PGMFitter(fitted.sizes, backend="numpy")

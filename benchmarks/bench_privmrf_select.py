@@ -17,7 +17,7 @@ Cai et al. 2021 [``cai2021``] §5):
 * ``old``: :func:`_eliminated_marginals`, one variable elimination over all potentials per
   candidate (``einsum``, min-size order; the package's ``privmrf.inference._model_marginals``
   before issue 24, kept here only);
-* ``new``: the package, :func:`~synthtrust.synthesizers.privmrf.inference._tree_marginals`.
+* ``new``: the package, :func:`~synthtrust.synthesizers.privmrf.inference.tree_marginals`.
 
 Printed per run: CPU seconds (``time.process_time``; the 2 cores may be shared, the load average
 is printed) of the fit, of its candidate marginals and of its mirror-descent estimations, and

@@ -56,12 +56,12 @@ def secs(t: float) -> str:
 
 def adult_forest():
     """The chapter's Adult forest and its test split."""
-    from synthtrust.studies import feature_importance as fi
     from synthtrust.studies import feature_importance_data as fid
+    from synthtrust.studies.feature_importance import models
 
     X, y = fid.engineer_features("adult", fid.load_table("adult"))
-    X_train, X_test, y_train, _ = fi._split(X, y, 0.3, 0)
-    return fi._forest(150, 0).fit(X_train, y_train), X_test
+    X_train, X_test, y_train, _ = models.split_table(X, y, 0.3, 0)
+    return models.make_forest(150, 0).fit(X_train, y_train), X_test
 
 
 def main(argv=None) -> int:

@@ -14,6 +14,7 @@ __all__ = [
     "check_array",
     "check_choice",
     "check_codes",
+    "check_frame",
     "check_sample",
     "check_folder",
     "one_line",
@@ -262,6 +263,26 @@ def check_folder(path, name: str):
     return path
 
 
+def check_frame(data, name: str, columns=(), *, min_rows: int = 1):
+    """Check that ``data`` is a pandas DataFrame with the ``columns`` and ≥ ``min_rows`` rows.
+
+    Returns ``data`` unchanged. Raises TypeError if it is not a DataFrame; ValueError, naming
+    ``name``, if it lacks one of ``columns`` (the missing ones and the present ones listed) or
+    has fewer than ``min_rows`` rows.
+    """
+    import pandas as pd
+
+    if not isinstance(data, pd.DataFrame):
+        raise TypeError(f"{name} must be a pandas DataFrame, got {type(data).__name__}")
+    missing = [c for c in columns if c not in data.columns]
+    if missing:
+        raise ValueError(f"{name} lacks the column(s) {missing}; it has {list(data.columns)}")
+    if len(data) < min_rows:
+        rows = "no rows" if len(data) == 0 else f"{len(data)} row(s), fewer than {min_rows}"
+        raise ValueError(f"{name} has {rows} (columns {list(data.columns)})")
+    return data
+
+
 def check_codes(frame, domain: dict, name: str) -> np.ndarray:
     """The columns of ``domain`` of the table ``frame`` as an int64 array (rows, columns), each
     column holding codes 0..levels − 1.
@@ -274,15 +295,7 @@ def check_codes(frame, domain: dict, name: str) -> np.ndarray:
         ``frame`` has no rows or lacks a column of ``domain``; a column holds a missing,
         non-integral or out-of-range code (the error names the column, the value and the range).
     """
-    import pandas as pd
-
-    if not isinstance(frame, pd.DataFrame):
-        raise TypeError(f"{name} must be a pandas DataFrame, got {type(frame).__name__}")
-    if len(frame) == 0:
-        raise ValueError(f"{name} has no rows")
-    missing = [c for c in domain if c not in frame.columns]
-    if missing:
-        raise ValueError(f"{name} lacks the column(s) {missing}; it has {list(frame.columns)}")
+    check_frame(frame, name, domain)
     out = np.empty((len(frame), len(domain)), dtype=np.int64)
     for j, (col, levels) in enumerate(domain.items()):
         values = frame[col].to_numpy()

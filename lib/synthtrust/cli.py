@@ -373,10 +373,10 @@ def _cmd_fidelity(args) -> int:
             tables[role] = datasets.read_table(path, sep=args.sep)
         except (FileNotFoundError, ValueError) as exc:
             raise ValueError(f"--{role}: {exc}") from None
-    from synthtrust.fidelity._tables import _check_frames
+    from synthtrust.fidelity import check_tables
 
     where = {role: f"the {role} file {paths[role]}" for role in _ROLES}
-    _, tables, _ = _check_frames(tables, where)
+    _, tables, _ = check_tables(tables, where)
 
     from synthtrust.fidelity import holdout_report
     from synthtrust.report import write_holdout_html

@@ -11,6 +11,7 @@ import pytest
 from synthtrust import runner, verdicts
 from synthtrust.experiment import run_grid
 from synthtrust.studies import feature_importance as fi
+from synthtrust.studies.feature_importance import models
 
 NAME = "feature_importance"
 
@@ -97,18 +98,18 @@ def test_auc_binary_multiclass_and_unseen_classes():
 
     y = pd.Series([0, 0, 1, 1])
     m = _Fixed([0, 1], [[0.9, 0.1], [0.6, 0.4], [0.65, 0.35], [0.2, 0.8]])
-    assert fi._auc(m, None, y, [0, 1]) == pytest.approx(0.75)
+    assert models.forest_auc(m, None, y, [0, 1]) == pytest.approx(0.75)
     # a synthetic model that saw only class 0 predicts P(1) = 0: AUC 0.5
     m0 = _Fixed([0], [[1.0]] * 4)
-    assert fi._auc(m0, None, y, [0, 1]) == pytest.approx(0.5)
+    assert models.forest_auc(m0, None, y, [0, 1]) == pytest.approx(0.5)
     # three classes: one-vs-one (Hand & Till) on the model's probabilities
     rng = np.random.default_rng(0)
     proba = rng.dirichlet(np.ones(3), size=30)
     y3 = pd.Series(np.tile([1, 2, 3], 10))
     m3 = _Fixed([1, 2, 3], proba)
     expected = roc_auc_score(y3, proba, multi_class="ovo", labels=[1, 2, 3])
-    assert fi._auc(m3, None, y3, [1, 2, 3]) == pytest.approx(expected)
-    assert np.isnan(fi._auc(m, None, pd.Series([1, 1, 1, 1]), [0, 1]))
+    assert models.forest_auc(m3, None, y3, [1, 2, 3]) == pytest.approx(expected)
+    assert np.isnan(models.forest_auc(m, None, pd.Series([1, 1, 1, 1]), [0, 1]))
 
 
 def test_summarize_means_sds_and_failed_runs():

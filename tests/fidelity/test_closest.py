@@ -159,14 +159,14 @@ def test_bad_inputs():
 def test_share_interval_is_the_t_interval_of_the_record_scores():
     d_t = np.array([0, 1, 2, 2, 3, 1, 0, 4])
     d_h = np.array([1, 1, 1, 3, 3, 0, 2, 4])
-    res = F.closest._dcr_result(d_t, d_h, 300, 100, False, 100)
+    res = F.closest.dcr_result(d_t, d_h, 300, 100, False, 100)
     scores = np.array([1, 0.75, 0, 1, 0.75, 0, 1, 0.75])  # 1[closer] + 300/400 · 1[equal]
     assert res.share == pytest.approx(scores.mean())
     half = stats.t.ppf(0.975, 7) * scores.std(ddof=1) / np.sqrt(8)
     low, high = res.share_interval()
     assert (low, high) == pytest.approx((scores.mean() - half, min(scores.mean() + half, 1.0)))
     assert high == 1.0  # clipped
-    same = F.closest._dcr_result(d_t[:1].repeat(3), d_h[:1].repeat(3), 5, 5, False, 100)
+    same = F.closest.dcr_result(d_t[:1].repeat(3), d_h[:1].repeat(3), 5, 5, False, 100)
     assert same.share_interval() == (1.0, 1.0)  # every record closer to training
-    one = F.closest._dcr_result(d_t[:1], d_h[:1], 5, 5, False, 100)
+    one = F.closest.dcr_result(d_t[:1], d_h[:1], 5, 5, False, 100)
     assert np.isnan(one.share_interval()).all()

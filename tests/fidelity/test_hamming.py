@@ -16,7 +16,7 @@ from _repo import ROOT
 from synthtrust import fidelity as F
 from synthtrust.fidelity import _hamming as H
 from synthtrust.fidelity import closest
-from synthtrust.fidelity._tables import DCR_BINS, _kind
+from synthtrust.fidelity._tables import DCR_BINS, column_kind
 
 
 def brute_top(targets, queries, k):
@@ -111,8 +111,8 @@ def test_holdout_report_on_a_cut_of_the_scale_tables(monkeypatch, scale_cut):
     ref = F.dcr(train, holdout, holdout, synthetic_is_holdout=True, n_jobs=2)
     np.testing.assert_array_equal(fast.holdout_dcr.d_holdout, ref.d_holdout)
     # brute force on 300 synthetic records: every pair compared
-    kinds = [_kind(train[c]) for c in train]
-    t_codes, h_codes, s_codes = closest._dcr_codes([train, holdout, synthetic], kinds, DCR_BINS)
+    kinds = [column_kind(train[c]) for c in train]
+    t_codes, h_codes, s_codes = closest.dcr_codes([train, holdout, synthetic], kinds, DCR_BINS)
     rows = np.random.default_rng(0).choice(len(s_codes), 300, replace=False)
     d = train.shape[1]
     np.testing.assert_array_equal(fast.dcr.d_train[rows], d - brute_top(t_codes, s_codes[rows], 1))

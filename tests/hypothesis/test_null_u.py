@@ -10,6 +10,7 @@ import pytest
 from scipy import stats
 
 from synthtrust import hypothesis as H
+from synthtrust.hypothesis import null_u
 
 # ------------------------------------------------------------------------------------------
 # Exact null sampler of U
@@ -50,8 +51,8 @@ def test_normal_null_draws_match_exact_draws():
     rng = np.random.default_rng(5)
     n = np.full(100_000, 6000)
     m = np.full(100_000, 2500)
-    exact = H._sample_null_u(n, m, rng)
-    normal = H._sample_null_u_normal(n, m, rng)
+    exact = null_u.sample_null_u(n, m, rng)
+    normal = null_u.sample_null_u_normal(n, m, rng)
     mean, var = 2500 * 3500 / 2, 2500 * 3500 * 6001 / 12
     assert abs(normal.mean() - mean) < 5 * np.sqrt(var / len(n))
     assert abs(normal.var() / var - 1) < 0.02

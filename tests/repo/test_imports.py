@@ -99,3 +99,47 @@ def test_the_graph_sees_lazy_and_relative_imports():
 
 def test_no_import_cycle_in_the_package():
     assert cycles(import_graph()) == []
+
+
+# ------------------------------------------------------------ private names stay in their module
+def private_imports(module: str, path: Path, source: str, modules) -> list[str]:
+    """``module: name from target`` for each private name (``_x``, not a module) that ``source``
+    imports from another module of the package; what several modules share is public in a
+    private module (scikit-learn's ``_base.py`` pattern), never a ``_name`` reached across."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if not isinstance(node, ast.ImportFrom):
+            continue
+        target = _targets(module, path, node)[0]
+        if target not in modules:
+            continue
+        for alias in node.names:
+            private = alias.name.startswith("_") and not alias.name.startswith("__")
+            if private and f"{target}.{alias.name}" not in modules:
+                found.append(f"{module}: {alias.name} from {target}")
+    return found
+
+
+def test_the_private_import_finder_sees_relative_and_absolute_imports():
+    modules = {"synthtrust.a", "synthtrust.a.b", "synthtrust.a._c", "synthtrust.d"}
+    path = PACKAGE / "a" / "b.py"
+    source = (
+        "from ._c import shared, _hidden\n"
+        "from synthtrust.d import _x as _x, y\n"
+        "from . import _c\n"  # a private module, not a private name
+        "import numpy as _np\n"
+    )
+    assert private_imports("synthtrust.a.b", path, source, modules) == [
+        "synthtrust.a.b: _hidden from synthtrust.a._c",
+        "synthtrust.a.b: _x from synthtrust.d",
+    ]
+
+
+def test_no_module_imports_a_private_name_from_another():
+    modules = _modules()
+    found = [
+        hit
+        for module, path in modules.items()
+        for hit in private_imports(module, path, path.read_text(encoding="utf-8"), modules)
+    ]
+    assert found == []

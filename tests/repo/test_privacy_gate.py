@@ -123,7 +123,7 @@ GATED = {
 #: pushing simulated statistics through the same noisy pipeline (post-processing, public sizes).
 SIMULATION = {
     ("synthtrust.hypothesis.dp_mannwhitney", "_simulate_release"),
-    ("synthtrust.hypothesis.null_u", "_sample_null_u_normal"),
+    ("synthtrust.hypothesis.null_u", "sample_null_u_normal"),
 }
 
 

@@ -16,6 +16,6 @@ def test_a_single_class_training_split_gives_a_constant_model_without_importance
     # and no feature matters (permutation importance would be 0 up to nothing)
     X = pd.DataFrame({"a": [0, 1, 2, 1], "b": [1, 1, 0, 0]})
     y = pd.Series([3, 3, 3, 3])
-    model = U._fit(lambda: pytest.fail("no model is trained on one class"), X, y)
+    model = U.fit_classifier(lambda: pytest.fail("no model is trained on one class"), X, y)
     assert model.predict(pd.DataFrame({"a": [5, 0], "b": [0, 9]})).tolist() == [3, 3]
     assert U._importance(model, X, y, n_repeats=3).tolist() == [0.0, 0.0]

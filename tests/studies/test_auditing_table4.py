@@ -76,7 +76,7 @@ def test_summaries_against_hand_computation():
     t4 = au.table4(res)
     assert t4.loc["Sequential CART (paper: SynthPop)", ("App. 1", "this run")] == "0.001"
     assert t4.loc["MST (ε-DP)", ("App. 2", "paper")] == "—"
-    assert au._fmt_p(0.0, -412.3) == "10^-412"
+    assert au.format_pvalue(0.0, -412.3) == "10^-412"
 
 
 def _audits(app, generator, rejected, log10_p):

@@ -44,9 +44,9 @@ import numpy as np
 import pandas as pd
 
 from .bins import Bins
-from .candidates import _card_parts, candidate_bins
-from .cells import CellCounts, _check_codes, all_cells  # noqa: F401 (extremal, two_step use them)
-from .gram import _closure, gram, span_dimension
+from .candidates import candidate_bins, card_parts
+from .cells import CellCounts, all_cells, check_card_codes  # noqa: F401 (extremal, two_step use them)
+from .gram import downward_closure_masks, gram, span_dimension
 
 __all__ = [
     "MAX_GRAM_BINS",
@@ -197,7 +197,7 @@ class ComplementBasis:
             ``weights`` of the wrong shape, non-finite, or all 0 with ``normalize``.
         """
         a = self._weights(weights) @ self.coef
-        declared = _closure(self.card.clique_indices)
+        declared = downward_closure_masks(self.card.clique_indices)
         sets: list[tuple[int, ...]] = []
         seen: set[frozenset] = set()
         for clique in self.bins.cliques:
@@ -276,7 +276,7 @@ def complement_basis(
     declared bins, 1000 random candidates) needs a few seconds; all its 17 799 3-way bins would
     need about 10 GiB, hence the paper's (and the guard's) random subset.
     """
-    columns, sizes, cliques = _card_parts(card)
+    columns, sizes, cliques = card_parts(card)
     if isinstance(rtol, bool) or not isinstance(rtol, numbers.Real) or not 0 < rtol < 1:
         raise ValueError(f"rtol must be a real number in (0, 1), got {rtol!r}")
     cand = candidates if isinstance(candidates, Bins) else candidate_bins(card, candidates)

@@ -12,7 +12,7 @@ import math
 
 import numpy as np
 
-from .cells import CellCounts, _check_codes, _check_counts, _check_sizes, all_cells
+from .cells import CellCounts, all_cells, check_card_codes, check_cell_counts, check_sizes
 
 __all__ = ["Bins"]
 
@@ -38,7 +38,7 @@ class Bins:
     """
 
     def __init__(self, values, sizes, columns=None):
-        self.sizes = _check_sizes(sizes)
+        self.sizes = check_sizes(sizes)
         d = len(self.sizes)
         vals = np.asarray(values, dtype=np.int64)
         if vals.size == 0:
@@ -68,7 +68,7 @@ class Bins:
     def from_cliques(cls, cliques, sizes, columns=None) -> Bins:
         """All bins of each clique (tuples of column indices), clique by clique, values in C
         order. The empty clique ``()`` gives the constant."""
-        sizes = _check_sizes(sizes)
+        sizes = check_sizes(sizes)
         d = len(sizes)
         blocks = []
         for clique in cliques:
@@ -93,7 +93,7 @@ class Bins:
     @classmethod
     def from_list(cls, bins, sizes, columns=None) -> Bins:
         """From a list of ``(clique, value_tuple)`` pairs, clique = tuple of column indices."""
-        sizes = _check_sizes(sizes)
+        sizes = check_sizes(sizes)
         vals = np.full((len(bins), len(sizes)), -1, dtype=np.int64)
         for i, (clique, value) in enumerate(bins):
             clique, value = tuple(clique), tuple(value)
@@ -156,8 +156,8 @@ class Bins:
         """
         if isinstance(codes, CellCounts) and counts is None:
             counts = codes.counts
-        x = _check_codes(codes, self.sizes, self.columns)
-        w = _check_counts(counts, x.shape[0])
+        x = check_card_codes(codes, self.sizes, self.columns)
+        w = check_cell_counts(counts, x.shape[0])
         total = w.sum()
         out = np.empty(len(self))
         for clique, dims, rows, flat in self._groups():
@@ -188,7 +188,7 @@ class Bins:
             raise ValueError(
                 f"coef must have shape ({len(self)},) or (k, {len(self)}), got {coef.shape}"
             )
-        x = _check_codes(codes, self.sizes, self.columns)
+        x = check_card_codes(codes, self.sizes, self.columns)
         out = np.zeros((x.shape[0], c2.shape[0]))
         for clique, dims, rows, flat in self._groups():
             if not clique:
@@ -203,7 +203,7 @@ class Bins:
         """Sparse indicator matrix Z (n, B), Z[r, j] = 1[row r ∈ bin j] (scipy CSR)."""
         from scipy import sparse
 
-        x = _check_codes(codes, self.sizes, self.columns)
+        x = check_card_codes(codes, self.sizes, self.columns)
         n = x.shape[0]
         rr, cc = [], []
         for clique, dims, rows, flat in self._groups():

@@ -20,7 +20,7 @@ from .bins import Bins
 __all__ = ["candidate_bins"]
 
 
-def _card_parts(card):
+def card_parts(card):
     try:
         return tuple(card.columns), tuple(card.sizes), tuple(card.clique_indices)
     except AttributeError:
@@ -54,7 +54,7 @@ def candidate_bins(card, kind="next", *, n: int | None = None, random_state=None
         ``kind`` not one of those forms, an order outside 1..d, an unknown column, or ``n``
         larger than the number of bins.
     """
-    columns, sizes, cliques = _card_parts(card)
+    columns, sizes, cliques = card_parts(card)
     d = len(columns)
     if isinstance(kind, str):
         if kind != "next":

@@ -24,7 +24,7 @@ _DENSE_MAX_CELLS = 200_000  # largest domain for which dense M-vectors are forme
 # --------------------------------------------------------------------------------------------
 # validation helpers
 # --------------------------------------------------------------------------------------------
-def _check_sizes(sizes, name: str = "sizes") -> tuple[int, ...]:
+def check_sizes(sizes, name: str = "sizes") -> tuple[int, ...]:
     if isinstance(sizes, Mapping):
         sizes = list(sizes.values())
     if isinstance(sizes, (str, bytes)) or not isinstance(sizes, (Sequence, np.ndarray)):
@@ -41,7 +41,7 @@ def _check_sizes(sizes, name: str = "sizes") -> tuple[int, ...]:
     return tuple(out)
 
 
-def _check_codes(
+def check_card_codes(
     codes, sizes: tuple[int, ...], columns: tuple[str, ...] | None, name: str = "codes"
 ) -> np.ndarray:
     """Integer codes (n, d): a DataFrame (columns selected by name) or a 2-D array."""
@@ -80,7 +80,7 @@ def _check_codes(
     return arr
 
 
-def _check_counts(counts, n: int, name: str = "counts") -> np.ndarray:
+def check_cell_counts(counts, n: int, name: str = "counts") -> np.ndarray:
     if counts is None:
         return np.ones(n)
     arr = np.asarray(counts, dtype=float)
@@ -136,7 +136,7 @@ def all_cells(sizes) -> np.ndarray:
     ValueError
         M larger than 200 000.
     """
-    sizes = _check_sizes(sizes)
+    sizes = check_sizes(sizes)
     m = math.prod(sizes)
     if m > _DENSE_MAX_CELLS:
         raise ValueError(

@@ -26,7 +26,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from .._validation import check_positive_int, check_random_state
-from .basis import Bins, CellCounts, ComplementBasis, _check_codes, all_cells
+from .basis import Bins, CellCounts, ComplementBasis, all_cells
+from .cells import check_card_codes
 
 __all__ = ["ExtremalPair", "extremal_pair", "sample_cells"]
 
@@ -115,7 +116,7 @@ def _support(card, support, random_state) -> np.ndarray:
         return all_cells(card.sizes)  # every cell, in C order
     if isinstance(support, numbers.Integral) and not isinstance(support, bool):
         return sample_cells(card.sizes, int(support), random_state)
-    cells = _check_codes(support, card.sizes, tuple(card.column_names), "support")
+    cells = check_card_codes(support, card.sizes, tuple(card.column_names), "support")
     if np.unique(cells, axis=0).shape[0] != cells.shape[0]:
         raise ValueError("support has repeated cells; give each cell once (counts go in copies)")
     return cells

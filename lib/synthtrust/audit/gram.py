@@ -16,7 +16,7 @@ import math
 import numpy as np
 
 from .bins import Bins
-from .cells import _check_sizes
+from .cells import check_sizes
 
 __all__ = ["gram", "span_dimension"]
 
@@ -58,7 +58,7 @@ def gram(bins_a: Bins, bins_b: Bins | None = None) -> np.ndarray:
     return out
 
 
-def _closure(cliques) -> set[frozenset]:
+def downward_closure_masks(cliques) -> set[frozenset]:
     """Every subset of every clique, the empty set included."""
     out: set[frozenset] = {frozenset()}
     for clique in cliques:
@@ -84,5 +84,5 @@ def span_dimension(cliques, sizes) -> int:
     -------
     int
     """
-    sizes = _check_sizes(sizes)
-    return sum(math.prod(sizes[a] - 1 for a in u) for u in _closure(cliques))
+    sizes = check_sizes(sizes)
+    return sum(math.prod(sizes[a] - 1 for a in u) for u in downward_closure_masks(cliques))

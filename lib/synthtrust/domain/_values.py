@@ -15,15 +15,15 @@ from collections.abc import Mapping
 import numpy as np
 import pandas as pd
 
-_MAX_SHOWN = 5  # offending values shown in an error message
-_MAX_ALLOWED_SHOWN = 20  # allowed categories shown in an error message
+MAX_SHOWN = 5  # offending values shown in an error message
+MAX_ALLOWED_SHOWN = 20  # allowed categories shown in an error message
 
 
-def _col(column) -> str:
+def column_label(column) -> str:
     return "value" if column is None else f"column {column!r}"
 
 
-def _scalar(value, what: str):
+def json_scalar(value, what: str):
     """A JSON-serialisable Python scalar (str, bool, int, finite float) or a TypeError/ValueError."""
     if isinstance(value, np.generic):
         value = value.item()
@@ -42,46 +42,46 @@ def _scalar(value, what: str):
     )
 
 
-def _check_token(missing, what: str):
+def check_token(missing, what: str):
     if missing is None:
         return None
-    return _scalar(missing, f"{what}: missing token")
+    return json_scalar(missing, f"{what}: missing token")
 
 
-def _check_bool(value, name: str) -> bool:
+def check_bool(value, name: str) -> bool:
     if not isinstance(value, (bool, np.bool_)):
         raise TypeError(f"{name} must be True or False, got {type(value).__name__} {value!r}")
     return bool(value)
 
 
-def _check_int(value, name: str) -> int:
+def check_integer(value, name: str) -> int:
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
         raise TypeError(f"{name} must be an integer, got {type(value).__name__} {value!r}")
     return int(value)
 
 
-def _show(values) -> str:
+def show_values(values) -> str:
     """``'a', 'b' (and 3 more)`` — a few offending values for a message."""
     values = list(values)
-    shown = ", ".join(repr(_py(v)) for v in values[:_MAX_SHOWN])
-    if len(values) > _MAX_SHOWN:
-        shown += f" (and {len(values) - _MAX_SHOWN} more)"
+    shown = ", ".join(repr(python_scalar(v)) for v in values[:MAX_SHOWN])
+    if len(values) > MAX_SHOWN:
+        shown += f" (and {len(values) - MAX_SHOWN} more)"
     return shown
 
 
-def _py(value):
+def python_scalar(value):
     return value.item() if isinstance(value, np.generic) else value
 
 
-def _as_series(values, column) -> pd.Series:
+def as_series(values, column) -> pd.Series:
     if isinstance(values, pd.Series):
         return values
     if isinstance(values, (pd.DataFrame, Mapping)) or np.ndim(values) != 1:
-        raise TypeError(f"{_col(column)}: expected a 1-D array-like of values")
+        raise TypeError(f"{column_label(column)}: expected a 1-D array-like of values")
     return pd.Series(values)
 
 
-def _token_mask(series: pd.Series, token) -> np.ndarray:
+def token_mask(series: pd.Series, token) -> np.ndarray:
     """Boolean mask of the values equal to ``token`` (bool and int never conflated)."""
     if token is None:
         return np.zeros(len(series), dtype=bool)
@@ -93,7 +93,7 @@ def _token_mask(series: pd.Series, token) -> np.ndarray:
     return pd.Index([token]).get_indexer(series) == 0
 
 
-def _float_values(series: pd.Series, token, column, spec: str) -> np.ndarray:
+def float_values(series: pd.Series, token, column, spec: str) -> np.ndarray:
     """Float values of a numeric column, NaN where missing or equal to the missing token.
 
     Raises
@@ -101,11 +101,11 @@ def _float_values(series: pd.Series, token, column, spec: str) -> np.ndarray:
     TypeError
         If the column holds booleans, strings or other non-numbers.
     """
-    is_token = _token_mask(series, token)
+    is_token = token_mask(series, token)
     dtype = series.dtype
     if pd.api.types.is_bool_dtype(dtype):
         raise TypeError(
-            f"{_col(column)}: {spec} expects numbers, got a boolean column; "
+            f"{column_label(column)}: {spec} expects numbers, got a boolean column; "
             "use Categorical([False, True]) for booleans"
         )
     if pd.api.types.is_numeric_dtype(dtype) and not pd.api.types.is_complex_dtype(dtype):
@@ -119,8 +119,10 @@ def _float_values(series: pd.Series, token, column, spec: str) -> np.ndarray:
                 for v in pd.unique(rest.to_numpy(dtype=object))
                 if isinstance(v, (bool, np.bool_)) or not isinstance(v, numbers.Real)
             ]
-            what = f"non-numeric value(s) {_show(bad)}" if bad else "non-numeric values"
-            raise TypeError(f"{_col(column)}: {spec} expects numbers, got {what} (dtype {dtype})")
+            what = f"non-numeric value(s) {show_values(bad)}" if bad else "non-numeric values"
+            raise TypeError(
+                f"{column_label(column)}: {spec} expects numbers, got {what} (dtype {dtype})"
+            )
         x = np.full(len(series), np.nan)
         keep = ~(is_token | series.isna().to_numpy())
         x[keep] = rest.to_numpy(dtype=float)
@@ -130,32 +132,32 @@ def _float_values(series: pd.Series, token, column, spec: str) -> np.ndarray:
     return x
 
 
-def _missing_rows(x: np.ndarray, token, column, spec: str) -> np.ndarray:
+def missing_rows(x: np.ndarray, token, column, spec: str) -> np.ndarray:
     nan = np.isnan(x)
     if nan.any() and token is None:
         raise ValueError(
-            f"{_col(column)}: {int(nan.sum())} missing value(s) (NaN/None) but {spec} has no "
+            f"{column_label(column)}: {int(nan.sum())} missing value(s) (NaN/None) but {spec} has no "
             "missing token; pass missing=<token> (e.g. 'NA') to give missing values their own code"
         )
     return nan
 
 
-def _check_codes(codes, size: int, column) -> np.ndarray:
+def check_codes(codes, size: int, column) -> np.ndarray:
     """Integer codes in ``0..size-1`` as int64, or a clear error."""
-    series = _as_series(codes, column)
+    series = as_series(codes, column)
     if pd.api.types.is_bool_dtype(series.dtype) or not pd.api.types.is_numeric_dtype(series.dtype):
-        raise TypeError(f"{_col(column)}: codes must be integers, got dtype {series.dtype}")
+        raise TypeError(f"{column_label(column)}: codes must be integers, got dtype {series.dtype}")
     x = series.to_numpy(dtype=float, na_value=np.nan)
     bad = ~np.isfinite(x) | (x != np.round(x)) | (x < 0) | (x > size - 1)
     if bad.any():
         raise ValueError(
-            f"{_col(column)}: code(s) {_show(pd.unique(x[bad]))} are not integers in "
+            f"{column_label(column)}: code(s) {show_values(pd.unique(x[bad]))} are not integers in "
             f"0..{size - 1} (the column has {size} codes)"
         )
     return x.astype(np.int64)
 
 
-def _numbers_out(values: np.ndarray, missing: np.ndarray, integer: bool) -> np.ndarray:
+def numbers_out(values: np.ndarray, missing: np.ndarray, integer: bool) -> np.ndarray:
     """Decoded numbers: int64 when ``integer`` and nothing missing, else float64 with NaN."""
     if integer and not missing.any():
         return values.astype(np.int64)
@@ -164,5 +166,5 @@ def _numbers_out(values: np.ndarray, missing: np.ndarray, integer: bool) -> np.n
     return out
 
 
-def _fmt(x: float) -> str:
+def format_number(x: float) -> str:
     return f"{x:g}"

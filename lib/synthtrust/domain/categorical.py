@@ -15,14 +15,14 @@ import numpy as np
 import pandas as pd
 
 from ._values import (
-    _MAX_ALLOWED_SHOWN,
-    _as_series,
-    _check_codes,
-    _check_token,
-    _col,
-    _scalar,
-    _show,
-    _token_mask,
+    MAX_ALLOWED_SHOWN,
+    as_series,
+    check_codes,
+    check_token,
+    column_label,
+    json_scalar,
+    show_values,
+    token_mask,
 )
 
 
@@ -71,12 +71,12 @@ class Categorical:
                     f"Categorical: categories[{i}] is missing ({c!r}); "
                     "use missing=<token> for missing values"
                 )
-            cats.append(_scalar(c, f"Categorical: categories[{i}]"))
-        token = _check_token(self.missing, "Categorical")
+            cats.append(json_scalar(c, f"Categorical: categories[{i}]"))
+        token = check_token(self.missing, "Categorical")
         index = pd.Index(cats)
         if not index.is_unique:
             dup = index[index.duplicated()].tolist()
-            raise ValueError(f"Categorical: duplicate categories {_show(dup)}")
+            raise ValueError(f"Categorical: duplicate categories {show_values(dup)}")
         if not cats and token is None:
             raise ValueError("Categorical: needs at least one category or a missing token")
         if token is not None and (index.get_indexer([token]) >= 0).any():
@@ -103,11 +103,11 @@ class Categorical:
             A value not in ``categories`` ("unseen category", naming the column, the value and
             the allowed categories), or a missing value without a missing token.
         """
-        series = _as_series(values, column)
+        series = as_series(values, column)
         # factorize once (fast), then look the few distinct values up in the categories
         row_codes, uniques = pd.factorize(series, use_na_sentinel=True)
         unique_codes = pd.Index(list(self.categories)).get_indexer(uniques).astype(np.int64)
-        unique_codes[_token_mask(pd.Series(uniques), self.missing)] = self.size - 1
+        unique_codes[token_mask(pd.Series(uniques), self.missing)] = self.size - 1
         codes = np.append(unique_codes, -1)[row_codes]  # NA rows (row code -1) -> -1
         unknown = codes < 0
         if unknown.any():
@@ -116,7 +116,7 @@ class Categorical:
             if na.any():
                 if self.missing is None:
                     raise ValueError(
-                        f"{_col(column)}: {int(na.sum())} missing value(s) (NaN/None) but the "
+                        f"{column_label(column)}: {int(na.sum())} missing value(s) (NaN/None) but the "
                         "Categorical has no missing token; pass missing=<token> (e.g. 'NA') to "
                         "give missing values their own code"
                     )
@@ -125,19 +125,19 @@ class Categorical:
             if unseen.any():
                 bad = pd.unique(series[unseen].to_numpy(dtype=object))
                 allowed = list(self.categories)
-                shown = repr(allowed[:_MAX_ALLOWED_SHOWN])
-                if len(allowed) > _MAX_ALLOWED_SHOWN:
+                shown = repr(allowed[:MAX_ALLOWED_SHOWN])
+                if len(allowed) > MAX_ALLOWED_SHOWN:
                     shown = shown[:-1] + f", ... ({len(allowed)} in all)]"
                 token = f"; missing token {self.missing!r}" if self.missing is not None else ""
                 raise ValueError(
-                    f"{_col(column)}: unseen category {_show(bad)} "
+                    f"{column_label(column)}: unseen category {show_values(bad)} "
                     f"({int(unseen.sum())} row(s)); allowed categories: {shown}{token}"
                 )
         return codes
 
     def decode(self, codes, random_state=None, column=None) -> pd.Series:
         """Values of ``codes`` (int array-like, shape (n,)), exactly; ``random_state`` unused."""
-        codes = _check_codes(codes, self.size, column)
+        codes = check_codes(codes, self.size, column)
         if self.missing is not None:
             codes = np.where(codes == self.size - 1, -1, codes)
         index = pd.Index(list(self.categories))

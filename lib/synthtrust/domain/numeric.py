@@ -14,18 +14,18 @@ import pandas as pd
 
 from .._validation import check_random_state
 from ._values import (
-    _as_series,
-    _check_bool,
-    _check_codes,
-    _check_int,
-    _check_token,
-    _col,
-    _float_values,
-    _fmt,
-    _missing_rows,
-    _numbers_out,
-    _scalar,
-    _show,
+    as_series,
+    check_bool,
+    check_codes,
+    check_integer,
+    check_token,
+    column_label,
+    float_values,
+    format_number,
+    json_scalar,
+    missing_rows,
+    numbers_out,
+    show_values,
 )
 
 
@@ -84,11 +84,11 @@ class Numeric:
                     f"array, got {bins!r}"
                 )
             lo, hi, n_bins = bins
-            n_bins = _check_int(n_bins, "Numeric: n_bins")
+            n_bins = check_integer(n_bins, "Numeric: n_bins")
             if n_bins < 1:
                 raise ValueError(f"Numeric: n_bins must be >= 1, got {n_bins}")
-            lo = _scalar(lo, "Numeric: lo")
-            hi = _scalar(hi, "Numeric: hi")
+            lo = json_scalar(lo, "Numeric: lo")
+            hi = json_scalar(hi, "Numeric: hi")
             if isinstance(lo, (str, bool)) or isinstance(hi, (str, bool)):
                 raise TypeError(f"Numeric: lo and hi must be numbers, got {lo!r}, {hi!r}")
             if not lo < hi:
@@ -110,15 +110,15 @@ class Numeric:
                 "Numeric: bins must be a list/array of edges or a tuple (lo, hi, n_bins), got "
                 f"{type(bins).__name__} {bins!r}"
             )
-        integer = _check_bool(integer, "Numeric: integer")
-        clip = _check_bool(clip, "Numeric: clip")
-        token = _check_token(missing, "Numeric")
+        integer = check_bool(integer, "Numeric: integer")
+        clip = check_bool(clip, "Numeric: clip")
+        token = check_token(missing, "Numeric")
         if isinstance(token, bool):
             raise TypeError("Numeric: the missing token must be a str or a number, got a bool")
         if isinstance(token, (int, float)) and edges[0] <= token <= edges[-1]:
             raise ValueError(
                 f"Numeric: missing token {token!r} lies inside the bins "
-                f"[{_fmt(edges[0])}, {_fmt(edges[-1])}]; choose a token outside them"
+                f"[{format_number(edges[0])}, {format_number(edges[-1])}]; choose a token outside them"
             )
         object.__setattr__(self, "edges", tuple(float(e) for e in edges))
         object.__setattr__(self, "missing", token)
@@ -130,7 +130,7 @@ class Numeric:
             if empty.size:
                 i = int(empty[0])
                 raise ValueError(
-                    f"Numeric: integer=True but bin {i} [{_fmt(edges[i])}, {_fmt(edges[i + 1])}"
+                    f"Numeric: integer=True but bin {i} [{format_number(edges[i])}, {format_number(edges[i + 1])}"
                     f"{']' if i == len(edges) - 2 else ')'} contains no integer"
                 )
 
@@ -159,7 +159,7 @@ class Numeric:
     def labels(self) -> list[str]:
         """``['[0, 10)', '[10, 20]', 'NA']`` — one label per code."""
         e = self.edges
-        out = [f"[{_fmt(e[i])}, {_fmt(e[i + 1])})" for i in range(self.n_bins)]
+        out = [f"[{format_number(e[i])}, {format_number(e[i + 1])})" for i in range(self.n_bins)]
         out[-1] = out[-1][:-1] + "]"
         return out + [str(self.missing)] if self.missing is not None else out
 
@@ -174,9 +174,9 @@ class Numeric:
             A value outside ``[lo, hi]`` (unless ``clip=True``), or a missing value without a
             missing token; the message names the column, the values and the bounds.
         """
-        series = _as_series(values, column)
-        x = _float_values(series, self.missing, column, "Numeric")
-        nan = _missing_rows(x, self.missing, column, "Numeric")
+        series = as_series(values, column)
+        x = float_values(series, self.missing, column, "Numeric")
+        nan = missing_rows(x, self.missing, column, "Numeric")
         lo, hi = self.bounds
         if self.clip:
             x = np.clip(x, lo, hi)
@@ -184,8 +184,8 @@ class Numeric:
             out = ~nan & ((x < lo) | (x > hi))
             if out.any():
                 raise ValueError(
-                    f"{_col(column)}: value(s) {_show(pd.unique(x[out]))} outside the public "
-                    f"bounds [{_fmt(lo)}, {_fmt(hi)}] ({int(out.sum())} row(s)); widen the bins "
+                    f"{column_label(column)}: value(s) {show_values(pd.unique(x[out]))} outside the public "
+                    f"bounds [{format_number(lo)}, {format_number(hi)}] ({int(out.sum())} row(s)); widen the bins "
                     "or pass clip=True"
                 )
         codes = np.searchsorted(np.asarray(self.edges), np.where(nan, lo, x), side="right") - 1
@@ -208,7 +208,7 @@ class Numeric:
         pandas.Series, shape (n,)
             float64; int64 with ``integer=True`` (float64 if a decoded value is missing).
         """
-        codes = _check_codes(codes, self.size, column)
+        codes = check_codes(codes, self.size, column)
         rng = check_random_state(random_state)
         missing = codes == self.n_bins
         b = np.where(missing, 0, codes)
@@ -224,7 +224,7 @@ class Numeric:
             values = np.where(
                 last, np.minimum(values, hi), np.minimum(values, np.nextafter(hi, -np.inf))
             )
-        return pd.Series(_numbers_out(values, missing, self.integer), name=column)
+        return pd.Series(numbers_out(values, missing, self.integer), name=column)
 
     def to_dict(self) -> dict:
         """JSON-serialisable description (see :meth:`Domain.to_dict`)."""

@@ -12,15 +12,15 @@ import numpy as np
 import pandas as pd
 
 from ._values import (
-    _as_series,
-    _check_codes,
-    _check_int,
-    _check_token,
-    _col,
-    _float_values,
-    _missing_rows,
-    _numbers_out,
-    _show,
+    as_series,
+    check_codes,
+    check_integer,
+    check_token,
+    column_label,
+    float_values,
+    missing_rows,
+    numbers_out,
+    show_values,
 )
 
 
@@ -50,11 +50,11 @@ class Ordinal:
     missing: object = None
 
     def __post_init__(self):
-        lo = _check_int(self.lo, "Ordinal: lo")
-        hi = _check_int(self.hi, "Ordinal: hi")
+        lo = check_integer(self.lo, "Ordinal: lo")
+        hi = check_integer(self.hi, "Ordinal: hi")
         if lo > hi:
             raise ValueError(f"Ordinal: lo must be <= hi, got lo={lo}, hi={hi}")
-        token = _check_token(self.missing, "Ordinal")
+        token = check_token(self.missing, "Ordinal")
         if isinstance(token, bool):
             raise TypeError("Ordinal: the missing token must be a str or a number, got a bool")
         if isinstance(token, (int, float)) and lo <= token <= hi:
@@ -86,13 +86,13 @@ class Ordinal:
             A value that is not a whole number or lies outside ``lo..hi``, or a missing value
             without a missing token (naming the column, the values and the bounds).
         """
-        series = _as_series(values, column)
-        x = _float_values(series, self.missing, column, "Ordinal")
-        nan = _missing_rows(x, self.missing, column, "Ordinal")
+        series = as_series(values, column)
+        x = float_values(series, self.missing, column, "Ordinal")
+        nan = missing_rows(x, self.missing, column, "Ordinal")
         bad = ~nan & ((x != np.round(x)) | (x < self.lo) | (x > self.hi))
         if bad.any():
             raise ValueError(
-                f"{_col(column)}: value(s) {_show(pd.unique(x[bad]))} are not whole numbers in "
+                f"{column_label(column)}: value(s) {show_values(pd.unique(x[bad]))} are not whole numbers in "
                 f"the public range {self.lo}..{self.hi} ({int(bad.sum())} row(s))"
             )
         codes = (np.where(nan, self.lo, x) - self.lo).astype(np.int64)
@@ -101,9 +101,9 @@ class Ordinal:
 
     def decode(self, codes, random_state=None, column=None) -> pd.Series:
         """Values ``lo + code`` (exact); ``random_state`` unused."""
-        codes = _check_codes(codes, self.size, column)
+        codes = check_codes(codes, self.size, column)
         missing = (codes == self.size - 1) if self.missing is not None else codes < 0
-        return pd.Series(_numbers_out(codes + self.lo, missing, True), name=column)
+        return pd.Series(numbers_out(codes + self.lo, missing, True), name=column)
 
     def to_dict(self) -> dict:
         """JSON-serialisable description (see :meth:`Domain.to_dict`)."""

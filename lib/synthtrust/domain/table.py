@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 
 from .._validation import check_random_state
-from ._values import _check_int
+from ._values import check_integer
 from .categorical import Categorical
 from .numeric import Numeric
 from .ordinal import Ordinal
@@ -311,7 +311,7 @@ class Domain:
             raise TypeError(f"Domain.from_sizes: expected a mapping, got {type(sizes).__name__}")
         specs = {}
         for name, k in sizes.items():
-            k = _check_int(k, f"size of column {name!r}")
+            k = check_integer(k, f"size of column {name!r}")
             if k < 1:
                 raise ValueError(f"size of column {name!r} must be >= 1, got {k}")
             specs[name] = Ordinal(0, k - 1)
@@ -352,8 +352,8 @@ class Domain:
         """
         if not isinstance(df, pd.DataFrame):
             raise TypeError(f"Domain.infer: df must be a pandas DataFrame, got {type(df).__name__}")
-        n_bins = _check_int(n_bins, "n_bins")
-        max_categories = _check_int(max_categories, "max_categories")
+        n_bins = check_integer(n_bins, "n_bins")
+        max_categories = check_integer(max_categories, "max_categories")
         if n_bins < 1 or max_categories < 1:
             raise ValueError(
                 f"n_bins and max_categories must be >= 1, got {n_bins}, {max_categories}"

@@ -70,7 +70,7 @@ scikit-learn's brute-force 1-NN (``benchmarks/bench_fidelity.py``). Results do n
 
 from __future__ import annotations
 
-from ._tables import MISSING, OTHER, TVD_BINS
+from ._tables import MISSING, OTHER, TVD_BINS, check_tables
 from .binning import discretize
 from .closest import DCRResult, dcr
 from .holdout import HoldoutReport, holdout_report
@@ -82,6 +82,7 @@ __all__ = [
     "MISSING",
     "OTHER",
     "TVD_BINS",
+    "check_tables",
     "dcr",
     "discretize",
     "holdout_report",

@@ -20,13 +20,13 @@ TVD_BINS: dict[int, int] = {1: 100, 2: 10, 3: 5}
 #: Quantile bins of numeric columns for the DCR (Figure 8: "c=100").
 DCR_BINS = 100
 
-_ROLES = ("train", "holdout", "synthetic")
+ROLES = ("train", "holdout", "synthetic")
 
 
 # =============================================================================================
 # validation
 # =============================================================================================
-def _kind(series: pd.Series) -> str:
+def column_kind(series: pd.Series) -> str:
     """Type class of a column: ``numeric``, ``datetime``, ``boolean`` or ``text``.
 
     Integers and floats are one class (a column with NaN or written as ``1e+05`` reads as float
@@ -60,17 +60,52 @@ def _first_non_numeric(series: pd.Series):
     return int(series.index.get_loc(bad.index[0])) + 1, bad.iloc[0]
 
 
-def _check_frames(
+def check_tables(
     frames: dict[str, Any], where: dict[str, str] | None = None
 ) -> tuple[list, dict[str, pd.DataFrame], list[str]]:
-    """Validate named frames (the first is the reference) and align their columns.
+    """Validate the tables of a fidelity report and align their columns on the first one's.
 
-    ``where`` optionally describes each frame for the messages (e.g. ``"the train file
-    t.csv"``; default its name). Returns ``(columns, aligned_frames, kinds)``; ``kinds[j]`` is
-    the type class of column j. Raises TypeError for a non-DataFrame; ValueError for an empty
-    frame, duplicate column names, different column sets (naming the differing columns), an
-    all-missing column, a column whose type class differs between frames (with the first
-    non-numeric value where a numeric column turned into text), or an infinite numeric value.
+    Parameters
+    ----------
+    frames : dict of str to pandas.DataFrame
+        Named tables, e.g. ``{"train": T, "holdout": H, "synthetic": S}``; the first is the
+        reference whose column order the others take.
+    where : dict of str to str, optional
+        How each table is named in an error message (e.g. ``"the train file t.csv"``);
+        default its key.
+
+    Returns
+    -------
+    columns : list
+        The reference's column labels.
+    aligned : dict of str to pandas.DataFrame
+        The tables with their columns in the reference's order.
+    kinds : list of str
+        Type class of each column: ``numeric``, ``datetime``, ``boolean`` or ``text``.
+
+    Raises
+    ------
+    TypeError
+        If a table is not a DataFrame.
+    ValueError
+        If a table is empty or has duplicate column names, if the column sets differ (the
+        differing columns named), if a column holds only missing values, if a column's type
+        class differs between tables (with the first non-numeric value where a numeric column
+        turned into text), or if a numeric value is infinite.
+
+    References
+    ----------
+    ``platzer2021``, Sec. 2 (the three tables of the holdout-based assessment).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from synthtrust.fidelity import check_tables
+    >>> t = pd.DataFrame({"age": [30, 41], "job": ["a", "b"]})
+    >>> s = t[["job", "age"]]
+    >>> columns, aligned, kinds = check_tables({"train": t, "synthetic": s})
+    >>> columns, kinds
+    (['age', 'job'], ['numeric', 'text'])
     """
     where = where or {}
 
@@ -124,7 +159,7 @@ def _check_frames(
     kinds = []
     problems = []
     for col in columns:
-        per = {name: _kind(aligned[name][col]) for name in names}
+        per = {name: column_kind(aligned[name][col]) for name in names}
         kinds.append(per[ref])
         if len(set(per.values())) == 1:
             continue
@@ -145,7 +180,7 @@ def _check_frames(
     for name in names:
         for col, kind in zip(columns, kinds, strict=True):
             if kind == "numeric":
-                x = _as_float(aligned[name][col])
+                x = as_float(aligned[name][col])
                 if np.isinf(x).any():
                     raise ValueError(
                         f"column {col!r} of {label(name)} holds an infinite value; replace it "
@@ -154,7 +189,7 @@ def _check_frames(
     return columns, aligned, kinds
 
 
-def _check_bins(bins, name: str = "bins") -> int:
+def check_bins(bins, name: str = "bins") -> int:
     if isinstance(bins, bool) or not isinstance(bins, numbers.Integral):
         raise TypeError(f"{name} must be an integer >= 1, got {type(bins).__name__} {bins!r}")
     if bins < 1:
@@ -162,13 +197,13 @@ def _check_bins(bins, name: str = "bins") -> int:
     return int(bins)
 
 
-def _check_k(k) -> int:
+def check_k(k) -> int:
     if isinstance(k, bool) or not isinstance(k, numbers.Integral) or k not in (1, 2, 3):
         raise ValueError(f"k must be 1, 2 or 3, got {k!r}")
     return int(k)
 
 
-def _as_float(series: pd.Series) -> np.ndarray:
+def as_float(series: pd.Series) -> np.ndarray:
     """Numeric or datetime column as float64 with NaN for missing values (datetimes and
     timedeltas as nanoseconds, as the paper prescribes a numeric representation)."""
     dtype = series.dtype

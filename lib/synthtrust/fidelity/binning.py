@@ -9,14 +9,14 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ._tables import MISSING, OTHER, _as_float, _check_bins, _check_frames
+from ._tables import MISSING, OTHER, as_float, check_bins, check_tables
 
 # =============================================================================================
 # discretization for the TVD (statistics of the training data alone)
 # =============================================================================================
 
 
-def _quantile_breaks(values: np.ndarray, bins: int, *, round_up: bool = False) -> np.ndarray:
+def quantile_breaks(values: np.ndarray, bins: int, *, round_up: bool = False) -> np.ndarray:
     """Unique quantiles at 0, 1/bins, …, 1 of the non-missing ``values`` (``numpy.quantile``,
     linear interpolation), as pandas' ``Series.quantile`` in ``bin_data`` (``fidelity.ipynb``).
 
@@ -33,7 +33,7 @@ def _quantile_breaks(values: np.ndarray, bins: int, *, round_up: bool = False) -
     return pd.unique(breaks)  # order-preserving, as pandas' .unique() in the reference
 
 
-def _cut_codes(x: np.ndarray, breaks: np.ndarray) -> np.ndarray:
+def cut_codes(x: np.ndarray, breaks: np.ndarray) -> np.ndarray:
     """``pd.cut(x, breaks, include_lowest=True)`` as integer codes 0 … len(breaks) − 2,
     −1 outside [breaks[0], breaks[-1]] or missing. Intervals are right-closed (a, b], the first
     one also holds breaks[0]. A single break (a constant column) gives one bin {breaks[0]}."""
@@ -107,8 +107,8 @@ class _ColumnBinning:
     def codes(self, series: pd.Series) -> np.ndarray:
         m = self.n_codes - 2
         if self.breaks is not None:
-            x = _as_float(series)
-            out = _cut_codes(x, self.breaks)
+            x = as_float(series)
+            out = cut_codes(x, self.breaks)
             out[out < 0] = m
             out[np.isnan(x)] = m + 1
             return out.astype(np.int64)
@@ -120,11 +120,11 @@ class _ColumnBinning:
         return np.append(lookup, m + 1).astype(np.int64)[ids]
 
 
-def _fit_binning(train: pd.DataFrame, kinds: list[str], bins: int) -> list[_ColumnBinning]:
+def fit_binning(train: pd.DataFrame, kinds: list[str], bins: int) -> list[_ColumnBinning]:
     specs = []
     for col, kind in zip(train.columns, kinds, strict=True):
         if kind in ("numeric", "datetime"):
-            breaks = _quantile_breaks(_as_float(train[col]), bins)
+            breaks = quantile_breaks(as_float(train[col]), bins)
             labels = _interval_labels(breaks)
             other, missing = _token(OTHER, set(labels)), _token(MISSING, set(labels))
             specs.append(_ColumnBinning(col, kind, (*labels, other, missing), breaks=breaks))
@@ -141,7 +141,7 @@ def _fit_binning(train: pd.DataFrame, kinds: list[str], bins: int) -> list[_Colu
     return specs
 
 
-def _codes_matrix(df: pd.DataFrame, specs: list[_ColumnBinning]) -> np.ndarray:
+def codes_matrix(df: pd.DataFrame, specs: list[_ColumnBinning]) -> np.ndarray:
     return np.column_stack([spec.codes(df[spec.name]) for spec in specs])
 
 
@@ -195,13 +195,13 @@ def discretize(
     if isinstance(others, pd.DataFrame):
         raise TypeError("others must be a list of DataFrames, got a single DataFrame")
     others = list(others)
-    bins = _check_bins(bins)
+    bins = check_bins(bins)
     frames = {"train": train, **{f"others[{i}]": df for i, df in enumerate(others)}}
-    _, aligned, kinds = _check_frames(frames)
-    specs = _fit_binning(aligned["train"], kinds, bins)
+    _, aligned, kinds = check_tables(frames)
+    specs = fit_binning(aligned["train"], kinds, bins)
     out = []
     for df in aligned.values():
-        codes = _codes_matrix(df, specs)
+        codes = codes_matrix(df, specs)
         data = {
             spec.name: pd.Categorical.from_codes(codes[:, j], categories=list(spec.labels))
             for j, spec in enumerate(specs)

@@ -10,13 +10,13 @@ import pandas as pd
 from synthtrust._validation import check_n_jobs
 
 from ._tables import (
-    _ROLES,
     DCR_BINS,
-    _as_float,
-    _check_bins,
-    _check_frames,
+    ROLES,
+    as_float,
+    check_bins,
+    check_tables,
 )
-from .binning import _cut_codes, _quantile_breaks
+from .binning import cut_codes, quantile_breaks
 
 #: Memory above which a column's per-category bitsets are not tabulated but built per block.
 _DENSE_TABLE_BYTES = 64 << 20
@@ -34,7 +34,7 @@ COMPILED_MIN_WORK = 3 * 10**11
 # =============================================================================================
 # DCR: pooled discretization, bit-sliced exact Hamming 1-NN
 # =============================================================================================
-def _dcr_codes(frames: list[pd.DataFrame], kinds: list[str], bins: int) -> list[np.ndarray]:
+def dcr_codes(frames: list[pd.DataFrame], kinds: list[str], bins: int) -> list[np.ndarray]:
     """Integer codes (int32, one row per record) of the tables for the DCR, as
     ``privacy.ipynb`` discretizes them.
 
@@ -48,11 +48,11 @@ def _dcr_codes(frames: list[pd.DataFrame], kinds: list[str], bins: int) -> list[
     out = [np.empty((len(df), d), dtype=np.int32) for df in frames]
     for j in range(d):
         if kinds[j] in ("numeric", "datetime"):
-            xs = [_as_float(df.iloc[:, j]) for df in frames]
-            breaks = _quantile_breaks(np.concatenate(xs), bins, round_up=True)
+            xs = [as_float(df.iloc[:, j]) for df in frames]
+            breaks = quantile_breaks(np.concatenate(xs), bins, round_up=True)
             n_bins = max(len(breaks) - 1, 1)
             for x, o in zip(xs, out, strict=True):
-                codes = _cut_codes(x, breaks)
+                codes = cut_codes(x, breaks)
                 codes[np.isnan(x)] = n_bins
                 o[:, j] = codes
         else:
@@ -435,7 +435,7 @@ def _block_distances(
     return d - best[0], d - (second if second_holdout else best[1])
 
 
-def _nearest_distances(
+def nearest_distances(
     train: np.ndarray,
     holdout: np.ndarray,
     queries: np.ndarray,
@@ -589,7 +589,7 @@ class DCRResult:
         )
 
 
-def _check_flag(value, name: str) -> bool:
+def check_flag(value, name: str) -> bool:
     if not isinstance(value, (bool, np.bool_)):
         raise TypeError(f"{name} must be True or False, got {type(value).__name__} {value!r}")
     return bool(value)
@@ -651,24 +651,24 @@ def dcr(
         a column, infinite value, ``bins`` < 1, fewer than 2 holdout rows with
         ``synthetic_is_holdout``.
     """
-    bins = _check_bins(bins)
-    synthetic_is_holdout = _check_flag(synthetic_is_holdout, "synthetic_is_holdout")
+    bins = check_bins(bins)
+    synthetic_is_holdout = check_flag(synthetic_is_holdout, "synthetic_is_holdout")
     n_jobs = check_n_jobs(n_jobs)
-    _, aligned, kinds = _check_frames({"train": train, "holdout": holdout, "synthetic": synthetic})
-    frames = [aligned[r] for r in _ROLES]
+    _, aligned, kinds = check_tables({"train": train, "holdout": holdout, "synthetic": synthetic})
+    frames = [aligned[r] for r in ROLES]
     if synthetic_is_holdout and len(frames[1]) < 2:
         raise ValueError(
             "synthetic_is_holdout=True needs at least 2 holdout rows (the nearest holdout "
             f"record other than the record itself), got {len(frames[1])}"
         )
-    t_codes, h_codes, s_codes = _dcr_codes(frames, kinds, bins)
-    d_t, d_h = _nearest_distances(
+    t_codes, h_codes, s_codes = dcr_codes(frames, kinds, bins)
+    d_t, d_h = nearest_distances(
         t_codes, h_codes, s_codes, second_holdout=synthetic_is_holdout, n_jobs=n_jobs
     )
-    return _dcr_result(d_t, d_h, len(t_codes), len(h_codes), synthetic_is_holdout, bins)
+    return dcr_result(d_t, d_h, len(t_codes), len(h_codes), synthetic_is_holdout, bins)
 
 
-def _dcr_result(d_t, d_h, n_t, n_h, is_holdout, bins) -> DCRResult:
+def dcr_result(d_t, d_h, n_t, n_h, is_holdout, bins) -> DCRResult:
     closer = d_t < d_h
     equal = d_t == d_h
     share = float(np.mean(closer) + n_t / (n_t + n_h) * np.mean(equal))

@@ -15,18 +15,18 @@ from synthtrust._atomic import write_text
 from synthtrust._validation import check_n_jobs, check_random_state
 
 from ._tables import (
-    _ROLES,
     DCR_BINS,
     MISSING,
     OTHER,
+    ROLES,
     TVD_BINS,
-    _check_frames,
-    _check_k,
-    _kind,
+    check_k,
+    check_tables,
+    column_kind,
 )
-from .binning import _codes_matrix, _fit_binning
-from .closest import DCRResult, _check_flag, _dcr_codes, _dcr_result, _nearest_distances
-from .kway import _Cells, _tvd_series
+from .binning import codes_matrix, fit_binning
+from .closest import DCRResult, check_flag, dcr_codes, dcr_result, nearest_distances
+from .kway import KWayCells, tvd_series
 
 
 # =============================================================================================
@@ -116,7 +116,7 @@ class HoldoutReport:
         """Per-combination TVD of the synthetic and of the holdout data for one k: columns
         ``columns`` (tuple of names), ``label`` (names joined by " × "), ``synthetic``,
         ``holdout``; sorted by ``synthetic`` descending."""
-        k = _check_k(k)
+        k = check_k(k)
         s = self.tvd_per_combination[k]
         h = self.holdout_tvd_per_combination[k]
         combos = [idx if isinstance(idx, tuple) else (idx,) for idx in s.index]
@@ -335,10 +335,8 @@ def holdout_report(
         As :func:`dcr`; ``max_rows`` not an integer ≥ 1 (≥ 2 when the synthetic table is the
         holdout).
     """
-    columns, aligned, _ = _check_frames(
-        {"train": train, "holdout": holdout, "synthetic": synthetic}
-    )
-    train, holdout, synthetic = (aligned[r] for r in _ROLES)
+    columns, aligned, _ = check_tables({"train": train, "holdout": holdout, "synthetic": synthetic})
+    train, holdout, synthetic = (aligned[r] for r in ROLES)
     if max_rows is not None:
         if isinstance(max_rows, bool) or not isinstance(max_rows, numbers.Integral):
             raise TypeError(f"max_rows must be an integer >= 1 or None, got {max_rows!r}")
@@ -349,9 +347,9 @@ def holdout_report(
     if synthetic_is_holdout is None:
         is_holdout = detected
     else:
-        is_holdout = _check_flag(synthetic_is_holdout, "synthetic_is_holdout")
+        is_holdout = check_flag(synthetic_is_holdout, "synthetic_is_holdout")
     n_jobs_ = check_n_jobs(n_jobs)
-    progress = _check_flag(progress, "progress")
+    progress = check_flag(progress, "progress")
 
     rng = check_random_state(random_state) if max_rows is not None else None
     if max_rows is not None:
@@ -360,43 +358,43 @@ def holdout_report(
         holdout = _subsample(holdout, max_rows, rng)
         synthetic = holdout if same else _subsample(synthetic, max_rows, rng)
 
-    kinds = [_kind(train[c]) for c in columns]
+    kinds = [column_kind(train[c]) for c in columns]
     tvd_s: dict[int, pd.Series] = {}
     tvd_h: dict[int, pd.Series] = {}
     frames = [train, holdout, synthetic]
-    specs = {k: _fit_binning(train, kinds, c) for k, c in TVD_BINS.items()}
-    cells = {k: _Cells([s.n_codes for s in specs[k]], k) for k in TVD_BINS}
+    specs = {k: fit_binning(train, kinds, c) for k, c in TVD_BINS.items()}
+    cells = {k: KWayCells([s.n_codes for s in specs[k]], k) for k in TVD_BINS}
     tables = 2 if synthetic is holdout else 3
     total = tables * sum(len(c.combos) for c in cells.values())
     with tqdm(total=total, desc="k-way cells", unit="combo", disable=not progress) as bar:
         for k in TVD_BINS:
             counted = [
-                (cells[k].counts(_codes_matrix(t, specs[k]), bar), len(t)) for t in frames[:2]
+                (cells[k].counts(codes_matrix(t, specs[k]), bar), len(t)) for t in frames[:2]
             ]
             # the holdout scored as synthetic: its counts once
             counted.append(
                 counted[1]
                 if synthetic is holdout
-                else (cells[k].counts(_codes_matrix(synthetic, specs[k]), bar), len(synthetic))
+                else (cells[k].counts(codes_matrix(synthetic, specs[k]), bar), len(synthetic))
             )
             for (counts, n), store in zip(counted[1:], (tvd_h, tvd_s), strict=True):
                 values = cells[k].tvd(*counted[0], counts, n)
-                store[k] = _tvd_series(columns, cells[k].labels(), values, k)
+                store[k] = tvd_series(columns, cells[k].labels(), values, k)
 
-    t_codes, h_codes, s_codes = _dcr_codes(frames, kinds, DCR_BINS)
+    t_codes, h_codes, s_codes = dcr_codes(frames, kinds, DCR_BINS)
     if is_holdout and len(h_codes) < 2:
         raise ValueError("the synthetic table is the holdout: at least 2 holdout rows are needed")
-    d_t, d_h = _nearest_distances(
+    d_t, d_h = nearest_distances(
         t_codes, h_codes, s_codes, second_holdout=is_holdout, n_jobs=n_jobs_, progress=progress
     )
-    main = _dcr_result(d_t, d_h, len(t_codes), len(h_codes), is_holdout, DCR_BINS)
+    main = dcr_result(d_t, d_h, len(t_codes), len(h_codes), is_holdout, DCR_BINS)
     reference = None
     if not is_holdout and len(holdout) >= 2:
-        t2, h2, s2 = _dcr_codes([train, holdout, holdout], kinds, DCR_BINS)
-        r_t, r_h = _nearest_distances(
+        t2, h2, s2 = dcr_codes([train, holdout, holdout], kinds, DCR_BINS)
+        r_t, r_h = nearest_distances(
             t2, h2, s2, second_holdout=True, n_jobs=n_jobs_, progress=progress
         )
-        reference = _dcr_result(r_t, r_h, len(t2), len(h2), True, DCR_BINS)
+        reference = dcr_result(r_t, r_h, len(t2), len(h2), True, DCR_BINS)
 
     def mean(s: pd.Series) -> float:
         return float(s.mean()) if len(s) else float("nan")

@@ -9,8 +9,8 @@ import numba
 import numpy as np
 import pandas as pd
 
-from ._tables import TVD_BINS, _check_bins, _check_frames, _check_k
-from .binning import _codes_matrix, _fit_binning
+from ._tables import TVD_BINS, check_bins, check_k, check_tables
+from .binning import codes_matrix, fit_binning
 
 # =============================================================================================
 # k-way TVD
@@ -52,7 +52,7 @@ def _count_cells(columns, n_codes, combos, offsets, out):
                 hist[cell] += 1
 
 
-class _Cells:
+class KWayCells:
     """The k-way cells of every combination of k of ``d`` columns, in the order of
     ``itertools.combinations``: ``combos`` (m × k), and ``offsets`` (m + 1) of each
     combination's block of cells."""
@@ -97,12 +97,12 @@ def _tvd_codes(
     distinct cells never collide (the reference code concatenates labels without a separator).
     The cells are counted by a compiled loop over the records, one combination a thread.
     """
-    cells = _Cells(n_codes, k)
+    cells = KWayCells(n_codes, k)
     values = cells.tvd(cells.counts(a), a.shape[0], cells.counts(b), b.shape[0])
     return cells.labels(), values
 
 
-def _tvd_series(
+def tvd_series(
     columns: list, combos: list[tuple[int, ...]], values: np.ndarray, k: int
 ) -> pd.Series:
     index = pd.MultiIndex.from_tuples(
@@ -145,11 +145,11 @@ def tvd(train: pd.DataFrame, other: pd.DataFrame, k: int, bins: int | None = Non
     TypeError, ValueError
         As :func:`discretize`; ValueError if k is not 1, 2 or 3.
     """
-    k = _check_k(k)
-    bins = TVD_BINS[k] if bins is None else _check_bins(bins)
-    columns, aligned, kinds = _check_frames({"train": train, "other": other})
-    specs = _fit_binning(aligned["train"], kinds, bins)
-    a = _codes_matrix(aligned["train"], specs)
-    b = _codes_matrix(aligned["other"], specs)
+    k = check_k(k)
+    bins = TVD_BINS[k] if bins is None else check_bins(bins)
+    columns, aligned, kinds = check_tables({"train": train, "other": other})
+    specs = fit_binning(aligned["train"], kinds, bins)
+    a = codes_matrix(aligned["train"], specs)
+    b = codes_matrix(aligned["other"], specs)
     combos, values = _tvd_codes(a, b, [s.n_codes for s in specs], k)
-    return _tvd_series(columns, combos, values, k)
+    return tvd_series(columns, combos, values, k)

@@ -68,8 +68,6 @@ from .dp_mannwhitney import dp_mannwhitneyu, dp_mannwhitneyu_counts
 from .mannwhitney import mannwhitneyu, mannwhitneyu_counts, mwu_exact_cdf
 from .median import median_test, median_test_counts
 from .null_u import NULL_EXACT_MAX_N as NULL_EXACT_MAX_N
-from .null_u import _sample_null_u as _sample_null_u
-from .null_u import _sample_null_u_normal as _sample_null_u_normal
 from .null_u import simulate_null_u
 from .null_u import warm_up as warm_up
 from .results import (

@@ -12,7 +12,7 @@ import numpy as np
 from synthtrust._validation import check_array
 
 
-def _two_samples(x, y, name_x="x", name_y="y"):
+def two_samples(x, y, name_x="x", name_y="y"):
     """Validate raw samples and broadcast their leading (replicate) axes."""
     x = check_array(x, name_x)
     y = check_array(y, name_y)
@@ -28,7 +28,7 @@ def _two_samples(x, y, name_x="x", name_y="y"):
     return x, y, lead
 
 
-def _check_counts(c, name):
+def check_counts(c, name):
     """Nonnegative integer counts, at least 1-D with a nonempty last (bin) axis → int64."""
     if isinstance(c, (str, bytes)):
         raise TypeError(f"{name} must be an array of nonnegative integer counts, got a string")
@@ -51,9 +51,9 @@ def _check_counts(c, name):
     return np.asarray(arr, dtype=np.int64)
 
 
-def _two_counts(cx, cy, values=None, increasing=False):
-    cx = _check_counts(cx, "cx")
-    cy = _check_counts(cy, "cy")
+def two_counts(cx, cy, values=None, increasing=False):
+    cx = check_counts(cx, "cx")
+    cy = check_counts(cy, "cy")
     if cx.shape[-1] != cy.shape[-1]:
         raise ValueError(
             f"cx and cy must have the same number of bins (last axis), got {cx.shape[-1]} "

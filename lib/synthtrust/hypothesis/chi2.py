@@ -10,11 +10,11 @@ from __future__ import annotations
 import numpy as np
 from scipy import special
 
-from ._inputs import _check_counts, _two_counts
-from .results import Chi2Result, _out
+from ._inputs import check_counts, two_counts
+from .results import Chi2Result, as_scalar
 
 
-def _chi2_from_table(obs, dof):
+def chi2_from_table(obs, dof):
     """SciPy's ``chi2_contingency(obs, correction=True)`` (Pearson, ``lambda_=None``) on tables
     (..., r, c) with ``dof`` = (r − 1)(c − 1); a replicate with a zero expected frequency (SciPy
     raises) → nan."""
@@ -61,15 +61,15 @@ def chi2_contingency(table) -> Chi2Result:
     ------
     ValueError for negative, non-integer or NaN counts or fewer than 2 dimensions.
     """
-    obs = _check_counts(table, "table")
+    obs = check_counts(table, "table")
     if obs.ndim < 2:
         raise ValueError(f"table must have shape (..., r, c), got {obs.shape}")
     r, c = obs.shape[-2:]
     if r == 0:
         raise ValueError(f"table must have at least one row, got shape {obs.shape}")
     dof = (r - 1) * (c - 1)
-    stat, p, expected = _chi2_from_table(obs, dof)
-    return Chi2Result(_out(stat), _out(p), dof, expected)
+    stat, p, expected = chi2_from_table(obs, dof)
+    return Chi2Result(as_scalar(stat), as_scalar(p), dof, expected)
 
 
 def chi2_counts(cx, cy) -> Chi2Result:
@@ -90,7 +90,7 @@ def chi2_counts(cx, cy) -> Chi2Result:
         Empty group → nan.  ``expected_freq`` has shape (..., 2, k) with 0 for absent
         categories.
     """
-    cx, cy, _ = _two_counts(cx, cy)
+    cx, cy, _ = two_counts(cx, cy)
     t = cx + cy
     n1 = cx.sum(axis=-1, keepdims=True).astype(float)
     n2 = cy.sum(axis=-1, keepdims=True).astype(float)
@@ -114,7 +114,7 @@ def chi2_counts(cx, cy) -> Chi2Result:
     stat = np.where(empty, np.nan, stat)
     p = np.where(empty, np.nan, p)
     expected = np.stack([ex, t - ex], axis=-2)
-    return Chi2Result(_out(stat), _out(p), _out(dof), expected)
+    return Chi2Result(as_scalar(stat), as_scalar(p), as_scalar(dof), expected)
 
 
 def chi2_two_groups(x, y) -> Chi2Result:

@@ -22,10 +22,10 @@ from synthtrust._validation import (
 from synthtrust.privacy.ledger import PrivacyLedger
 from synthtrust.privacy.mechanisms import laplace
 
-from ._inputs import _two_counts, _two_samples
-from .mannwhitney import _mid_ranks
-from .null_u import _NULL_METHODS, _sample_null
-from .results import DPMannWhitneyUResult, _out
+from ._inputs import two_counts, two_samples
+from .mannwhitney import mid_ranks
+from .null_u import NULL_METHODS, sample_null
+from .results import DPMannWhitneyUResult, as_scalar
 
 _DP_CHUNK = 1 << 20  # null draws per batch (memory bound)
 
@@ -41,8 +41,8 @@ def _simulate_release(u, n, m, eps_m, eps_u, shift, rng):
 def _dp_mwu_core(
     u1, n1, n2, epsilon, delta, alpha, n_sim, size_fraction, random_state, null, ledger=None
 ):
-    if null not in _NULL_METHODS:
-        raise ValueError(f"null must be one of {_NULL_METHODS}, got {null!r}")
+    if null not in NULL_METHODS:
+        raise ValueError(f"null must be one of {NULL_METHODS}, got {null!r}")
     epsilon = check_epsilon(epsilon)
     delta = check_delta(delta)
     alpha = check_unit_interval(alpha, "alpha")
@@ -93,19 +93,19 @@ def _dp_mwu_core(
         b = min(reps, a + per)
         nn = np.repeat(n[a:b], n_sim)
         mm = np.repeat(m_hat[a:b], n_sim)
-        u_b = _sample_null(nn, mm, rng, null)
+        u_b = sample_null(nn, mm, rng, null)
         ub_noisy = _simulate_release(u_b, nn, mm, eps_m, eps_u, shift, rng)
         t_b = np.abs(ub_noisy - np.repeat(center[a:b], n_sim)).reshape(b - a, n_sim)
         count[a:b] = np.count_nonzero(t_b >= t_obs[a:b, None], axis=1)
     pvalue = (1.0 + count) / (1.0 + n_sim)
     return DPMannWhitneyUResult(
-        statistic=_out(u_noisy.reshape(shape)),
-        pvalue=_out(pvalue.reshape(shape)),
-        reject=_out((pvalue <= alpha).reshape(shape)),
-        m_noisy=_out(m_noisy.reshape(shape)),
-        m_lower=_out(m_lower.reshape(shape)),
-        m_hat=_out(m_hat.reshape(shape)),
-        n=_out(n.reshape(shape)),
+        statistic=as_scalar(u_noisy.reshape(shape)),
+        pvalue=as_scalar(pvalue.reshape(shape)),
+        reject=as_scalar((pvalue <= alpha).reshape(shape)),
+        m_noisy=as_scalar(m_noisy.reshape(shape)),
+        m_lower=as_scalar(m_lower.reshape(shape)),
+        m_hat=as_scalar(m_hat.reshape(shape)),
+        n=as_scalar(n.reshape(shape)),
         epsilon_size=eps_m,
         epsilon_u=eps_u,
         delta=delta,
@@ -198,10 +198,10 @@ def dp_mannwhitneyu(
     Returns
     -------
     DPMannWhitneyUResult with arrays of shape (...)."""
-    x, y, lead = _two_samples(x, y)
+    x, y, lead = two_samples(x, y)
     n1, n2 = x.shape[-1], y.shape[-1]
     xy = np.concatenate([x, y], axis=-1).reshape(-1, n1 + n2)
-    order, ranks, _, _ = _mid_ranks(xy)
+    order, ranks, _, _ = mid_ranks(xy)
     u1 = np.sum(np.where(order < n1, ranks, 0.0), axis=-1) - n1 * (n1 + 1) / 2
     return _dp_mwu_core(
         u1.reshape(lead),
@@ -241,7 +241,7 @@ def dp_mannwhitneyu_counts(
     Returns
     -------
     DPMannWhitneyUResult with arrays of shape (...) (n may differ between replicates)."""
-    cx, cy, _ = _two_counts(cx, cy)
+    cx, cy, _ = two_counts(cx, cy)
     n1 = cx.sum(axis=-1)
     n2 = cy.sum(axis=-1)
     empty = (n1 == 0) | (n2 == 0)

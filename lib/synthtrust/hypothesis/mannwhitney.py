@@ -17,8 +17,8 @@ from scipy import special
 
 from synthtrust._validation import check_positive_int
 
-from ._inputs import _two_counts, _two_samples
-from .results import MannWhitneyUResult, _out
+from ._inputs import two_counts, two_samples
+from .results import MannWhitneyUResult, as_scalar
 
 # SciPy's `_mwu_choose_method`: asymptotic if both samples are larger than this.
 _EXACT_MAX_MIN_SIZE = 8
@@ -98,7 +98,7 @@ def _mwu_from_stats(u1, n1, n2, tie_term, has_ties):
     return u1, p, exact
 
 
-def _mid_ranks(xy):
+def mid_ranks(xy):
     """Average ranks along the last axis of a 2-D array, plus Σ(t³ − t) and a tie flag."""
     reps, big_n = xy.shape
     order = np.argsort(xy, axis=-1, kind="stable")
@@ -144,15 +144,15 @@ def mannwhitneyu(x, y) -> MannWhitneyUResult:
     Source: SciPy 1.17 ``scipy/stats/_mannwhitneyu.py``; Mann & Whitney (1947) [``mann1947``];
     Montoya Perez et al. (2024) [``montoyaperez2024``], §3.4.
     """
-    x, y, lead = _two_samples(x, y)
+    x, y, lead = two_samples(x, y)
     n1, n2 = x.shape[-1], y.shape[-1]
     xy = np.concatenate([x, y], axis=-1).reshape(-1, n1 + n2)
-    order, ranks, tie_term, has_ties = _mid_ranks(xy)
+    order, ranks, tie_term, has_ties = mid_ranks(xy)
     r1 = np.sum(np.where(order < n1, ranks, 0.0), axis=-1)
     u1 = r1 - n1 * (n1 + 1) / 2
     u1, p, exact = _mwu_from_stats(u1, n1, n2, tie_term, has_ties)
     return MannWhitneyUResult(
-        _out(u1.reshape(lead)), _out(p.reshape(lead)), _out(exact.reshape(lead))
+        as_scalar(u1.reshape(lead)), as_scalar(p.reshape(lead)), as_scalar(exact.reshape(lead))
     )
 
 
@@ -178,7 +178,7 @@ def mannwhitneyu_counts(cx, cy) -> MannWhitneyUResult:
     ValueError / TypeError for negative, non-integer, NaN or non-numeric counts, or mismatched
     numbers of bins.
     """
-    cx, cy, _ = _two_counts(cx, cy)
+    cx, cy, _ = two_counts(cx, cy)
     lead = cx.shape[:-1]
     t = cx + cy
     # 2·R₁ = Σ_b cx_b · (2·#below_b + t_b + 1), exact in int64
@@ -197,4 +197,6 @@ def mannwhitneyu_counts(cx, cy) -> MannWhitneyUResult:
     )
     u1 = np.where(empty, np.nan, u1)
     p = np.where(empty, np.nan, p)
-    return MannWhitneyUResult(_out(u1.reshape(lead)), _out(p.reshape(lead)), _out(exact & ~empty))
+    return MannWhitneyUResult(
+        as_scalar(u1.reshape(lead)), as_scalar(p.reshape(lead)), as_scalar(exact & ~empty)
+    )

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._inputs import _two_counts, _two_samples
-from .chi2 import _chi2_from_table
-from .results import MedianTestResult, _out
+from ._inputs import two_counts, two_samples
+from .chi2 import chi2_from_table
+from .results import MedianTestResult, as_scalar
 
 
 def _median_from_table(ax, ay, n1, n2):
@@ -20,7 +20,7 @@ def _median_from_table(ax, ay, n1, n2):
     table = np.stack(
         [np.stack([ax, ay], axis=-1), np.stack([n1 - ax, n2 - ay], axis=-1)], axis=-2
     ).astype(np.int64)
-    stat, p, _ = _chi2_from_table(table, 1)
+    stat, p, _ = chi2_from_table(table, 1)
     bad = (ax + ay) == 0  # SciPy: "All values are below the grand median" -> ValueError
     stat = np.where(bad, np.nan, stat)
     p = np.where(bad, np.nan, p)
@@ -42,13 +42,13 @@ def median_test(x, y) -> MedianTestResult:
         ``lambda_=1``).  Replicates where no value exceeds the grand median (SciPy raises
         ValueError) get statistic and p-value ``nan``; ``median`` and ``table`` are still filled.
     """
-    x, y, lead = _two_samples(x, y)
+    x, y, lead = two_samples(x, y)
     n1, n2 = x.shape[-1], y.shape[-1]
     med = np.median(np.concatenate([x, y], axis=-1), axis=-1)
     ax = np.count_nonzero(x > med[..., None], axis=-1)
     ay = np.count_nonzero(y > med[..., None], axis=-1)
     stat, p, table = _median_from_table(ax, ay, n1, n2)
-    return MedianTestResult(_out(stat), _out(p), _out(med), table)
+    return MedianTestResult(as_scalar(stat), as_scalar(p), as_scalar(med), table)
 
 
 def median_test_counts(cx, cy, values) -> MedianTestResult:
@@ -66,7 +66,7 @@ def median_test_counts(cx, cy, values) -> MedianTestResult:
         middle ones as ``np.median``), then as :func:`median_test`.  Empty group → nan
         (median still reported if the pooled sample is non-empty).
     """
-    cx, cy, values = _two_counts(cx, cy, values, increasing=True)
+    cx, cy, values = two_counts(cx, cy, values, increasing=True)
     n1 = cx.sum(axis=-1)
     n2 = cy.sum(axis=-1)
     big_n = n1 + n2
@@ -87,4 +87,4 @@ def median_test_counts(cx, cy, values) -> MedianTestResult:
     empty = (n1 == 0) | (n2 == 0)
     stat = np.where(empty, np.nan, stat)
     p = np.where(empty, np.nan, p)
-    return MedianTestResult(_out(stat), _out(p), _out(med), table)
+    return MedianTestResult(as_scalar(stat), as_scalar(p), as_scalar(med), table)

@@ -91,7 +91,7 @@ def _draw_within_block(seg, rng):
     return idx - start
 
 
-def _sample_null_u(n, m, rng):
+def sample_null_u(n, m, rng):
     """Exact draws of the null U for sizes (m, n − m), vectorized; n, m int64 1-D arrays.
 
     The ranks 1..n are cut into blocks (⌊n/256⌋ blocks of 256, then the binary digits of
@@ -145,15 +145,15 @@ def simulate_null_u(n1, n2, size, random_state=None) -> np.ndarray:
     n2 = check_positive_int(n2, "n2")
     size = check_positive_int(size, "size")
     rng = check_random_state(random_state)
-    return _sample_null_u(np.full(size, n1 + n2), np.full(size, n1), rng)
+    return sample_null_u(np.full(size, n1 + n2), np.full(size, n1), rng)
 
 
 #: Above this total size n, ``null="auto"`` draws the null U from its normal approximation.
 NULL_EXACT_MAX_N = 400
-_NULL_METHODS = ("auto", "exact", "normal")
+NULL_METHODS = ("auto", "exact", "normal")
 
 
-def _sample_null_u_normal(n, m, rng):
+def sample_null_u_normal(n, m, rng):
     """Null U draws from the normal approximation: round(N(m(n−m)/2, m(n−m)(n+1)/12)),
     clipped to [0, m(n−m)]. n, m int64 1-D arrays."""
     mn = m * (n - m)
@@ -161,17 +161,17 @@ def _sample_null_u_normal(n, m, rng):
     return np.clip(np.rint(mn / 2.0 + sd * rng.standard_normal(n.shape)), 0, mn)
 
 
-def _sample_null(n, m, rng, null):
+def sample_null(n, m, rng, null):
     """Null U draws for sizes (m, n − m) by ``null`` (see
     :func:`synthtrust.hypothesis.dp_mannwhitneyu`)."""
     if null == "exact":
-        return _sample_null_u(n, m, rng).astype(float)
+        return sample_null_u(n, m, rng).astype(float)
     if null == "normal":
-        return _sample_null_u_normal(n, m, rng)
+        return sample_null_u_normal(n, m, rng)
     out = np.empty(n.shape, dtype=float)
     big = n > NULL_EXACT_MAX_N
     if np.any(~big):
-        out[~big] = _sample_null_u(n[~big], m[~big], rng)
+        out[~big] = sample_null_u(n[~big], m[~big], rng)
     if np.any(big):
-        out[big] = _sample_null_u_normal(n[big], m[big], rng)
+        out[big] = sample_null_u_normal(n[big], m[big], rng)
     return out

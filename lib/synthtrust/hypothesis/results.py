@@ -93,7 +93,7 @@ class DPMannWhitneyUResult(_ResultMixin):
     n_sim: int
 
 
-def _out(a):
+def as_scalar(a):
     """0-d array → NumPy scalar (SciPy returns scalars for 1-D input)."""
     a = np.asarray(a)
     return a[()] if a.ndim == 0 else a

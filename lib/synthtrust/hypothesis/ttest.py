@@ -9,8 +9,8 @@ from __future__ import annotations
 import numpy as np
 from scipy import special
 
-from ._inputs import _two_counts, _two_samples
-from .results import TTestResult, _out
+from ._inputs import two_counts, two_samples
+from .results import TTestResult, as_scalar
 
 
 def _ttest_from_moments(m1, v1, n1, m2, v2, n2):
@@ -48,7 +48,7 @@ def ttest_ind(x, y) -> TTestResult:
     Source: SciPy 1.17 ``scipy/stats/_stats_py.py`` (``ttest_ind``, ``_var``,
     ``_equal_var_ttest_denom``); Montoya Perez et al. (2024) [``montoyaperez2024``], §4.
     """
-    x, y, lead = _two_samples(x, y)
+    x, y, lead = two_samples(x, y)
     n1, n2 = x.shape[-1], y.shape[-1]
 
     def moments(a, n):
@@ -60,7 +60,7 @@ def ttest_ind(x, y) -> TTestResult:
     m1, v1 = moments(x, n1)
     m2, v2 = moments(y, n2)
     t, p, df = _ttest_from_moments(m1, v1, n1, m2, v2, n2)
-    return TTestResult(_out(t), _out(p), _out(np.broadcast_to(df, lead)))
+    return TTestResult(as_scalar(t), as_scalar(p), as_scalar(np.broadcast_to(df, lead)))
 
 
 def ttest_ind_counts(cx, cy, values) -> TTestResult:
@@ -79,7 +79,7 @@ def ttest_ind_counts(cx, cy, values) -> TTestResult:
         :mod:`synthtrust.hypothesis` docstring for SciPy's rounding noise on such groups).
         Empty group → nan.
     """
-    cx, cy, values = _two_counts(cx, cy, values)
+    cx, cy, values = two_counts(cx, cy, values)
 
     def moments(c):
         n = c.sum(axis=-1)
@@ -100,4 +100,4 @@ def ttest_ind_counts(cx, cy, values) -> TTestResult:
     t = np.where(empty, np.nan, t)
     p = np.where(empty, np.nan, p)
     df = np.where(empty, np.nan, df)
-    return TTestResult(_out(t), _out(p), _out(df))
+    return TTestResult(as_scalar(t), as_scalar(p), as_scalar(df))

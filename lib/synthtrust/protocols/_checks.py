@@ -13,15 +13,7 @@ import numpy as np
 import pandas as pd
 
 
-def _check_frame(data, name: str) -> pd.DataFrame:
-    if not isinstance(data, pd.DataFrame):
-        raise TypeError(f"{name} must be a pandas DataFrame, got {type(data).__name__}")
-    if data.shape[0] == 0:
-        raise ValueError(f"{name} has no rows (columns {list(data.columns)})")
-    return data
-
-
-def _check_target(data: pd.DataFrame, target, name: str) -> None:
+def check_target(data: pd.DataFrame, target, name: str) -> None:
     if target not in data.columns:
         raise ValueError(
             f"target column {target!r} is not in {name}; its columns are {list(data.columns)}"
@@ -32,16 +24,16 @@ def _check_target(data: pd.DataFrame, target, name: str) -> None:
         raise ValueError(f"target column {target!r} of {name} has missing values")
 
 
-def _py(value):
+def python_scalar(value):
     """NumPy scalar → Python scalar (for JSON and for clean messages)."""
     return value.item() if isinstance(value, np.generic) else value
 
 
-def _labels_of(y: pd.Series) -> list:
-    return sorted((_py(v) for v in pd.unique(y)), key=repr)
+def labels_of(y: pd.Series) -> list:
+    return sorted((python_scalar(v) for v in pd.unique(y)), key=repr)
 
 
-def _default_positive(labels: Sequence, name: str):
+def default_positive(labels: Sequence, name: str):
     labels_set = set(labels)
     if all(isinstance(v, (bool, np.bool_)) for v in labels):
         return True
@@ -53,28 +45,28 @@ def _default_positive(labels: Sequence, name: str):
     )
 
 
-def _resolve_classes(y: pd.Series, positive, name: str, *, exact_two: bool) -> tuple:
+def resolve_classes(y: pd.Series, positive, name: str, *, exact_two: bool) -> tuple:
     """Validate a binary target and return ``(positive, labels)``.
 
     ``exact_two``: the real data must have exactly 2 classes; synthetic data may have 1 (tiny ε).
     """
-    labels = _labels_of(y)
+    labels = labels_of(y)
     if len(labels) > 2 or (exact_two and len(labels) != 2):
         raise ValueError(
             f"the target of {name} must have exactly 2 classes (binary classification), "
             f"got {len(labels)}: {labels[:10]}"
         )
     if positive is None:
-        positive = _default_positive(labels, name)
+        positive = default_positive(labels, name)
     elif exact_two and positive not in labels:
         raise ValueError(
             f"positive={positive!r} is not one of the target labels {labels} of {name}"
         )
-    return _py(positive), labels
+    return python_scalar(positive), labels
 
 
-def _check_labels_subset(y: pd.Series, allowed: Sequence, name: str) -> None:
-    extra = [v for v in _labels_of(y) if v not in allowed]
+def check_labels_subset(y: pd.Series, allowed: Sequence, name: str) -> None:
+    extra = [v for v in labels_of(y) if v not in allowed]
     if extra:
         raise ValueError(
             f"the target of {name} has label(s) {extra} that the real data does not have "

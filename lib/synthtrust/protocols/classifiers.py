@@ -13,8 +13,8 @@ from collections.abc import Iterable
 
 import pandas as pd
 
-from .._validation import check_random_state
-from ._checks import _check_frame, _check_target, _labels_of
+from .._validation import check_frame, check_random_state
+from ._checks import check_target, labels_of
 
 #: Classifier names accepted by :func:`make_classifier` (paper §IV.C).
 CLASSIFIERS: tuple[str, ...] = ("random_forest", "linear_svm", "knn")
@@ -22,7 +22,7 @@ CLASSIFIERS: tuple[str, ...] = ("random_forest", "linear_svm", "knn")
 _SEED_HIGH = 2**31 - 1  # scikit-learn seeds must fit in 32 bits
 
 
-def _check_classifier_name(name) -> str:
+def check_classifier_name(name) -> str:
     if not isinstance(name, str) or name not in CLASSIFIERS:
         raise ValueError(f"unknown classifier {name!r}; allowed: {', '.join(CLASSIFIERS)}")
     return name
@@ -105,7 +105,7 @@ def make_classifier(name: str, random_state=None, *, categorical=None):
     from sklearn.preprocessing import OneHotEncoder, StandardScaler
     from sklearn.svm import LinearSVC
 
-    _check_classifier_name(name)
+    check_classifier_name(name)
     cats = _check_categorical(categorical)
     seed = _int_seed(random_state)
     if name == "random_forest":
@@ -161,11 +161,11 @@ def fit_classifier(name: str, data: pd.DataFrame, target, random_state=None, *, 
     from sklearn.dummy import DummyClassifier
     from sklearn.exceptions import ConvergenceWarning
 
-    _check_classifier_name(name)
-    _check_frame(data, "data")
-    _check_target(data, target, "data")
+    check_classifier_name(name)
+    check_frame(data, "data")
+    check_target(data, target, "data")
     y = data[target]
-    labels = _labels_of(y)
+    labels = labels_of(y)
     if len(labels) > 2:
         raise ValueError(
             f"the target {target!r} must have at most 2 classes, got {len(labels)}: {labels[:10]}"

@@ -41,7 +41,7 @@ def confusion_matrix(y_true, y_pred, positive=1) -> np.ndarray:
     return np.array([[tn, fp], [fn, tp]], dtype=np.int64)
 
 
-def _check_confusion(cm) -> np.ndarray:
+def check_confusion(cm) -> np.ndarray:
     try:
         arr = np.asarray(cm, dtype=float)
     except (TypeError, ValueError) as exc:
@@ -61,7 +61,7 @@ def accuracy_from_confusion(cm):
 
     Raises ValueError for another shape or negative / non-finite cells.
     """
-    arr = _check_confusion(cm)
+    arr = check_confusion(cm)
     n = arr.sum(axis=(-2, -1))
     correct = arr[..., 0, 0] + arr[..., 1, 1]
     with np.errstate(invalid="ignore", divide="ignore"):
@@ -75,7 +75,7 @@ def f1_from_confusion(cm):
 
     ``cm`` : array-like, shape (..., 2, 2); returns float or array of shape ``cm.shape[:-2]``.
     """
-    arr = _check_confusion(cm)
+    arr = check_confusion(cm)
     tp = arr[..., 1, 1]
     denom = 2 * tp + arr[..., 0, 1] + arr[..., 1, 0]
     f1 = np.where(denom > 0, 2 * tp / np.where(denom > 0, denom, 1), 0.0)

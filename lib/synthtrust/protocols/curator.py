@@ -11,11 +11,11 @@ from collections.abc import Mapping
 import numpy as np
 import pandas as pd
 
-from .._validation import check_epsilon
+from .._validation import check_epsilon, check_frame
 from ..privacy.ledger import PrivacyLedger
-from ._checks import _check_frame, _check_target, _labels_of, _resolve_classes
+from ._checks import check_target, labels_of, resolve_classes
 from .model_json import predict_exported
-from .release import ConfusionRelease, _check_neighbouring, dp_confusion_matrix
+from .release import ConfusionRelease, check_neighbouring, dp_confusion_matrix
 
 
 class Curator:
@@ -56,14 +56,12 @@ class Curator:
         neighbouring: str = "add_remove",
         ledger: PrivacyLedger | None = None,
     ):
-        _check_frame(test, "test")
-        _check_target(test, target, "test")
-        _check_neighbouring(neighbouring)
+        check_frame(test, "test")
+        check_target(test, target, "test")
+        check_neighbouring(neighbouring)
         if ledger is not None and not isinstance(ledger, PrivacyLedger):
             raise TypeError(f"ledger must be a PrivacyLedger or None, got {type(ledger).__name__}")
-        self.positive, self.labels = _resolve_classes(
-            test[target], positive, "test", exact_two=True
-        )
+        self.positive, self.labels = resolve_classes(test[target], positive, "test", exact_two=True)
         self.target = target
         self.neighbouring = neighbouring
         self.ledger = PrivacyLedger() if ledger is None else ledger
@@ -96,7 +94,7 @@ class Curator:
             raise ValueError(
                 f"the model returned predictions of shape {pred.shape}; expected ({self.n_test},)"
             )
-        extra = [v for v in _labels_of(pd.Series(pred)) if v not in self.labels]
+        extra = [v for v in labels_of(pd.Series(pred)) if v not in self.labels]
         if extra:
             raise ValueError(f"the model predicts label(s) {extra}, not among {self.labels}")
         return pred

@@ -13,10 +13,10 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from .._validation import check_epsilon, check_random_state, check_unit_interval
+from .._validation import check_epsilon, check_frame, check_random_state, check_unit_interval
 from ..privacy.ledger import PrivacyLedger
-from ._checks import _check_frame, _check_labels_subset, _check_target, _resolve_classes
-from .classifiers import _check_classifier_name, fit_classifier
+from ._checks import check_labels_subset, check_target, resolve_classes
+from .classifiers import check_classifier_name, fit_classifier
 from .confusion import accuracy_from_confusion, confusion_matrix, f1_from_confusion
 from .curator import Curator
 from .model_json import export_model
@@ -65,7 +65,7 @@ def split_train_test(data: pd.DataFrame, test_size: float = 0.2, random_state=No
 
     Raises ValueError for ``test_size`` outside (0, 1) or a split with an empty part.
     """
-    _check_frame(data, "data")
+    check_frame(data, "data")
     test_size = check_unit_interval(test_size, "test_size")
     n = len(data)
     n_test = math.ceil(test_size * n)
@@ -85,8 +85,8 @@ def evaluate_model(model, data: pd.DataFrame, target, *, positive=1) -> dict:
 
     Raises ValueError if ``target`` is missing from ``data``.
     """
-    _check_frame(data, "data")
-    _check_target(data, target, "data")
+    check_frame(data, "data")
+    check_target(data, target, "data")
     pred = model.predict(data.drop(columns=[target]))
     cm = confusion_matrix(data[target].to_numpy(), np.asarray(pred), positive=positive)
     return {"accuracy": accuracy_from_confusion(cm), "f1": f1_from_confusion(cm), "confusion": cm}
@@ -143,10 +143,10 @@ def protocol_a(
 
     Source: Movahedi et al. (2024), §III.A, Protocol A steps 3–6; Fig. 1 (top).
     """
-    _check_classifier_name(classifier)
-    _check_frame(synthetic, "synthetic")
-    _check_target(synthetic, target, "synthetic")
-    positive, _ = _resolve_classes(synthetic[target], positive, "synthetic", exact_two=False)
+    check_classifier_name(classifier)
+    check_frame(synthetic, "synthetic")
+    check_target(synthetic, target, "synthetic")
+    positive, _ = resolve_classes(synthetic[target], positive, "synthetic", exact_two=False)
     rng = check_random_state(random_state)
     split_rng, clf_rng = rng.spawn(2)
     train, test = split_train_test(synthetic, test_size, split_rng)
@@ -201,10 +201,10 @@ def protocol_b(
 
     Source: Movahedi et al. (2024), §III.A, Protocol B steps 3–8; Fig. 1 (bottom).
     """
-    _check_classifier_name(classifier)
+    check_classifier_name(classifier)
     epsilon = check_epsilon(epsilon)
-    _check_frame(synthetic, "synthetic")
-    _check_target(synthetic, target, "synthetic")
+    check_frame(synthetic, "synthetic")
+    check_target(synthetic, target, "synthetic")
     if isinstance(real_test, Curator):
         curator = real_test
         if curator.target != target:
@@ -217,7 +217,7 @@ def protocol_b(
         curator = Curator(
             real_test, target, positive=positive, neighbouring=neighbouring, ledger=ledger
         )
-    _check_labels_subset(synthetic[target], curator.labels, "synthetic")
+    check_labels_subset(synthetic[target], curator.labels, "synthetic")
     rng = check_random_state(random_state)
     clf_rng, noise_rng = rng.spawn(2)
     model = fit_classifier(classifier, synthetic, target, clf_rng, categorical=categorical)
@@ -250,13 +250,13 @@ def true_performance(
         Unknown classifier; ``target`` missing; the real target not binary; labels of ``train``
         not among the real ones.
     """
-    _check_classifier_name(classifier)
-    _check_frame(train, "train")
-    _check_frame(real_test, "real_test")
-    _check_target(train, target, "train")
-    _check_target(real_test, target, "real_test")
-    positive, labels = _resolve_classes(real_test[target], positive, "real_test", exact_two=True)
-    _check_labels_subset(train[target], labels, "train")
+    check_classifier_name(classifier)
+    check_frame(train, "train")
+    check_frame(real_test, "real_test")
+    check_target(train, target, "train")
+    check_target(real_test, target, "real_test")
+    positive, labels = resolve_classes(real_test[target], positive, "real_test", exact_two=True)
+    check_labels_subset(train[target], labels, "train")
     model = fit_classifier(classifier, train, target, random_state, categorical=categorical)
     scores = evaluate_model(model, real_test, target, positive=positive)
     return _result(protocol, classifier, scores, len(train), len(real_test), model)

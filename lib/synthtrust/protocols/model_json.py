@@ -18,7 +18,8 @@ from collections.abc import Mapping
 import numpy as np
 import pandas as pd
 
-from ._checks import _check_frame, _py
+from .._validation import check_frame
+from ._checks import python_scalar
 from .classifiers import CLASSIFIERS
 
 #: ``format`` tag of the JSON model description (:func:`export_model`). Version 2 sends the
@@ -31,7 +32,7 @@ ARRAY_DTYPES = ("<i4", "<i8", "<f4", "<f8")
 
 
 def _json_scalar(value, name: str):
-    value = _py(value)
+    value = python_scalar(value)
     if value is None or isinstance(value, (bool, int, str)):
         return value
     if isinstance(value, float):
@@ -353,7 +354,7 @@ def predict_exported(spec, X: pd.DataFrame) -> np.ndarray:
         Invalid JSON, wrong ``format``, malformed fields, missing or non-numeric feature columns.
     """
     spec = _load_spec(spec)
-    X = _check_frame(X, "X")
+    X = check_frame(X, "X")
     est = _field(spec, "estimator", "model")
     kind = _field(est, "kind", "estimator")
     if kind == "constant":

@@ -16,8 +16,8 @@ from .._validation import check_epsilon
 from ..privacy.ledger import PrivacyLedger
 from ..privacy.mechanisms import laplace
 from .confusion import (
-    _check_confusion,
     accuracy_from_confusion,
+    check_confusion,
     confusion_matrix,
     f1_from_confusion,
 )
@@ -26,7 +26,7 @@ from .confusion import (
 NEIGHBOURING: dict[str, float] = {"add_remove": 1.0, "replace_one": 2.0}
 
 
-def _check_neighbouring(neighbouring) -> float:
+def check_neighbouring(neighbouring) -> float:
     if not isinstance(neighbouring, str) or neighbouring not in NEIGHBOURING:
         raise ValueError(
             f"unknown neighbouring relation {neighbouring!r}; allowed: {', '.join(NEIGHBOURING)}"
@@ -106,8 +106,8 @@ def privatize_confusion_matrix(
     (McSherry 2009).
     """
     epsilon = check_epsilon(epsilon)
-    sensitivity = _check_neighbouring(neighbouring)
-    arr = _check_confusion(cm)
+    sensitivity = check_neighbouring(neighbouring)
+    arr = check_confusion(cm)
     if arr.shape != (2, 2) or np.any(arr != np.rint(arr)):
         raise ValueError(f"cm must be a (2, 2) matrix of integer counts, got {np.asarray(cm)!r}")
     noisy = laplace(
@@ -149,6 +149,6 @@ def dp_confusion_matrix(
     :func:`privatize_confusion_matrix` (plus ValueError for mismatched lengths).
     """
     epsilon = check_epsilon(epsilon)
-    _check_neighbouring(neighbouring)
+    check_neighbouring(neighbouring)
     cm = confusion_matrix(y_true, y_pred, positive=positive)
     return privatize_confusion_matrix(cm, epsilon, random_state, ledger, neighbouring=neighbouring)

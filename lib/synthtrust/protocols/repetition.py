@@ -11,14 +11,14 @@ from collections.abc import Callable, Sequence
 
 import pandas as pd
 
-from .._validation import check_epsilon, check_random_state
+from .._validation import check_epsilon, check_frame, check_random_state
 from ..privacy.ledger import PrivacyLedger
-from ._checks import _check_frame, _check_labels_subset, _check_target, _resolve_classes
-from .classifiers import CLASSIFIERS, _check_classifier_name
+from ._checks import check_labels_subset, check_target, resolve_classes
+from .classifiers import CLASSIFIERS, check_classifier_name
 from .confusion import METRICS
 from .curator import Curator
 from .estimates import evaluate_model, protocol_a, protocol_b, split_train_test, true_performance
-from .release import _check_neighbouring
+from .release import check_neighbouring
 
 _FRAME_COLUMNS = ["protocol", "classifier", "metric", "estimate", "truth", "reference"]
 
@@ -30,7 +30,7 @@ def _check_classifiers(classifiers) -> list[str]:
     if not classifiers:
         raise ValueError(f"classifiers is empty; allowed: {', '.join(CLASSIFIERS)}")
     for c in classifiers:
-        _check_classifier_name(c)
+        check_classifier_name(c)
     if len(set(classifiers)) != len(classifiers):
         raise ValueError(f"classifiers has duplicates: {classifiers}")
     return classifiers
@@ -47,7 +47,7 @@ def _check_sample(sample, n: int, real: pd.DataFrame, target, labels, name: str)
     if missing:
         raise ValueError(f"the {name} sample lacks the real data's column(s) {missing}")
     sample = sample[list(real.columns)]
-    _check_labels_subset(sample[target], labels, name)
+    check_labels_subset(sample[target], labels, name)
     return sample
 
 
@@ -112,14 +112,14 @@ def evaluate_repetition(
 
     Source: Movahedi et al. (2024), §IV.C; Fig. 2–4 (rows a, b, c).
     """
-    _check_frame(real, "real")
-    _check_target(real, target, "real")
+    check_frame(real, "real")
+    check_target(real, target, "real")
     epsilon = check_epsilon(epsilon)
     classifiers = _check_classifiers(classifiers)
-    _check_neighbouring(neighbouring)
+    check_neighbouring(neighbouring)
     if not callable(make_synthesizer):
         raise TypeError(f"make_synthesizer must be callable, got {type(make_synthesizer).__name__}")
-    positive, labels = _resolve_classes(real[target], positive, "real", exact_two=True)
+    positive, labels = resolve_classes(real[target], positive, "real", exact_two=True)
 
     rng = check_random_state(random_state)
     split_rng, synth_rng, clf_root = rng.spawn(3)

@@ -49,11 +49,11 @@ from .auditing_generators import (  # noqa: F401 (the chapter's generator lists)
     make_generator,
 )
 from .auditing_power import power_cell, power_curve, power_grid
-from .auditing_table4 import (  # noqa: F401 (_fmt_p: for the tests)
+from .auditing_table4 import (  # noqa: F401 (format_pvalue: for the tests)
     PAPER_FINDINGS,
     PAPER_TABLE4,
     REJECTION_BAND,
-    _fmt_p,
+    format_pvalue,
     summarize,
     table4,
     verdict_rows,

@@ -148,7 +148,7 @@ def application(app) -> Application:
     return APPLICATIONS[int(app)]
 
 
-def _sizes(app: Application) -> dict[str, int]:
+def application_sizes(app: Application) -> dict[str, int]:
     from synthtrust.domain import dataset_domain
 
     sizes = dataset_domain(CENSUS).sizes
@@ -174,7 +174,10 @@ def card(app) -> GeneratorCard:
 def _card(key: int) -> GeneratorCard:
     a = APPLICATIONS[key]
     return GeneratorCard(
-        _sizes(a), [list(m) for m in a.marginals], name=f"application {a.key}", description=a.title
+        application_sizes(a),
+        [list(m) for m in a.marginals],
+        name=f"application {a.key}",
+        description=a.title,
     )
 
 

@@ -99,7 +99,7 @@ def _census_split(dataset: str, n_rows: int | None) -> CensusSplit:
 
 
 @lru_cache(maxsize=1)
-def _codes_of() -> dict:
+def census_codes() -> dict:
     """ONS value -> code of the columns the metrics name (Economic Activity, Sex)."""
     from synthtrust.domain import dataset_domain
 
@@ -115,19 +115,7 @@ def _codes_of() -> dict:
     return out
 
 
-def _sizes() -> dict:
+def census_sizes() -> dict:
     from synthtrust.domain import dataset_domain
 
     return dict(dataset_domain(CENSUS).sizes)
-
-
-def _check_columns(frame, columns, what: str) -> None:
-    if not isinstance(frame, pd.DataFrame):
-        raise TypeError(
-            f"{what} must be a pandas DataFrame of census codes, got {type(frame).__name__}"
-        )
-    missing = [c for c in columns if c not in frame.columns]
-    if missing:
-        raise ValueError(f"{what} lacks the column(s) {missing} (has {list(frame.columns)})")
-    if len(frame) == 0:
-        raise ValueError(f"{what} has no rows")

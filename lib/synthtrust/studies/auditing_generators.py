@@ -8,7 +8,7 @@ sequential CART; beyond the paper, MST, AIM, MWEM+PGM and PrivBayes.
 
 from __future__ import annotations
 
-from .auditing_applications import _sizes, application
+from .auditing_applications import application, application_sizes
 
 __all__ = ["DP_GENERATORS", "GENERATORS", "PAPER_GENERATORS", "make_generator"]
 
@@ -93,7 +93,7 @@ def make_generator(
     a = application(app)
     if name not in GENERATORS:
         raise ValueError(f"unknown generator {name!r}; expected one of {', '.join(GENERATORS)}")
-    sizes = _sizes(a)
+    sizes = application_sizes(a)
     marginals = [tuple(m) for m in a.marginals]
     if name.startswith(("ipf_", "pgm_")):
         cls = syn.IPF if name.startswith("ipf_") else syn.PGMMarginals

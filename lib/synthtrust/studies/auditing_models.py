@@ -13,12 +13,12 @@ import warnings
 import numpy as np
 import pandas as pd
 
-from .auditing_census import _check_columns
+from .._validation import check_frame
 
 __all__: list[str] = []
 
 
-def _one_hot(columns, sizes):
+def one_hot(columns, sizes):
     from sklearn.preprocessing import OneHotEncoder
 
     return OneHotEncoder(categories=[list(range(sizes[c])) for c in columns])
@@ -33,7 +33,7 @@ def _synthetic_split(X: pd.DataFrame, y: pd.Series):
     return train_test_split(X, y, random_state=0, stratify=stratify)
 
 
-def _fit(make, X, y):
+def fit_classifier(make, X, y):
     if y.nunique() < 2:  # a synthetic training split with a single class
         from sklearn.dummy import DummyClassifier
 
@@ -50,16 +50,16 @@ def _accuracy(model, X, y) -> float:
     return float(np.mean(np.asarray(model.predict(X)) == y.to_numpy()))
 
 
-def _train_and_score(make, features, target, synthetic, train, test):
+def train_and_score(make, features, target, synthetic, train, test):
     """(model, acc on the real test split, acc estimated on the synthetic holdout, holdout X, y).
     ``synthetic=None``: the real model (trained on ``train``; both accuracies on ``test``)."""
     if synthetic is None:
-        model = _fit(make, train[list(features)], train[target])
+        model = fit_classifier(make, train[list(features)], train[target])
         acc = _accuracy(model, test[list(features)], test[target])
         return model, acc, acc, test[list(features)], test[target]
-    _check_columns(synthetic, (*features, target), "synthetic")
+    check_frame(synthetic, "synthetic", (*features, target))
     X_tr, X_ho, y_tr, y_ho = _synthetic_split(synthetic[list(features)], synthetic[target])
-    model = _fit(make, X_tr, y_tr)
+    model = fit_classifier(make, X_tr, y_tr)
     return (
         model,
         _accuracy(model, test[list(features)], test[target]),

@@ -13,9 +13,10 @@ import math
 import numpy as np
 import pandas as pd
 
+from .._validation import check_frame
 from .auditing_applications import application
-from .auditing_census import _check_columns, _codes_of, _sizes
-from .auditing_utility_summary import _paper_vs_run
+from .auditing_census import census_codes, census_sizes
+from .auditing_utility_summary import paper_vs_run
 
 __all__ = [
     "APP1_COLUMNS",
@@ -61,8 +62,8 @@ def three_way_table(codes: pd.DataFrame) -> np.ndarray:
     TypeError, ValueError
         Not a DataFrame, a missing column, no rows, codes outside the domain.
     """
-    _check_columns(codes, APP1_COLUMNS, "codes")
-    sizes = _sizes()
+    check_frame(codes, "codes", APP1_COLUMNS)
+    sizes = census_sizes()
     shape = tuple(sizes[c] for c in APP1_COLUMNS)
     idx = [codes[c].to_numpy(dtype=np.int64) for c in APP1_COLUMNS]
     for c, v, k in zip(APP1_COLUMNS, idx, shape, strict=True):
@@ -88,7 +89,7 @@ def gender_gap(codes: pd.DataFrame) -> np.ndarray:
         As :func:`three_way_table`.
     """
     table = three_way_table(codes)  # checks
-    ea, sex = _codes_of()["Economic Activity"], _codes_of()["Sex"]
+    ea, sex = census_codes()["Economic Activity"], census_codes()["Sex"]
     active = table[[ea[v] for v in _ACTIVE]].sum(axis=0)  # (occupation, sex)
     total = active.sum(axis=1)
     diff = active[:, sex[_MALE]] - active[:, sex[_FEMALE]]
@@ -118,7 +119,7 @@ def table1(results: pd.DataFrame, *, paper_rows: bool = True) -> pd.DataFrame:
     split against the full sample, which the paper does not show), columns ("3-way marginal
     RMSE" | "Gender gap RMSE", "paper" | "this run"), means over the runs. ``paper_rows``: also
     list the paper's generators that were not run, with NaN for this run."""
-    return _paper_vs_run(
+    return paper_vs_run(
         results,
         PAPER_TABLE1,
         [("3-way marginal RMSE", "app1_rmse_3way"), ("Gender gap RMSE", "app1_rmse_gender_gap")],

@@ -11,9 +11,9 @@ from __future__ import annotations
 import pandas as pd
 
 from .auditing_applications import application
-from .auditing_census import _sizes
-from .auditing_models import _one_hot, _train_and_score
-from .auditing_utility_summary import _paper_vs_run
+from .auditing_census import census_sizes
+from .auditing_models import one_hot, train_and_score
+from .auditing_utility_summary import paper_vs_run
 
 __all__ = ["APP2_FEATURES", "APP2_TARGET", "PAPER_TABLE2", "app2_metrics", "table2"]
 
@@ -39,7 +39,7 @@ def _logistic_pipeline(sizes):
     from sklearn.linear_model import LogisticRegression
     from sklearn.pipeline import Pipeline
 
-    pre = ColumnTransformer([("encode", _one_hot(APP2_FEATURES, sizes), list(APP2_FEATURES))])
+    pre = ColumnTransformer([("encode", one_hot(APP2_FEATURES, sizes), list(APP2_FEATURES))])
     return Pipeline([("preprocess", pre), ("model", LogisticRegression(random_state=0))])
 
 
@@ -67,8 +67,8 @@ def app2_metrics(
     dict
         ``acc_real`` (on the real test split), ``acc_synthetic`` (on the synthetic 1/4 holdout).
     """
-    sizes = sizes or _sizes()
-    _, acc_real, acc_synth, _, _ = _train_and_score(
+    sizes = sizes or census_sizes()
+    _, acc_real, acc_synth, _, _ = train_and_score(
         lambda: _logistic_pipeline(sizes), APP2_FEATURES, APP2_TARGET, synthetic, train, test
     )
     return {"acc_real": acc_real, "acc_synthetic": acc_synth}
@@ -77,7 +77,7 @@ def app2_metrics(
 def table2(results: pd.DataFrame, *, paper_rows: bool = True) -> pd.DataFrame:
     """Table 2 (Application 2) beside this run: columns ("Accuracy on real data" | "Accuracy
     estimated on synthetic data", "paper" | "this run"), means over the runs."""
-    return _paper_vs_run(
+    return paper_vs_run(
         results,
         PAPER_TABLE2,
         [

@@ -16,10 +16,10 @@ import math
 import numpy as np
 import pandas as pd
 
-from .auditing_census import _sizes
+from .auditing_census import census_sizes
 from .auditing_jaro import feature_order, jaro_similarity
-from .auditing_models import _one_hot, _train_and_score
-from .auditing_utility_summary import _paper_vs_run
+from .auditing_models import one_hot, train_and_score
+from .auditing_utility_summary import paper_vs_run
 
 __all__ = [
     "APP3_CATEGORIC",
@@ -61,7 +61,7 @@ def _forest_pipeline(sizes, n_estimators: int = 100):
 
     pre = ColumnTransformer(
         [
-            ("encode", _one_hot(APP3_CATEGORIC, sizes), list(APP3_CATEGORIC)),
+            ("encode", one_hot(APP3_CATEGORIC, sizes), list(APP3_CATEGORIC)),
             ("rescale", StandardScaler(), list(APP3_NUMERIC)),
         ]
     )
@@ -71,7 +71,7 @@ def _forest_pipeline(sizes, n_estimators: int = 100):
     return Pipeline([("preprocess", pre), ("model", forest)])
 
 
-def _importance(model, X, y, n_repeats: int) -> np.ndarray:
+def permutation_ranking(model, X, y, n_repeats: int) -> np.ndarray:
     from sklearn.dummy import DummyClassifier
     from sklearn.inspection import permutation_importance
 
@@ -123,8 +123,8 @@ def app3_metrics(
         (importances on the real test split; equal to the former for the real model, "" / NaN
         if not computed).
     """
-    sizes = sizes or _sizes()
-    model, acc_real, acc_synth, X_ho, y_ho = _train_and_score(
+    sizes = sizes or census_sizes()
+    model, acc_real, acc_synth, X_ho, y_ho = train_and_score(
         lambda: _forest_pipeline(sizes, n_estimators),
         APP3_FEATURES,
         APP3_TARGET,
@@ -132,12 +132,12 @@ def app3_metrics(
         train,
         test,
     )
-    order = feature_order(_importance(model, X_ho, y_ho, n_repeats))
+    order = feature_order(permutation_ranking(model, X_ho, y_ho, n_repeats))
     if synthetic is None:
         order_rt = order
     elif real_test_importance:
         order_rt = feature_order(
-            _importance(model, test[list(APP3_FEATURES)], test[APP3_TARGET], n_repeats)
+            permutation_ranking(model, test[list(APP3_FEATURES)], test[APP3_TARGET], n_repeats)
         )
     else:
         order_rt = ""
@@ -157,7 +157,7 @@ def table3(results: pd.DataFrame, *, paper_rows: bool = True) -> pd.DataFrame:
     estimated on synthetic data" | "Similarity in feature ordering", "paper" | "this run"),
     means over the runs (the Jaro similarity is averaged over runs, as the reference's
     "average similarity"; importances on the synthetic holdout, as the reference code)."""
-    return _paper_vs_run(
+    return paper_vs_run(
         results,
         PAPER_TABLE3,
         [

@@ -127,7 +127,7 @@ def summarize(results: pd.DataFrame) -> pd.DataFrame:
     return out.sort_values(["app", "_order"]).drop(columns="_order").reset_index(drop=True)
 
 
-def _fmt_p(p: float, log10_p: float) -> str:
+def format_pvalue(p: float, log10_p: float) -> str:
     if not np.isfinite(log10_p):
         return "n/a"
     if p > 0 and log10_p > -300:
@@ -147,14 +147,14 @@ def table4(results: pd.DataFrame) -> pd.DataFrame:
     for r in s.itertuples(index=False):
         paper = "—" if not np.isfinite(r.paper_p) else f"{r.paper_p:.2g}"
         out.setdefault((f"App. {r.app}", "paper"), {})[r.label] = paper
-        out.setdefault((f"App. {r.app}", "this run"), {})[r.label] = _fmt_p(r.p, r.log10_p)
+        out.setdefault((f"App. {r.app}", "this run"), {})[r.label] = format_pvalue(r.p, r.log10_p)
     frame = pd.DataFrame(out)
     frame.columns = pd.MultiIndex.from_tuples(frame.columns)
     labels = [GENERATORS[g][0] for g in GENERATORS if GENERATORS[g][0] in frame.index]
     return frame.loc[labels].fillna("")
 
 
-def _by_rep(a: pd.DataFrame, b: pd.DataFrame, col_a: str, col_b: str | None = None):
+def by_replicate(a: pd.DataFrame, b: pd.DataFrame, col_a: str, col_b: str | None = None):
     """The values of ``a[col_a]`` and ``b[col_b]`` (default ``col_a``) on the replicates both
     frames hold, matched by their ``rep`` column and in ``rep`` order: the pairs that
     :func:`~synthtrust.verdicts.paired_interval` resamples together.
@@ -244,7 +244,7 @@ def verdict_rows(results: pd.DataFrame, *, random_state=None) -> list[dict]:
     for app in (1, 2):
         pgm = cell(app, "pgm_dishonest")
         for other in ("ipf_dishonest", "cart"):
-            x, y = _by_rep(pgm, cell(app, other), "log10_p")
+            x, y = by_replicate(pgm, cell(app, other), "log10_p")
             finite = bool(np.isfinite(x).all() and np.isfinite(y).all())
             paper = (
                 f"Dishonest Private-PGM gives a smaller p-value than {GENERATORS[other][0]} in "

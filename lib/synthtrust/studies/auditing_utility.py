@@ -119,7 +119,7 @@ from .auditing_jaro import (
     jaro_random_permutation_sd,
     jaro_similarity,
 )
-from .auditing_models import _fit  # noqa: F401 (for the tests)
+from .auditing_models import fit_classifier  # noqa: F401 (for the tests)
 from .auditing_table1 import (
     APP1_COLUMNS,
     PAPER_TABLE1,
@@ -130,14 +130,14 @@ from .auditing_table1 import (
     three_way_table,
 )
 from .auditing_table2 import APP2_FEATURES, APP2_TARGET, PAPER_TABLE2, app2_metrics, table2
-from .auditing_table3 import (  # noqa: F401 (_importance: for the tests)
+from .auditing_table3 import (  # noqa: F401 (permutation_ranking: for the tests)
     APP3_CATEGORIC,
     APP3_FEATURES,
     APP3_NUMERIC,
     APP3_TARGET,
     PAPER_TABLE3,
-    _importance,
     app3_metrics,
+    permutation_ranking,
     table3,
 )
 from .auditing_utility_findings import PAPER_UTILITY_FINDINGS, utility_verdict_rows
@@ -148,7 +148,7 @@ from .auditing_utility_generators import (
     make_utility_generator,
     warm_up,
 )
-from .auditing_utility_summary import _METRICS, PAPER_LABELS, summarize_utility  # noqa: F401
+from .auditing_utility_summary import PAPER_LABELS, UTILITY_METRICS, summarize_utility  # noqa: F401
 
 __all__ = [
     "APP1_COLUMNS",

@@ -20,7 +20,7 @@ from .auditing_jaro import expected_jaro_random_permutation
 from .auditing_table1 import PAPER_TABLE1
 from .auditing_table2 import PAPER_TABLE2
 from .auditing_table3 import PAPER_TABLE3
-from .auditing_table4 import SECTION, _by_rep
+from .auditing_table4 import SECTION, by_replicate
 from .auditing_utility_generators import TAILORED, UTILITY_GENERATORS
 
 __all__ = ["PAPER_UTILITY_FINDINGS", "utility_verdict_rows"]
@@ -145,7 +145,9 @@ def utility_verdict_rows(results: pd.DataFrame, *, random_state=None) -> list[di
         )
 
     def paired(gx, cx, gy, cy):
-        return lambda: paired_interval(*_by_rep(by[gx], by[gy], cx, cy), random_state=random_state)
+        return lambda: paired_interval(
+            *by_replicate(by[gx], by[gy], cx, cy), random_state=random_state
+        )
 
     def mean(g, col):
         return lambda: bootstrap_interval(by[g][col].to_numpy(float), random_state=random_state)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from .._jax import import_mbi
 from .._optional import import_if_installed
 from .auditing_applications import application
-from .auditing_census import _sizes
+from .auditing_census import census_sizes
 
 __all__ = [
     "GENERAL_PURPOSE",
@@ -91,7 +91,7 @@ def make_utility_generator(
         if app is None:
             raise ValueError(f"{name} is tailored to an application: pass app=1, 2 or 3")
         a = application(app)
-        sizes = _sizes()
+        sizes = census_sizes()
         dom = {c: sizes[c] for c in a.columns}
         marginals = [tuple(m) for m in a.marginals]
         if name == "ipf":
@@ -105,7 +105,7 @@ def make_utility_generator(
         return syn.PGMMarginals.honest(
             marginals, domain=dom, max_iter=int(pgm_iters or a.pgm_iters), random_state=random_state
         )
-    sizes = _sizes()
+    sizes = census_sizes()
     if name == "cart":
         return syn.SequentialCART(min_samples_leaf=5, domain=sizes, random_state=random_state)
     if name == "mst":

@@ -20,7 +20,7 @@ __all__ = ["PAPER_LABELS", "summarize_utility"]
 PAPER_LABELS: dict[str, str] = dict(UTILITY_GENERATORS)
 
 #: Output columns of :func:`utility_cell` holding the metrics (means in the tables).
-_METRICS = (
+UTILITY_METRICS = (
     "app1_rmse_3way",
     "app1_rmse_gender_gap",
     "app2_acc_real",
@@ -42,7 +42,7 @@ def summarize_utility(results: pd.DataFrame) -> pd.DataFrame:
     ValueError
         ``results`` lacks the columns of :func:`utility_cell` and ``generator``.
     """
-    need = {"generator", *_METRICS, "fit_seconds", "seconds"}
+    need = {"generator", *UTILITY_METRICS, "fit_seconds", "seconds"}
     if not need <= set(results.columns):
         raise ValueError(
             f"results must have the columns {sorted(need)} (from utility_cell), "
@@ -52,7 +52,7 @@ def summarize_utility(results: pd.DataFrame) -> pd.DataFrame:
     for gen in [g for g in UTILITY_GENERATORS if g in set(results["generator"])]:
         grp = results[results["generator"] == gen]
         row = {"generator": gen, "label": UTILITY_GENERATORS[gen], "runs": len(grp)}
-        for m in _METRICS:
+        for m in UTILITY_METRICS:
             vals = pd.to_numeric(grp[m], errors="coerce")
             row[m] = float(vals.mean())
             row[f"{m}_sd"] = float(vals.std(ddof=1)) if len(vals) > 1 else math.nan
@@ -62,7 +62,7 @@ def summarize_utility(results: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def _paper_vs_run(
+def paper_vs_run(
     results: pd.DataFrame, paper: dict, metrics: list[tuple[str, str]], paper_rows: bool
 ) -> pd.DataFrame:
     s = summarize_utility(results).set_index("generator")

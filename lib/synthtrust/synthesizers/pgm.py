@@ -109,7 +109,7 @@ def _marginal_counts(mat: np.ndarray, shape, axes: tuple[int, ...]) -> np.ndarra
 
 
 @contextlib.contextmanager
-def _global_numpy_seed(seed: int):
+def global_numpy_seed(seed: int):
     """Seed numpy's global RandomState (used by mbi's synthetic_data) and restore it afterwards."""
     state = np.random.get_state()
     np.random.seed(seed)
@@ -120,7 +120,7 @@ def _global_numpy_seed(seed: int):
 
 
 def _synthetic_counts(model, rows: int, seed: int, method: str, shape) -> np.ndarray:
-    with _global_numpy_seed(seed):
+    with global_numpy_seed(seed):
         data = model.synthetic_data(rows=int(rows), method=method).to_dict()
     codes = tuple(np.asarray(data[name], dtype=np.int64) for name in _names(len(shape)))
     flat = np.ravel_multi_index(codes, tuple(shape))

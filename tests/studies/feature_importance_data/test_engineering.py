@@ -180,7 +180,7 @@ def test_nominal_features_are_the_label_encoded_and_mode_columns(engineered):
 
 def test_bad_frames_are_rejected(engineered):
     t = engineered["polish"][0]
-    with pytest.raises(ValueError, match=r"missing column\(s\) \['income', 'ls'\]"):
+    with pytest.raises(ValueError, match=r"lacks the column\(s\) \['income', 'ls'\]"):
         fid.engineer_features("polish", t.drop(columns=["income", "ls"]))
     with pytest.raises(TypeError, match="DataFrame"):
         fid.engineer_features("polish", t.to_numpy())

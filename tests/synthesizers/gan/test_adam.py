@@ -8,19 +8,19 @@ from __future__ import annotations
 import numpy as np
 import torch
 
-from synthtrust.synthesizers.gan import (
-    _Adam,
+from synthtrust.synthesizers.gan.adam import (
+    FusedAdam,
 )
 
 
 def test_fused_adam_is_adam():
-    # _Adam (PyTorch's fused kernel on a list of tensors, per-member step counts) against the
+    # FusedAdam (PyTorch's fused kernel on a list of tensors, per-member step counts) against the
     # Adam formula written out: two steps of members 0–1 (a slice), three of member 2, and one
     # of all members (index None) on a second optimizer
     gen = torch.Generator().manual_seed(2)
     params = [torch.rand((3, 4, 2), generator=gen), torch.rand((3, 1, 2), generator=gen)]
     ref = [x.clone() for x in params]
-    opt = _Adam(params, 1e-2, (0.5, 0.9), n_members=3, torch=torch)
+    opt = FusedAdam(params, 1e-2, (0.5, 0.9), n_members=3, torch=torch)
     m = [torch.zeros_like(x) for x in ref]
     v = [torch.zeros_like(x) for x in ref]
     counts = np.zeros(3, int)
@@ -39,7 +39,7 @@ def test_fused_adam_is_adam():
     # one network (index None)
     net = [torch.rand((4, 2), generator=gen)]
     ref = net[0].clone()
-    opt = _Adam(net, 1e-2, (0.5, 0.9), torch=torch)
+    opt = FusedAdam(net, 1e-2, (0.5, 0.9), torch=torch)
     g = torch.randn((4, 2), generator=gen)
     opt.step([g])
     torch.testing.assert_close(net[0], ref - 1e-2 * g / (g.abs() + 1e-8), rtol=1e-5, atol=1e-6)

@@ -8,22 +8,22 @@ from __future__ import annotations
 import pytest
 import torch
 
-from synthtrust.synthesizers.gan import (
-    _LEAK,
-    _critic_grads,
-    _critic_input_grad,
-    _FlatMLP,
-    _gen_backward,
-    _gen_forward,
-    _row_index,
+from synthtrust.synthesizers.gan.networks import (
+    LEAK,
+    FlatMLP,
+    critic_grads,
+    critic_input_grad,
+    generator_backward,
+    generator_forward,
+    row_index,
 )
 
 
 def _autograd_critic(p):
     def critic(x):
         act = torch.nn.functional.leaky_relu
-        h = act(x @ p[0] + p[1], _LEAK)
-        return (act(h @ p[2] + p[3], _LEAK) @ p[4] + p[5]).squeeze(-1)
+        h = act(x @ p[0] + p[1], LEAK)
+        return (act(h @ p[2] + p[3], LEAK) @ p[4] + p[5]).squeeze(-1)
 
     return critic
 
@@ -35,7 +35,7 @@ def test_critic_gradients_match_autograd(lead, real):
     try:
         gen = torch.Generator().manual_seed(0)
         sizes = [3, 4]  # two one-hot columns: L = 7
-        net = _FlatMLP(lead, [7, 5, 4, 1], gen, torch)
+        net = FlatMLP(lead, [7, 5, 4, 1], gen, torch)
         params = net.tensors()
         b = 6
         cols = torch.stack(
@@ -48,8 +48,8 @@ def test_critic_gradients_match_autograd(lead, real):
         xr = torch.zeros((*lead, b, 7)).scatter_(-1, cols, 1.0)  # one-hot real records
         xf = torch.rand((*lead, b, 7), generator=gen)
         alpha = torch.rand((*lead, b, 1), generator=gen)
-        kw = dict(xr=xr) if real == "dense" else dict(rows=_row_index(cols, lead, 7, torch))
-        wass, grads = _critic_grads(params, xf, alpha, 10.0, 1e-3, torch, wasserstein=True, **kw)
+        kw = dict(xr=xr) if real == "dense" else dict(rows=row_index(cols, lead, 7, torch))
+        wass, grads = critic_grads(params, xf, alpha, 10.0, 1e-3, torch, wasserstein=True, **kw)
         assert sum(sizes) == 7
 
         leaf = net.flat.clone().requires_grad_(True)
@@ -65,10 +65,10 @@ def test_critic_gradients_match_autograd(lead, real):
         mine = torch.cat([g.reshape(*lead, -1) for g in grads], -1)
         torch.testing.assert_close(mine, ref_grad, rtol=1e-10, atol=1e-12)
         torch.testing.assert_close(wass, (d_r.mean(-1) - d_f.mean(-1)).detach())
-        assert _critic_grads(params, xf, alpha, 10.0, 1e-3, torch, **kw)[0] is None
+        assert critic_grads(params, xf, alpha, 10.0, 1e-3, torch, **kw)[0] is None
         x = torch.rand((*lead, 4, 7), generator=gen).requires_grad_(True)
         auto = torch.autograd.grad(critic(x).sum(), x)[0]
-        torch.testing.assert_close(_critic_input_grad(params, x.detach(), torch), auto)
+        torch.testing.assert_close(critic_input_grad(params, x.detach(), torch), auto)
     finally:
         torch.set_default_dtype(torch.float32)
 
@@ -84,13 +84,13 @@ def test_generator_backward_matches_autograd(lead, numeric):
         gen = torch.Generator().manual_seed(1)
         sizes, tau = [2, 3] + ([1] if numeric else []), 0.2
         width = sum(sizes)
-        net = _FlatMLP(lead, [4, 6, 6, width], gen, torch)
+        net = FlatMLP(lead, [4, 6, 6, width], gen, torch)
         z = torch.randn((*lead, 8, 4), generator=gen)
         noise = torch.randn((*lead, 8, width), generator=gen)
         gy = torch.randn((*lead, 8, width), generator=gen)
         params = net.tensors()
-        y, cache = _gen_forward(params, z, noise.clone(), tau, sizes, torch, numeric)
-        mine = _gen_backward(params, cache, gy, tau, sizes, torch, numeric)
+        y, cache = generator_forward(params, z, noise.clone(), tau, sizes, torch, numeric)
+        mine = generator_backward(params, cache, gy, tau, sizes, torch, numeric)
 
         leaf = net.flat.clone().requires_grad_(True)
         p = net.views(leaf)

@@ -16,8 +16,8 @@ import math
 import numpy as np
 
 from synthtrust.synthesizers import marginal as mg
-from synthtrust.synthesizers.marginal.junction import _TreePlan
-from synthtrust.synthesizers.marginal.mirror_descent import _NumpyMirrorDescent
+from synthtrust.synthesizers.marginal.junction import TreePlan
+from synthtrust.synthesizers.marginal.mirror_descent import NumpyMirrorDescent
 
 #: (sizes, cliques): a cycle that needs fill-in plus a pendant; a forest (three components and a
 #: lone column); a longer cycle with a chord and mixed sizes
@@ -35,6 +35,6 @@ STRUCTURES = [
 # the numpy mirror-descent oracle
 # --------------------------------------------------------------------------------------------
 def _oracle_pair(sizes, cliques, by_size):
-    plan = _TreePlan(sizes, cliques, by_size=by_size)
+    plan = TreePlan(sizes, cliques, by_size=by_size)
     ms = [mg.Measurement(c, np.ones(math.prod(sizes[a] for a in c)), 1.0) for c in cliques]
-    return plan, _NumpyMirrorDescent(plan, cliques, ms)
+    return plan, NumpyMirrorDescent(plan, cliques, ms)

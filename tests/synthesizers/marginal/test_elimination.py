@@ -109,7 +109,7 @@ def test_small_tree_order_keeps_mbis_tree_when_it_cannot_gain():
 
 @pytest.fixture
 def search_always(monkeypatch):
-    """_TreePlan searches for a smaller tree whatever the greedy tree's size."""
+    """TreePlan searches for a smaller tree whatever the greedy tree's size."""
     monkeypatch.setattr(
         junction, "small_tree_order", functools.partial(el.small_tree_order, min_cells=0)
     )

@@ -12,13 +12,14 @@ from _marginal_data import _tvd
 from _marginal_models import _random_model
 
 from synthtrust.synthesizers import marginal as mg
+from synthtrust.synthesizers.marginal import factors
 
 
 def _brute_joint(model: mg.FittedModel) -> np.ndarray:
     sizes = model.sizes
     logp = np.zeros(sizes)
     for cl, pot in model.log_potentials.items():
-        logp = logp + mg._align(pot, cl, list(range(len(sizes))))
+        logp = logp + factors.align_factor(pot, cl, list(range(len(sizes))))
     p = np.exp(logp - logp.max())
     return p / p.sum() * model.total
 
@@ -47,11 +48,11 @@ def test_calibration_turns_the_log_potentials_into_the_node_beliefs_in_place():
     memory, issue 24's 1 GB a task) and they hold the brute-force node marginals."""
     sizes = (3, 2, 4, 2, 3)
     model = _random_model(sizes, [(0, 1), (1, 2), (2, 3), (0, 3), (2, 4)], seed=5)
-    plan = mg.junction._TreePlan(sizes, model.cliques)
+    plan = mg.junction.TreePlan(sizes, model.cliques)
     log_psi = [np.zeros(shape) for shape in plan.shapes]
     for cl, pot in model.log_potentials.items():
         host = plan.host(cl)
-        log_psi[host] += mg._align(pot, cl, plan.nodes[host])
+        log_psi[host] += factors.align_factor(pot, cl, plan.nodes[host])
     tables = list(log_psi)
     beliefs = plan.calibrate(log_psi, model.total)
     joint = _brute_joint(model)

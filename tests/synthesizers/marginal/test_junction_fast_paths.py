@@ -14,8 +14,8 @@ import pytest
 from _marginal_fast_data import STRUCTURES, _oracle_pair
 
 from synthtrust.synthesizers import marginal as mg
-from synthtrust.synthesizers.marginal.junction import _TreePlan
-from synthtrust.synthesizers.marginal.mirror_descent import _NumpyMirrorDescent
+from synthtrust.synthesizers.marginal.junction import TreePlan
+from synthtrust.synthesizers.marginal.mirror_descent import NumpyMirrorDescent
 
 
 def _random_model(sizes, cliques, seed, scale=1.0, total=500.0) -> mg.FittedModel:
@@ -48,7 +48,7 @@ def test_batched_marginals_equal_one_by_one(sizes, cliques):
 
 def _log_space(md, theta, total):
     """The marginals from the plan's log-space calibration (the linear pass switched off)."""
-    with mock.patch.object(_NumpyMirrorDescent, "_linear_pass", lambda self, total, b: False):
+    with mock.patch.object(NumpyMirrorDescent, "_linear_pass", lambda self, total, b: False):
         return md.marginals(theta, total)
 
 
@@ -75,7 +75,7 @@ def test_linear_oracle_equals_log_space_calibration(sizes, cliques, by_size):
 
 def test_plan_by_size_is_the_same_tree_with_columns_ordered_by_levels():
     sizes, cliques = STRUCTURES[2]
-    plain, by_size = _TreePlan(sizes, cliques), _TreePlan(sizes, cliques, by_size=True)
+    plain, by_size = TreePlan(sizes, cliques), TreePlan(sizes, cliques, by_size=True)
     assert {frozenset(n) for n in plain.nodes} == {frozenset(n) for n in by_size.nodes}
     for node in by_size.nodes:
         assert list(node) == sorted(node, key=lambda a: (sizes[a], a))
@@ -97,9 +97,9 @@ def test_fits_of_both_layouts_agree(monkeypatch):
     ]
     fitter = mg.PGMFitter(sizes, backend="numpy")
     fast = mg.JunctionTree(fitter.fit(ms, iters=150))
-    monkeypatch.setattr(_NumpyMirrorDescent, "_linear_pass", lambda self, total, b: False)
+    monkeypatch.setattr(NumpyMirrorDescent, "_linear_pass", lambda self, total, b: False)
     monkeypatch.setattr(
-        mg.estimate, "_TreePlan", lambda s, c, by_size=False: _TreePlan(s, c, by_size=False)
+        mg.estimate, "TreePlan", lambda s, c, by_size=False: TreePlan(s, c, by_size=False)
     )
     slow = mg.JunctionTree(fitter.fit(ms, iters=150))
     for q in [(0, 1), (1, 2, 3), (0, 3), (2,)]:

@@ -12,6 +12,7 @@ import pytest
 from scipy.optimize import minimize
 
 from synthtrust.synthesizers import marginal as mg
+from synthtrust.synthesizers.marginal import estimate
 
 
 def test_independent_estimate_matches_scipy():
@@ -54,7 +55,9 @@ def test_pgm_fitter_recovers_exact_marginals_and_merges():
         np.testing.assert_allclose(jt.marginal(c).ravel(), mg.true_marginal(X, sizes, c), atol=0.5)
     # two measurements of one clique = their inverse-variance average
     y1, y2 = np.array([1.0, 5.0]), np.array([3.0, 1.0])
-    merged = mg._merge([mg.Measurement((0,), y1, 1.0), mg.Measurement((0,), y2, 2.0)])
+    merged = estimate.merge_measurements(
+        [mg.Measurement((0,), y1, 1.0), mg.Measurement((0,), y2, 2.0)]
+    )
     assert len(merged) == 1
     np.testing.assert_allclose(merged[0].values, (y1 + y2 / 4) / 1.25)
     assert merged[0].stddev == pytest.approx(1 / math.sqrt(1.25))

@@ -2,7 +2,7 @@
 ``synthtrust.synthesizers.marginal.mirror_descent`` (a third file on the module: see
 ``tests/repo/test_layout.py`` for the naming rule).
 
-Oracles: mbi's mirror descent as our jitted JAX program runs it (:func:`_fit_program`: mbi's
+Oracles: mbi's mirror descent as our jitted JAX program runs it (:func:`fit_program`: mbi's
 loss and message passing, McKenna, Sheldon & Miklau 2019, Alg. 1 [``mckenna2019``]; mbi 2.0
 [``mbi2026``]); the brute-force joint distribution of a small domain (marginals, loss and
 gradient by definition); ``np.add.reduce`` / ``np.sum`` for the vectorized sums, bit for bit.
@@ -20,12 +20,12 @@ import numpy as np
 import pytest
 
 from synthtrust.synthesizers import marginal as mg
-from synthtrust.synthesizers.marginal.estimate import _clique_vector, _merge
-from synthtrust.synthesizers.marginal.junction import _TreePlan
+from synthtrust.synthesizers.marginal.estimate import _clique_vector, merge_measurements
+from synthtrust.synthesizers.marginal.junction import TreePlan
 from synthtrust.synthesizers.marginal.mirror_descent import (
-    _fit_program,
-    _NumpyMirrorDescent,
+    NumpyMirrorDescent,
     _SegmentSums,
+    fit_program,
 )
 
 #: (name, sizes, measured cliques, weighted clique or None)
@@ -88,7 +88,7 @@ def test_oracle_loss_and_gradient_equal_brute_force(name, sizes, cliques, weight
     """Marginals of random potentials against the full joint (rtol 1e-11), the loss and its
     gradient against their definition on those marginals (rtol 1e-11)."""
     _, merged, _, pcl, _, total = _problem(sizes, cliques, weighted)
-    md = _NumpyMirrorDescent(_TreePlan(sizes, pcl, by_size=True), pcl, merged)
+    md = NumpyMirrorDescent(TreePlan(sizes, pcl, by_size=True), pcl, merged)
     rng = np.random.default_rng(7)
     theta = [rng.normal(0, 1.5, [sizes[a] for a in c]) for c in pcl]
     want = _brute_force(sizes, pcl, theta, total)
@@ -120,9 +120,9 @@ def test_potentials_follow_mbi_mirror_descent_in_jax(name, sizes, cliques, weigh
     equal those of mbi's mirror descent as the jitted JAX program runs it (same Armijo
     decisions; rtol 1e-9, rounding only)."""
     fitter, merged, loss, pcl, theta, total = _problem(sizes, cliques, weighted)
-    md = _NumpyMirrorDescent(_TreePlan(sizes, pcl, by_size=True), pcl, merged)
+    md = NumpyMirrorDescent(TreePlan(sizes, pcl, by_size=True), pcl, merged)
     state = md.steps(md.start(theta, total, float(loss.lipschitz)), total, 80)
-    pots, jloss = _fit_program()(_clique_vector(fitter.domain, pcl, theta), loss, total, 80)
+    pots, jloss = fit_program()(_clique_vector(fitter.domain, pcl, theta), loss, total, 80)
     for c, t in zip(pcl, state.theta, strict=True):
         ref = np.asarray(pots[c].values)
         assert np.abs(ref).max() > 1e-3  # the potentials moved
@@ -138,7 +138,7 @@ def test_chunks_equal_one_run_bit_for_bit(name, sizes, cliques, weighted):
     """``steps`` in chunks (state copied in and out of the buffers) = one ``run``, bit for bit,
     and the returned state is not changed by later steps (the buffers are copied out)."""
     _, merged, loss, pcl, theta, total = _problem(sizes, cliques, weighted)
-    md = _NumpyMirrorDescent(_TreePlan(sizes, pcl, by_size=True), pcl, merged)
+    md = NumpyMirrorDescent(TreePlan(sizes, pcl, by_size=True), pcl, merged)
     lip = float(loss.lipschitz)
     whole = md.run([t.copy() for t in theta], total, 150, lip)
     state = md.start([t.copy() for t in theta], total, lip)
@@ -162,7 +162,7 @@ def test_flat_sums_equal_per_clique_numpy_sums_bit_for_bit(name, sizes, cliques,
     numpy expressions of the previous implementation on the same arrays: Σ_M ½σ⁻²·(r @ r),
     ``g + gv`` in measurement order, ``sum(float(np.sum(g_k * (μ_k − μ'_k))))``."""
     _, merged, _, pcl, _, total = _problem(sizes, cliques, weighted)
-    md = _NumpyMirrorDescent(_TreePlan(sizes, pcl, by_size=True), pcl, merged)
+    md = NumpyMirrorDescent(TreePlan(sizes, pcl, by_size=True), pcl, merged)
     rng = np.random.default_rng(3)
     th1 = [rng.normal(0, 1.0, [sizes[a] for a in c]) for c in pcl]
     th2 = [t + rng.normal(0, 0.01, t.shape) for t in th1]
@@ -221,7 +221,7 @@ def test_repeated_measurements_and_uncovered_structure():
         ms.append(mg.Measurement(c, rng.normal(300.0 / cells, 2.0, cells), 2.0))
     a = mg.PGMFitter(sizes, backend="numpy").fit(ms, iters=60)
     b = mg.PGMFitter(sizes, backend="jax").fit(ms, iters=60)
-    assert len(_merge(ms)) == 5
+    assert len(merge_measurements(ms)) == 5
     for c in a.cliques:
         np.testing.assert_allclose(a.log_potentials[c], b.log_potentials[c], rtol=1e-8, atol=1e-10)
     assert set(itertools.chain.from_iterable(a.cliques)) == {0, 1, 2, 3}

@@ -17,8 +17,8 @@ from _marginal_models import _assert_same_fit, _noisy_measurements
 
 from synthtrust.synthesizers import marginal as mg
 from synthtrust.synthesizers.marginal import mirror_descent
-from synthtrust.synthesizers.marginal.junction import _TreePlan
-from synthtrust.synthesizers.marginal.mirror_descent import _NumpyMirrorDescent
+from synthtrust.synthesizers.marginal.junction import TreePlan
+from synthtrust.synthesizers.marginal.mirror_descent import NumpyMirrorDescent
 from synthtrust.synthesizers.marginal.reduction import SharedBroadcast, SharedReduction
 
 #: shape (2, 2, 2, 3, 9, 10, 10, 10, 11) of the Thyroid junction-tree node of 2 376 000 cells
@@ -124,7 +124,7 @@ def test_mirror_descent_with_shared_sums_is_the_same_fit(monkeypatch):
     cliques = list(itertools.combinations(range(len(sizes)), 2))[::2]
     ms = _noisy_measurements(sizes, cliques)
     fitter = mg.PGMFitter(sizes, backend="numpy")
-    md = _NumpyMirrorDescent(_TreePlan(sizes, cliques, by_size=True), cliques, ms)
+    md = NumpyMirrorDescent(TreePlan(sizes, cliques, by_size=True), cliques, ms)
     assert any(not final for _, red, _ in md.node_sums for *_, final in red.steps)
     shared = [fitter.fit(ms, iters=k) for k in (100, 300)]
     monkeypatch.setattr(mirror_descent, "SharedReduction", _Direct)
@@ -224,7 +224,7 @@ def test_mirror_descent_with_shared_broadcast_sums_is_the_same_fit(monkeypatch):
     cliques = list(itertools.combinations(range(len(sizes)), 2))[::2]
     ms = _noisy_measurements(sizes, cliques)
     fitter = mg.PGMFitter(sizes, backend="numpy")
-    md = _NumpyMirrorDescent(_TreePlan(sizes, cliques, by_size=True), cliques, ms)
+    md = NumpyMirrorDescent(TreePlan(sizes, cliques, by_size=True), cliques, ms)
     fills = [f for f in md.node_fill if f is not None]
     assert any(f.steps != _chain(f.shape, f.spans).steps for f in fills)
     shared = [fitter.fit(ms, iters=k) for k in (100, 300)]

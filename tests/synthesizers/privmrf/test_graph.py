@@ -12,13 +12,13 @@ import networkx as nx
 import numpy as np
 from scipy.sparse.csgraph import minimum_spanning_tree
 
-from synthtrust.synthesizers.privmrf import (
-    _cliques_bits,
-    _graph_score,
-    _local_search,
-    _to_bits,
-    _triangulate_bits,
+from synthtrust.synthesizers.privmrf.graph import (
+    cliques_bits,
+    graph_score,
+    search_graph,
+    to_bits,
     triangulate,
+    triangulate_bits,
 )
 
 
@@ -53,15 +53,15 @@ def test_bitmask_graph_routines_match_networkx():
     for _ in range(300):
         d = int(rng.integers(1, 10))
         g = nx.gnp_random_graph(d, float(rng.uniform(0.1, 0.8)), seed=int(rng.integers(10**6)))
-        adj = _to_bits(g, d)
-        tri, peo = _triangulate_bits(adj)
+        adj = to_bits(g, d)
+        tri, peo = triangulate_bits(adj)
         ref = _reference_triangulate(g)
         tri_g = nx.Graph()
         tri_g.add_nodes_from(range(d))
         tri_g.add_edges_from((a, b) for a in range(d) for b in range(d) if tri[a] >> b & 1)
         assert set(map(frozenset, tri_g.edges)) == set(map(frozenset, ref.edges))
         assert set(map(frozenset, triangulate(g).edges)) == set(map(frozenset, ref.edges))
-        cliques = {frozenset(b for b in range(d) if c >> b & 1) for c in _cliques_bits(tri, peo)}
+        cliques = {frozenset(b for b in range(d) if c >> b & 1) for c in cliques_bits(tri, peo)}
         assert cliques == {frozenset(c) for c in nx.find_cliques(ref)}
         n_chordal += nx.is_chordal(g)
     assert 0 < n_chordal < 300  # both branches (chordal input / triangulation) were exercised
@@ -75,7 +75,7 @@ def test_local_search_with_pair_limit_is_maximum_spanning_tree():
     for (a, b), v in zip(itertools.combinations(range(d), 2), r, strict=True):
         r_hat[a, b] = r_hat[b, a] = v
     sizes = [3] * d
-    g = _local_search(r_hat, sizes, np.random.default_rng(0), 9, 1e6, 1e-8)  # cliques <= 2 attrs
+    g = search_graph(r_hat, sizes, np.random.default_rng(0), 9, 1e6, 1e-8)  # cliques <= 2 attrs
     assert max(len(c) for c in nx.find_cliques(g)) == 2 and nx.is_forest(g)
     mst = minimum_spanning_tree(-np.triu(r_hat)).tocoo()
     expected = {frozenset((int(a), int(b))) for a, b in zip(mst.row, mst.col, strict=True)}
@@ -90,7 +90,7 @@ def test_local_search_graph_respects_size_limits_and_is_maximal():
     np.fill_diagonal(r_hat, 0)
     sizes = [2, 3, 4, 2, 3, 5, 2]
     max_clique, max_total = 30, 120
-    g = _local_search(r_hat, sizes, np.random.default_rng(1), max_clique, max_total, 1e-8)
+    g = search_graph(r_hat, sizes, np.random.default_rng(1), max_clique, max_total, 1e-8)
     cells = [math.prod(sizes[a] for a in c) for c in nx.find_cliques(g)]
     assert nx.is_chordal(g)
     assert max(cells) <= max_clique and sum(cells) <= max_total
@@ -99,6 +99,4 @@ def test_local_search_graph_respects_size_limits_and_is_maximal():
         if not g.has_edge(a, b):
             cand = g.copy()
             cand.add_edge(a, b)
-            assert (
-                _graph_score(_to_bits(cand, d), r_hat, sizes, max_clique, max_total, 1e-8) == -1e8
-            )
+            assert graph_score(to_bits(cand, d), r_hat, sizes, max_clique, max_total, 1e-8) == -1e8

@@ -12,7 +12,8 @@ import pytest
 from _privmrf_data import FAST, _joint_marginals, _table
 
 from synthtrust.synthesizers import marginal as mg
-from synthtrust.synthesizers.privmrf import PrivMRF, _tree_marginals
+from synthtrust.synthesizers.privmrf import PrivMRF
+from synthtrust.synthesizers.privmrf.inference import tree_marginals
 
 #: (levels, potential cliques): a chain, a tree with a 3-column node, two components and an
 #: isolated column, a cycle (mbi triangulates it into 3-column nodes)
@@ -45,7 +46,7 @@ def test_tree_marginals_equal_brute_force_joint(sizes, cliques):
     for seed in range(2):
         model = _random_model(sizes, cliques, seed)
         queries = _queries(len(sizes), rng)
-        got = _tree_marginals(model, queries)
+        got = tree_marginals(model, queries)
         want = _joint_marginals(model, queries)
         for q, g, w in zip(queries, got, want, strict=True):
             assert g.shape == (np.prod([sizes[a] for a in q]),), q
@@ -72,7 +73,7 @@ def test_tree_marginals_match_mbi_project(fit4):
     model = mg.FittedModel(tuple(m._sizes), tuple(pots), pots, float(m.model_.total))
     queries = [(a,) for a in range(4)] + [(b, a) for a, b in itertools.combinations(range(4), 2)]
     queries.append((3, 0, 2))
-    for q, g in zip(queries, _tree_marginals(model, queries), strict=True):
+    for q, g in zip(queries, tree_marginals(model, queries), strict=True):
         ref = m.model_.project(tuple(m._names[a] for a in q)).datavector()
         np.testing.assert_allclose(g, np.ravel(ref), rtol=1e-9, atol=1e-9 * m.total_)
         assert g.sum() == pytest.approx(m.total_)

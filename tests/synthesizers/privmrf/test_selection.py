@@ -10,8 +10,8 @@ import math
 
 import numpy as np
 
-from synthtrust.synthesizers.privmrf import (
-    _maximal_parents,
+from synthtrust.synthesizers.privmrf.selection import (
+    maximal_parents,
 )
 
 
@@ -30,4 +30,4 @@ def test_maximal_parents_matches_brute_force():
         maximal = {tuple(sorted(s)) for s in feasible if not any(s < t for t in feasible)}
         if limit < 1:
             maximal = set()
-        assert _maximal_parents(list(range(k)), limit, sizes) == maximal
+        assert maximal_parents(list(range(k)), limit, sizes) == maximal

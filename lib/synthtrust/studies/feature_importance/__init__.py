@@ -48,9 +48,6 @@ from .grid import (
 from .models import MEASURES, compare_rankings, fit_importances
 
 # private names the chapter's tests and the benchmarks use
-from .models import _auc as _auc
-from .models import _forest as _forest
-from .models import _split as _split
 from .views import baseline_bands, privbayes_gap, top_features
 
 __all__ = [

@@ -44,7 +44,7 @@ import pandas as pd
 
 from ... import verdicts
 from ...importance import importance_ranking
-from .views import _scores
+from .views import importance_scores
 
 #: The PrivBayes variants the findings are checked with: generator -> (suffix of the finding's
 #: name, the note's words for it).
@@ -146,7 +146,7 @@ def _missing(what: str) -> str:
 
 
 def _top2(json_scores) -> pd.Series:
-    return json_scores.map(lambda j: frozenset(importance_ranking(_scores(j))[:2]))
+    return json_scores.map(lambda j: frozenset(importance_ranking(importance_scores(j))[:2]))
 
 
 # ------------------------------------------------------------------------ the artificial data

@@ -30,12 +30,12 @@ from ..feature_importance_data import DATASETS, engineer_features, load_table, n
 from .generators import GENERATORS, make_generator
 from .models import (
     MEASURES,
-    _auc,
-    _split,
     compare_rankings,
     fit_importances,
+    forest_auc,
     scores_from_json,
     scores_to_json,
+    split_table,
 )
 
 _MIN_ROWS = 20  # fewer rows after the pipeline's cleaning: no forest is trained (failed)
@@ -134,7 +134,7 @@ def _real_split(dataset: str, seed: int, rep: int, test_size: float) -> dict:
     real = load_table(dataset)
     X, y = engineer_features(dataset, real)
     rseed = _stable_seed("real", seed, dataset, rep)
-    _, X_test, _, y_test = _split(X, y, test_size, rseed)
+    _, X_test, _, y_test = split_table(X, y, test_size, rseed)
     return {
         "real": real,
         "X": X,
@@ -197,8 +197,8 @@ def _synthetic_rows(params: dict, side: dict, rng, base: dict) -> list[dict]:
         return [_row(base, method=m, failed=True, rows=len(Xs), **nan) for m in options["methods"]]
     classes = side["classes"]
     auc = {
-        "auc_synthetic": _auc(sfit["model"], sfit["X_test"], sfit["y_test"], classes),
-        "auc_cross": _auc(sfit["model"], side["X_test"], side["y_test"], classes),
+        "auc_synthetic": forest_auc(sfit["model"], sfit["X_test"], sfit["y_test"], classes),
+        "auc_cross": forest_auc(sfit["model"], side["X_test"], side["y_test"], classes),
     }
     return [
         _row(
@@ -232,7 +232,7 @@ def real_cell(params: dict, rngs: list[np.random.Generator]) -> pd.DataFrame:
         assoc = association_matrix(side["X_train"], categorical=nominal_features(params["dataset"]))
         assoc = assoc.fillna(0.0)
         assoc_json = json.dumps({"columns": list(assoc.columns), "data": assoc.to_numpy().tolist()})
-        auc = _auc(fit["model"], fit["X_test"], fit["y_test"], side["classes"])
+        auc = forest_auc(fit["model"], fit["X_test"], fit["y_test"], side["classes"])
         for m in options["methods"]:
             imp = fit["importances"][m]
             perm = random_permutation_rbo(

@@ -34,13 +34,13 @@ def scores_from_json(text: str) -> pd.Series:
     return pd.Series(json.loads(text), dtype=float)
 
 
-def _split(X: pd.DataFrame, y: pd.Series, test_size: float, seed: int):
+def split_table(X: pd.DataFrame, y: pd.Series, test_size: float, seed: int):
     from sklearn.model_selection import train_test_split
 
     return train_test_split(X, y, test_size=test_size, random_state=seed)
 
 
-def _forest(n_trees: int, seed: int):
+def make_forest(n_trees: int, seed: int):
     from sklearn.ensemble import RandomForestClassifier
 
     return RandomForestClassifier(n_estimators=n_trees, random_state=seed, n_jobs=1)
@@ -90,12 +90,12 @@ def fit_importances(
     ValueError
         Fewer than two classes in the training split (no importance can be learned).
     """
-    X_train, X_test, y_train, y_test = _split(X, y, test_size, random_state)
+    X_train, X_test, y_train, y_test = split_table(X, y, test_size, random_state)
     if y_train.nunique() < 2:
         raise ValueError(
             f"y has {y_train.nunique()} class in the training split; a classifier needs at least 2"
         )
-    model = _forest(rf_trees, random_state).fit(X_train, y_train)
+    model = make_forest(rf_trees, random_state).fit(X_train, y_train)
     imps = {}
     for method in methods:
         rows = X_test if (method != "shap" or shap_rows is None) else X_test.iloc[:shap_rows]
@@ -141,7 +141,7 @@ def compare_rankings(
     return out
 
 
-def _auc(model, X: pd.DataFrame, y: pd.Series, classes) -> float:
+def forest_auc(model, X: pd.DataFrame, y: pd.Series, classes) -> float:
     """ROC AUC of ``model`` on (X, y): binary on P(last class), else one-vs-one (Hand & Till);
     NaN when ``y`` has a single class. Classes the model never saw get probability 0."""
     from sklearn.metrics import roc_auc_score

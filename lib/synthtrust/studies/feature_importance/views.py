@@ -55,14 +55,14 @@ def baseline_bands(raw: pd.DataFrame, real: pd.DataFrame, method: str) -> pd.Dat
     return pd.DataFrame(rows, columns=["dataset", "measure", "kind", "label", "mean", "lo", "hi"])
 
 
-def _scores(json_text: str) -> pd.Series:
+def importance_scores(json_text: str) -> pd.Series:
     """An importance vector stored by :func:`importance_cell`/:func:`real_cell` (JSON)."""
     return scores_from_json(json_text)
 
 
 def _shares(json_scores) -> pd.Series:
     """Mean importance share per feature over runs (each run's |scores| scaled to sum 1)."""
-    frames = [_scores(j) for j in json_scores]
+    frames = [importance_scores(j) for j in json_scores]
     frames = [f.abs() / f.abs().sum() for f in frames if len(f) and f.abs().sum() > 0]
     return pd.concat(frames, axis=1).mean(axis=1) if frames else pd.Series(dtype=float)
 

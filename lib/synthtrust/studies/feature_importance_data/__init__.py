@@ -18,7 +18,7 @@ prepared them, their public domains, and the paper's feature engineering (App. A
 
 Modules (one concept each): :mod:`.specs` (:data:`DATASETS`), :mod:`.tables` (the prepared
 tables), :mod:`.domains` (the public domains, with the table of their bounds and sources),
-:mod:`.engineering` (App. A's feature engineering) and its shared :mod:`.steps`, and one module
+:mod:`.engineering` (App. A's feature engineering) and its shared :mod:`._steps`, and one module
 per source dataset: :mod:`.adult`, :mod:`.household`, :mod:`.polish`, :mod:`.artificial`.
 """
 

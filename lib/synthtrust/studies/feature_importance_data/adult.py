@@ -10,15 +10,15 @@ import numpy as np
 import pandas as pd
 
 from ... import datasets
+from ..._validation import check_frame
 from ...domain import Categorical, Domain, Numeric, Ordinal
-from .steps import (
-    _check_frame,
-    _finish,
-    _group_mode,
-    _group_skew,
-    _nominal_codes,
-    _numeric,
-    _target_values,
+from ._steps import (
+    finish,
+    group_mode,
+    group_skew,
+    nominal_codes,
+    numeric_column,
+    target_values,
 )
 
 # --------------------------------------------------------------------------------------------
@@ -142,7 +142,7 @@ _ADULT_CATEGORIES = {k: sorted(v) for k, v in _ADULT_CATEGORIES.items()}
 # Feature-engineering recipe (App. A; QUIPP examples/*-ensemble.py configurations)
 # --------------------------------------------------------------------------------------------
 _ADULT_NUMERIC = ["age", "fnlwgt", "capital-gain", "capital-loss", "hours"]
-_ADULT_NOMINAL = ["marital-status", "relationship", "sex", "native"]
+ADULT_NOMINAL = ["marital-status", "relationship", "sex", "native"]
 # parent entity name -> its key in the rows (QUIPP normalized_entities)
 _ADULT_GROUPS = {"education": "education-num", "Workclass": "workclass", "Occupation": "occupation"}
 _ADULT_BASE = [
@@ -177,7 +177,7 @@ _ADULT_COLUMNS = [
 ]
 
 
-def _adult_feature_names() -> list[str]:
+def adult_feature_names() -> list[str]:
     keys = list(_ADULT_GROUPS.values())
     out = list(_ADULT_BASE)
     for parent, key in _ADULT_GROUPS.items():
@@ -185,13 +185,13 @@ def _adult_feature_names() -> list[str]:
         for col in _ADULT_NUMERIC:
             for agg in ("SUM", "STD", "MAX", "SKEW", "MIN", "MEAN"):
                 out.append(f"{parent}.{agg}(adults.{col})")
-        for col in _ADULT_NOMINAL + [k for k in keys if k != key]:
+        for col in ADULT_NOMINAL + [k for k in keys if k != key]:
             for agg in ("NUM_UNIQUE", "MODE"):
                 out.append(f"{parent}.{agg}(adults.{col})")
     return out
 
 
-def _prepare_adult() -> pd.DataFrame:
+def prepare_adult() -> pd.DataFrame:
     raw = datasets.load("adult").iloc[:32_561].copy()
     # datasets.load reads "?" as NaN; the file's only empty cells are these "?"
     unknown = ["workclass", "occupation", "native-country"]
@@ -210,7 +210,7 @@ def _prepare_adult() -> pd.DataFrame:
     return df[_ADULT_COLUMNS].reset_index(drop=True)
 
 
-def _adult_domain() -> Domain:
+def adult_domain() -> Domain:
     c = _ADULT_CATEGORIES
     return Domain(
         {
@@ -232,13 +232,13 @@ def _adult_domain() -> Domain:
     )
 
 
-def _engineer_adult(frame: pd.DataFrame) -> tuple:
+def engineer_adult(frame: pd.DataFrame) -> tuple:
     name = "adult"
-    _check_frame(name, frame, _ADULT_COLUMNS)
+    check_frame(frame, f"frame for dataset {name!r}", _ADULT_COLUMNS, min_rows=0)
     df = frame[_ADULT_COLUMNS].dropna().reset_index(drop=True)
-    y = _target_values(df, name)
-    codes = {c: _nominal_codes(df[c], _ADULT_CATEGORIES[c], c) for c in _ADULT_CATEGORIES}
-    num = {c: _numeric(df, c) for c in _ADULT_NUMERIC + ["education-num"]}
+    y = target_values(df, name)
+    codes = {c: nominal_codes(df[c], _ADULT_CATEGORIES[c], c) for c in _ADULT_CATEGORIES}
+    num = {c: numeric_column(df, c) for c in _ADULT_NUMERIC + ["education-num"]}
     edu_num = num["education-num"]
     if not (edu_num.isin(np.arange(1, 17))).all():
         bad = pd.unique(edu_num[~edu_num.isin(np.arange(1, 17))])[:5]
@@ -263,7 +263,7 @@ def _engineer_adult(frame: pd.DataFrame) -> tuple:
             "SUM": grouped.sum(),
             "STD": grouped.std(ddof=1),
             "MAX": grouped.max(),
-            "SKEW": _group_skew(grouped),
+            "SKEW": group_skew(grouped),
             "MIN": grouped.min(),
             "MEAN": grouped.mean(),
         }
@@ -273,7 +273,7 @@ def _engineer_adult(frame: pd.DataFrame) -> tuple:
         for col in _ADULT_NUMERIC:
             for agg, table in stats.items():
                 out[f"{parent}.{agg}(adults.{col})"] = table[col].reindex(k).to_numpy()
-        for col in _ADULT_NOMINAL + [kk for kk in keys if kk != key]:
+        for col in ADULT_NOMINAL + [kk for kk in keys if kk != key]:
             values = keys[col] if col in keys else codes[col]
             vf = pd.DataFrame({"k": k, "v": values})
             nunique = vf.groupby("k")["v"].nunique()
@@ -281,7 +281,7 @@ def _engineer_adult(frame: pd.DataFrame) -> tuple:
                 nunique.reindex(k).to_numpy().astype(np.int64)
             )
             out[f"{parent}.MODE(adults.{col})"] = (
-                _group_mode(k, values).reindex(k).to_numpy().astype(np.int64)
+                group_mode(k, values).reindex(k).to_numpy().astype(np.int64)
             )
     X = pd.DataFrame(out)
-    return _finish(name, X, y, _adult_feature_names())
+    return finish(name, X, y, adult_feature_names())

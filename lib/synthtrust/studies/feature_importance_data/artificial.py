@@ -2,7 +2,7 @@
 ``generators/artificial/generate.py``): the ``make_classification`` recipe, their PUBLIC
 domain (categorical codes 0..4, or continuous features bounded at ±12) and their "feature
 engineering" (none: ``X`` is the feature columns). The settings of each set are
-:data:`~.specs.ARTIFICIAL` / ``_ARTIFICIAL_SETTINGS``; the cached, public entry point is
+:data:`~.specs.ARTIFICIAL` / ``ARTIFICIAL_SETTINGS``; the cached, public entry point is
 :func:`~.tables.make_artificial`.
 """
 
@@ -11,16 +11,17 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from ..._validation import check_frame
 from ...domain import Categorical, Domain, Numeric, Ordinal
-from .specs import _ARTIFICIAL_SETTINGS
-from .steps import _check_frame, _finish, _numeric, _target_values
+from ._steps import finish, numeric_column, target_values
+from .specs import ARTIFICIAL_SETTINGS
 
 
-def _artificial(k: int) -> pd.DataFrame:
+def artificial_table(k: int) -> pd.DataFrame:
     from sklearn.datasets import make_classification
     from sklearn.preprocessing import KBinsDiscretizer
 
-    n_features, n_informative, n_redundant, categorical, keep = _ARTIFICIAL_SETTINGS[k]
+    n_features, n_informative, n_redundant, categorical, keep = ARTIFICIAL_SETTINGS[k]
     X, y = make_classification(
         n_samples=10_000,
         n_classes=2,
@@ -56,8 +57,8 @@ def _artificial(k: int) -> pd.DataFrame:
 _ARTIFICIAL_BOUND = 12.0
 
 
-def _artificial_domain(k: int) -> Domain:
-    n_features, _, _, categorical, keep = _ARTIFICIAL_SETTINGS[k]
+def artificial_domain(k: int) -> Domain:
+    n_features, _, _, categorical, keep = ARTIFICIAL_SETTINGS[k]
     names = list(keep) if keep else [f"X{j}" for j in range(n_features)]
     b = _ARTIFICIAL_BOUND
     spec = Ordinal(0, 4) if categorical else Numeric((-b, b, 10), clip=True)
@@ -66,19 +67,19 @@ def _artificial_domain(k: int) -> Domain:
     return Domain(specs)
 
 
-def _engineer_artificial(name: str, frame: pd.DataFrame) -> tuple:
-    domain = _artificial_domain(int(name.rsplit("_", 1)[1]))
+def engineer_artificial(name: str, frame: pd.DataFrame) -> tuple:
+    domain = artificial_domain(int(name.rsplit("_", 1)[1]))
     features = [c for c in domain.columns if c != "label"]
-    _check_frame(name, frame, features + ["label"])
+    check_frame(frame, f"frame for dataset {name!r}", features + ["label"], min_rows=0)
     df = frame[features + ["label"]].dropna().reset_index(drop=True)
-    y = _target_values(df, name)
+    y = target_values(df, name)
     out = {}
     for c in features:
-        x = _numeric(df, c)
+        x = numeric_column(df, c)
         if isinstance(domain[c], Ordinal):
             if not (x == np.round(x)).all():
                 raise ValueError(f"column {c!r}: categorical codes must be integers 0..4")
             out[c] = x.astype(np.int64)
         else:
             out[c] = x
-    return _finish(name, pd.DataFrame(out), y, features)
+    return finish(name, pd.DataFrame(out), y, features)

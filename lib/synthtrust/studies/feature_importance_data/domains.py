@@ -57,11 +57,11 @@ that a category's code is the one scikit-learn's ``LabelEncoder`` gives it on th
 from __future__ import annotations
 
 from ...domain import Domain
-from .adult import _adult_domain
-from .artificial import _artificial_domain
-from .household import _household_domain
-from .polish import _polish_domain
-from .specs import _check_name
+from .adult import adult_domain
+from .artificial import artificial_domain
+from .household import household_domain
+from .polish import polish_domain
+from .specs import check_name
 
 
 def study_domain(name: str) -> Domain:
@@ -102,11 +102,11 @@ def study_domain(name: str) -> Domain:
     ValueError
         An unknown name.
     """
-    _check_name(name)
+    check_name(name)
     if name == "adult":
-        return _adult_domain()
+        return adult_domain()
     if name == "household":
-        return _household_domain()
+        return household_domain()
     if name == "polish":
-        return _polish_domain()
-    return _artificial_domain(int(name.rsplit("_", 1)[1]))
+        return polish_domain()
+    return artificial_domain(int(name.rsplit("_", 1)[1]))

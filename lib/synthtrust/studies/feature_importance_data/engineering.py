@@ -12,12 +12,12 @@ from __future__ import annotations
 import pandas as pd
 
 from ...domain import Ordinal
-from .adult import _adult_feature_names, _engineer_adult
-from .artificial import _engineer_artificial
+from .adult import adult_feature_names, engineer_adult
+from .artificial import engineer_artificial
 from .domains import study_domain
-from .household import _HOUSEHOLD_NOMINAL_LEVEL, _engineer_household, _household_feature_names
-from .polish import _POLISH_NOMINAL, _engineer_polish, _polish_feature_names
-from .specs import _check_name
+from .household import HOUSEHOLD_NOMINAL_LEVEL, engineer_household, household_feature_names
+from .polish import POLISH_NOMINAL, engineer_polish, polish_feature_names
+from .specs import check_name
 
 
 def engineer_features(name: str, frame: pd.DataFrame) -> tuple[pd.DataFrame, pd.Series]:
@@ -103,26 +103,26 @@ def engineer_features(name: str, frame: pd.DataFrame) -> tuple[pd.DataFrame, pd.
     TypeError
         ``frame`` not a DataFrame; a non-numeric value in a numeric column.
     """
-    _check_name(name)
+    check_name(name)
     if name == "adult":
-        return _engineer_adult(frame)
+        return engineer_adult(frame)
     if name == "household":
-        return _engineer_household(frame)
+        return engineer_household(frame)
     if name == "polish":
-        return _engineer_polish(frame)
-    return _engineer_artificial(name, frame)
+        return engineer_polish(frame)
+    return engineer_artificial(name, frame)
 
 
 def feature_names(name: str) -> list[str]:
     """The columns of ``X`` from :func:`engineer_features` ``(name, ...)``, in order (fixed;
     they do not depend on the data). Raises ValueError for an unknown name."""
-    _check_name(name)
+    check_name(name)
     if name == "adult":
-        return _adult_feature_names()
+        return adult_feature_names()
     if name == "household":
-        return _household_feature_names()
+        return household_feature_names()
     if name == "polish":
-        return _polish_feature_names()
+        return polish_feature_names()
     return [c for c in study_domain(name).columns if c != "label"]
 
 
@@ -142,7 +142,7 @@ def nominal_features(name: str) -> list[str]:
     ValueError
         An unknown name.
     """
-    _check_name(name)
+    check_name(name)
     names = feature_names(name)
     if name == "adult":
         base = {
@@ -155,9 +155,9 @@ def nominal_features(name: str) -> list[str]:
             "native",
         }
     elif name == "household":
-        base = set(_HOUSEHOLD_NOMINAL_LEVEL)
+        base = set(HOUSEHOLD_NOMINAL_LEVEL)
     elif name == "polish":
-        base = set(_POLISH_NOMINAL)
+        base = set(POLISH_NOMINAL)
     else:
         domain = study_domain(name)
         return [c for c in names if isinstance(domain[c], Ordinal)]

@@ -11,14 +11,14 @@ import numpy as np
 import pandas as pd
 
 from ... import datasets
+from ..._validation import check_frame
 from ...domain import Categorical, Domain, Numeric, Ordinal
-from .steps import (
-    _check_frame,
-    _finish,
-    _group_mode,
-    _nominal_codes,
-    _numeric,
-    _target_values,
+from ._steps import (
+    finish,
+    group_mode,
+    nominal_codes,
+    numeric_column,
+    target_values,
 )
 
 # --------------------------------------------------------------------------------------------
@@ -156,7 +156,7 @@ _HOUSEHOLD_LEVEL = [
 ]
 _HOUSEHOLD_MEMBER_NUMERIC = ["escolari", "age"]
 _HOUSEHOLD_MEMBER_NOMINAL = ["v18q", "dis", "female", "estadocivil", "parentesco", "instlevel"]
-_HOUSEHOLD_NOMINAL_LEVEL = ["pared", "piso", "cielorazo", "epared", "etecho", "eviv"]
+HOUSEHOLD_NOMINAL_LEVEL = ["pared", "piso", "cielorazo", "epared", "etecho", "eviv"]
 #: QUIPP drops engineered columns with fewer than 30 % non-missing values (``na_thresh``).
 _NA_THRESH = 0.30
 #: Columns the 30 % rule removes on the REAL household data: none (QUIPP's run raises if the
@@ -164,7 +164,7 @@ _NA_THRESH = 0.30
 _HOUSEHOLD_FIXED_DROPS: tuple[str, ...] = ()
 
 
-def _household_feature_names() -> list[str]:
+def household_feature_names() -> list[str]:
     out = list(_HOUSEHOLD_LEVEL) + ["COUNT(members)"]
     for col in _HOUSEHOLD_MEMBER_NUMERIC:
         for agg in ("MIN", "MAX", "STD", "SUM"):
@@ -175,7 +175,7 @@ def _household_feature_names() -> list[str]:
     return out
 
 
-def _prepare_household() -> pd.DataFrame:
+def prepare_household() -> pd.DataFrame:
     data = datasets.load("costa_rica_poverty").copy()
     # every member takes the Target of the household head (Kaggle: scoring on heads only)
     heads = data.loc[data["parentesco1"] == 1].drop_duplicates("idhogar")
@@ -205,7 +205,7 @@ def _prepare_household() -> pd.DataFrame:
     return data.reset_index(drop=True)
 
 
-def _household_domain() -> Domain:
+def household_domain() -> Domain:
     n = 8
     cat = {b: Categorical(list(range(len(cols)))) for b, cols in _HOUSEHOLD_ONEHOT.items()}
     return Domain(
@@ -234,28 +234,28 @@ def _household_domain() -> Domain:
     )
 
 
-def _engineer_household(frame: pd.DataFrame) -> tuple:
+def engineer_household(frame: pd.DataFrame) -> tuple:
     name = "household"
     members = _HOUSEHOLD_MEMBER_NUMERIC + _HOUSEHOLD_MEMBER_NOMINAL
     required = list(dict.fromkeys(_HOUSEHOLD_LEVEL + members + ["Target"]))
-    _check_frame(name, frame, required)
+    check_frame(frame, f"frame for dataset {name!r}", required, min_rows=0)
     df = frame[required].copy()
     if "idhogar" in frame.columns:
         df["idhogar"] = frame["idhogar"].to_numpy()
     else:  # synthetic data: every individual is a household of its own
         df["idhogar"] = np.arange(len(frame))
-    domain = _household_domain()
-    nominal = _HOUSEHOLD_NOMINAL_LEVEL + _HOUSEHOLD_MEMBER_NOMINAL
+    domain = household_domain()
+    nominal = HOUSEHOLD_NOMINAL_LEVEL + _HOUSEHOLD_MEMBER_NOMINAL
     # households with a head, taken before any row is dropped (QUIPP filter_hh)
     parent = pd.to_numeric(df["parentesco"], errors="coerce")
     with_head = pd.unique(df.loc[parent == 0, "idhogar"].to_numpy(dtype=object))
     df = df.dropna().reset_index(drop=True)
-    y_all = _target_values(df, name)
+    y_all = target_values(df, name)
     for c in nominal:
-        df[c] = _nominal_codes(df[c], list(domain[c].categories), c)
+        df[c] = nominal_codes(df[c], list(domain[c].categories), c)
     for c in required:
         if c not in nominal and c != "Target":
-            df[c] = _numeric(df, c)
+            df[c] = numeric_column(df, c)
     df["Target"] = y_all
     # household entity: first member's household-level values (featuretools normalize_entity)
     hh = df.drop_duplicates("idhogar", keep="first").set_index("idhogar")
@@ -274,7 +274,7 @@ def _engineer_household(frame: pd.DataFrame) -> tuple:
             out[f"{agg}(members.{col})"] = s.reindex(order).astype(np.float64)
     keys = pd.Index(order).get_indexer(df["idhogar"])
     for col in _HOUSEHOLD_MEMBER_NOMINAL:
-        mode = _group_mode(keys, df[col].to_numpy())
+        mode = group_mode(keys, df[col].to_numpy())
         out[f"MODE(members.{col})"] = pd.Series(
             mode.reindex(np.arange(len(order))).to_numpy(), index=order
         ).astype(np.int64)
@@ -298,6 +298,6 @@ def _engineer_household(frame: pd.DataFrame) -> tuple:
     headed = pd.Series(X.index.isin(with_head), index=X.index)
     keep = complete & headed
     X, y = X.loc[keep], y.loc[keep]
-    return _finish(
-        name, X.reset_index(drop=True), y.reset_index(drop=True), _household_feature_names()
+    return finish(
+        name, X.reset_index(drop=True), y.reset_index(drop=True), household_feature_names()
     )

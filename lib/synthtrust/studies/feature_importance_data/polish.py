@@ -13,8 +13,9 @@ import numpy as np
 import pandas as pd
 
 from ... import datasets
+from ..._validation import check_frame
 from ...domain import Categorical, Domain, Numeric
-from .steps import _check_frame, _finish, _nominal_codes, _numeric, _target_values
+from ._steps import finish, nominal_codes, numeric_column, target_values
 
 # --------------------------------------------------------------------------------------------
 # Public category lists
@@ -84,12 +85,12 @@ _POLISH_COLUMNS = [
     "ls",
 ]
 _POLISH_NUMERIC = ["age", "weight", "height", "bmi", "income"]
-_POLISH_NOMINAL = ["smoke", "sex", "edu", "sport", "marital", "region", "ls"]
+POLISH_NOMINAL = ["smoke", "sex", "edu", "sport", "marital", "region", "ls"]
 # complete cases are required on these (QUIPP data_prep.R, vars_classification)
 _POLISH_COMPLETE = ["smoke", "sex", "age", "edu", "sport", "marital", "wkabint", "ls"]
 
 
-def _polish_feature_names() -> list[str]:
+def polish_feature_names() -> list[str]:
     out = [c for c in _POLISH_COLUMNS if c != "wkabint"]
     pairs = list(itertools.combinations(_POLISH_NUMERIC, 2))
     for op in ("ADD", "SUB", "MULT"):
@@ -99,7 +100,7 @@ def _polish_feature_names() -> list[str]:
     return out
 
 
-def _prepare_polish() -> pd.DataFrame:
+def prepare_polish() -> pd.DataFrame:
     raw = datasets.load("sd2011")
     df = raw[_POLISH_COLUMNS].copy()
     df["wkabint"] = df["wkabint"].replace(
@@ -111,7 +112,7 @@ def _prepare_polish() -> pd.DataFrame:
     return df.reset_index(drop=True)
 
 
-def _polish_domain() -> Domain:
+def polish_domain() -> Domain:
     c = _POLISH_CATEGORIES
     income_edges = [-8.0, -7.0] + list(np.linspace(0, 20_000, 11))
     return Domain(
@@ -133,19 +134,19 @@ def _polish_domain() -> Domain:
     )
 
 
-def _engineer_polish(frame: pd.DataFrame) -> tuple:
+def engineer_polish(frame: pd.DataFrame) -> tuple:
     name = "polish"
-    _check_frame(name, frame, _POLISH_COLUMNS)
+    check_frame(frame, f"frame for dataset {name!r}", _POLISH_COLUMNS, min_rows=0)
     df = frame[_POLISH_COLUMNS].dropna().reset_index(drop=True)
-    y = _target_values(df, name)
+    y = target_values(df, name)
     out = {}
     for c in _POLISH_COLUMNS:
         if c == "wkabint":
             continue
         if c in _POLISH_CATEGORIES:
-            out[c] = _nominal_codes(df[c], _POLISH_CATEGORIES[c], c)
+            out[c] = nominal_codes(df[c], _POLISH_CATEGORIES[c], c)
         else:
-            out[c] = _numeric(df, c)
+            out[c] = numeric_column(df, c)
     pairs = list(itertools.combinations(_POLISH_NUMERIC, 2))
     with np.errstate(divide="ignore", invalid="ignore"):
         for a, b in pairs:
@@ -160,4 +161,4 @@ def _engineer_polish(frame: pd.DataFrame) -> tuple:
         # featuretools Percentile: rank(pct=True), ties averaged, over the complete rows
         out[f"PERCENTILE({a})"] = out[a].rank(pct=True)
     X = pd.DataFrame(out)
-    return _finish(name, X, y, _polish_feature_names())
+    return finish(name, X, y, polish_feature_names())

@@ -59,7 +59,7 @@ ARTIFICIAL: dict[int, str] = {
 }
 
 # paper k -> (n_features, n_informative, n_redundant, categorical?, kept columns or None)
-_ARTIFICIAL_SETTINGS: dict[int, tuple] = {
+ARTIFICIAL_SETTINGS: dict[int, tuple] = {
     1: (5, 5, 0, True, None),
     2: (5, 1, 4, True, None),
     3: (15, 15, 0, True, None),
@@ -82,14 +82,14 @@ DATASETS: dict[str, DataSpec] = {
     ),
     "polish": DataSpec("Polish", "wkabint", "real", 4_895, 67, model_rows=4_171),
 }
-for _k, (_nf, _ni, _nr, _cat, _keep) in _ARTIFICIAL_SETTINGS.items():
+for _k, (_nf, _ni, _nr, _cat, _keep) in ARTIFICIAL_SETTINGS.items():
     _n = len(_keep) if _keep else _nf
     DATASETS[f"artificial_{_k}"] = DataSpec(
         f"Artificial {_k}", "label", "artificial", 10_000, _n, model_rows=10_000
     )
 
 
-def _check_name(name) -> DataSpec:
+def check_name(name) -> DataSpec:
     if not isinstance(name, str) or name not in DATASETS:
         raise ValueError(f"unknown dataset name={name!r}; expected one of {', '.join(DATASETS)}")
     return DATASETS[name]

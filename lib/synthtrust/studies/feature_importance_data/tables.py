@@ -11,22 +11,22 @@ import functools
 import numpy as np
 import pandas as pd
 
-from .adult import _prepare_adult
-from .artificial import _artificial
-from .household import _prepare_household
-from .polish import _prepare_polish
-from .specs import _check_name
+from .adult import prepare_adult
+from .artificial import artificial_table
+from .household import prepare_household
+from .polish import prepare_polish
+from .specs import check_name
 
 
 @functools.lru_cache(maxsize=8)
 def _table(name: str) -> pd.DataFrame:
     if name == "adult":
-        return _prepare_adult()
+        return prepare_adult()
     if name == "household":
-        return _prepare_household()
+        return prepare_household()
     if name == "polish":
-        return _prepare_polish()
-    return _artificial(int(name.rsplit("_", 1)[1]))
+        return prepare_polish()
+    return artificial_table(int(name.rsplit("_", 1)[1]))
 
 
 def load_table(name: str) -> pd.DataFrame:
@@ -71,7 +71,7 @@ def load_table(name: str) -> pd.DataFrame:
     FileNotFoundError
         A data file missing from ``data/``.
     """
-    _check_name(name)
+    check_name(name)
     return _table(name).copy()
 
 

@@ -99,22 +99,7 @@ and adds no noise (the reference's non-DP mode); ε = ∞ is recorded, training 
 from __future__ import annotations
 
 from ...privacy.gradients import sanitize_gradients
-from .adam import _ADAM_EPS as _ADAM_EPS
-from .adam import _Adam as _Adam
 from .estimator import GSWGAN
-from .networks import _LEAK as _LEAK
-from .networks import _critic_grads as _critic_grads
-from .networks import _critic_input_grad as _critic_input_grad
-from .networks import _FlatMLP as _FlatMLP
-from .networks import _gen_backward as _gen_backward
-from .networks import _gen_forward as _gen_forward
-from .networks import _gen_logits as _gen_logits
-from .networks import _leaky as _leaky
-from .networks import _leaky_back as _leaky_back
-from .networks import _mm as _mm
-from .networks import _row_index as _row_index
-from .networks import _t as _t
 from .shards import partition_shards
 
-# ``name as name``: private helpers re-exported for tests/synthesizers/gan/ and benchmarks/bench_gan.py
 __all__ = ["GSWGAN", "partition_shards", "sanitize_gradients"]

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import numpy as np
 
-_ADAM_EPS = 1e-8
+ADAM_EPS = 1e-8
 
 
-class _Adam:
+class FusedAdam:
     """Adam on a list of parameter tensors of a stacked ensemble (leading dimension K) or of one
     network, updated in place by PyTorch's fused kernel. ``step(grads, index)`` updates the
     member(s) ``index`` (an int or a slice of members; each member has its own step count; the
@@ -54,7 +54,7 @@ class _Adam:
             beta1=self.b1,
             beta2=self.b2,
             weight_decay=0.0,
-            eps=_ADAM_EPS,
+            eps=ADAM_EPS,
             amsgrad=False,
             maximize=False,
         )

@@ -33,9 +33,9 @@ from ...privacy.rdp import gswgan_epsilon, gswgan_max_iterations
 from .._torch_tables import decode_gumbel_max, numeric_code, one_thread
 from ..base import renamed_params
 from ..tabular import TabularSynthesizer
-from .networks import _gen_logits
+from .networks import generator_logits
 from .shards import partition_shards
-from .training import _GSWGANTraining
+from .training import GSWGANTraining
 
 
 def _check_betas(betas, name: str) -> None:
@@ -60,7 +60,7 @@ def _check_checkpoints(checkpoints, name: str) -> None:
         raise ValueError(f"{name} must be strictly increasing, got {list(checkpoints)!r}")
 
 
-class GSWGAN(_GSWGANTraining, TabularSynthesizer):
+class GSWGAN(GSWGANTraining, TabularSynthesizer):
     """GS-WGAN (Chen et al. 2020) for integer-coded discrete tables; (ε, δ)-DP, replace-one.
 
     See the package docstring (:mod:`synthtrust.synthesizers.gan`) for the networks, the algorithm
@@ -412,7 +412,7 @@ class GSWGAN(_GSWGANTraining, TabularSynthesizer):
 
         z = rng.standard_normal((n, int(self.z_dim))).astype(np.float32)
         with one_thread(torch), torch.no_grad():
-            out = _gen_logits(params, torch.from_numpy(z), torch).numpy()
+            out = generator_logits(params, torch.from_numpy(z), torch).numpy()
         return out.astype(np.float64)
 
     def _sample_codes(self, n: int, rng: np.random.Generator) -> pd.DataFrame:

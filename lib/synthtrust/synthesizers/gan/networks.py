@@ -14,10 +14,10 @@ import math
 
 from .._torch_tables import block_softmax
 
-_LEAK = 0.2  # LeakyReLU slope of the critics
+LEAK = 0.2  # LeakyReLU slope of the critics
 
 
-class _FlatMLP:
+class FlatMLP:
     """Weights (in, out) and biases (1, out) of an MLP with layer sizes ``dims``, stored in one
     buffer ``flat`` of shape lead + (P,); :meth:`views` splits any such buffer into the per-layer
     tensors. Initialisation: Uniform(±1/√fan_in) (PyTorch's Linear default), drawn layer by layer
@@ -45,18 +45,18 @@ class _FlatMLP:
         return [v.contiguous() for v in self.views(self.flat)]
 
 
-def _mm(bias, x, w, torch):
+def batched_addmm(bias, x, w, torch):
     return torch.baddbmm(bias, x, w) if x.ndim == 3 else torch.addmm(bias, x, w)
 
 
-def _gen_logits(p, z, torch):
+def generator_logits(p, z, torch):
     """Generator logits (..., n, L) from latent z (..., n, z_dim): Linear-ReLU-Linear-ReLU-Linear."""
-    h = torch.relu(_mm(p[1], z, p[0], torch))
-    h = torch.relu(_mm(p[3], h, p[2], torch))
-    return _mm(p[5], h, p[4], torch)
+    h = torch.relu(batched_addmm(p[1], z, p[0], torch))
+    h = torch.relu(batched_addmm(p[3], h, p[2], torch))
+    return batched_addmm(p[5], h, p[4], torch)
 
 
-def _t(x):
+def transpose_last(x):
     return x.transpose(-1, -2)
 
 
@@ -64,24 +64,28 @@ def _bmm(x, w, torch):
     return torch.bmm(x, w) if x.ndim == 3 else torch.mm(x, w)
 
 
-def _leaky(x, torch):
-    return torch._C._nn.leaky_relu(x, _LEAK)
+def leaky_relu(x, torch):
+    return torch._C._nn.leaky_relu(x, LEAK)
 
 
-def _leaky_back(grad, pre, torch):
+def leaky_relu_backward(grad, pre, torch):
     """grad · φ'(pre) for φ = LeakyReLU(0.2) (φ' = 1 if pre > 0 else 0.2), one fused pass."""
-    return torch.ops.aten.leaky_relu_backward.default(grad, pre, _LEAK, False)
+    return torch.ops.aten.leaky_relu_backward.default(grad, pre, LEAK, False)
 
 
-def _critic_input_grad(p, x, torch):
+def critic_input_grad(p, x, torch):
     """∂D/∂x for each row of x (..., n, L): ((φ'(a2)·w3ᵀ) W2ᵀ · φ'(a1)) W1ᵀ, shape (..., n, L)."""
-    a1 = _mm(p[1], x, p[0], torch)
-    a2 = _mm(p[3], _leaky(a1, torch), p[2], torch)
-    g2 = _leaky_back(_t(p[4]).expand(a2.shape), a2, torch)
-    return _bmm(_leaky_back(_bmm(g2, _t(p[2]), torch), a1, torch), _t(p[0]), torch)
+    a1 = batched_addmm(p[1], x, p[0], torch)
+    a2 = batched_addmm(p[3], leaky_relu(a1, torch), p[2], torch)
+    g2 = leaky_relu_backward(transpose_last(p[4]).expand(a2.shape), a2, torch)
+    return _bmm(
+        leaky_relu_backward(_bmm(g2, transpose_last(p[2]), torch), a1, torch),
+        transpose_last(p[0]),
+        torch,
+    )
 
 
-def _row_index(cols, lead, width, torch):
+def row_index(cols, lead, width, torch):
     """Row indices into W1 viewed as (prod(lead)·L, h) for the active columns ``cols``
     (*lead, ..., c) of one-hot records (member k's rows start at k·L)."""
     if not lead:
@@ -89,7 +93,7 @@ def _row_index(cols, lead, width, torch):
     return cols + (torch.arange(lead[0]) * width).view(-1, *([1] * (cols.ndim - 1)))
 
 
-def _critic_grads(
+def critic_grads(
     p, xf, alpha, gp_weight, drift_weight, torch, *, xr=None, rows=None, wasserstein=False
 ):
     """WGAN-GP critic gradient, written out by hand (no autograd).
@@ -99,7 +103,7 @@ def _critic_grads(
     contiguous parameters ``p`` = [W1, b1, W2, b2, w3, b3]; ‖·‖ is √(Σ g² + 1e-12).
 
     The real records are given either densely, ``xr`` (*lead, b, L), or — cheaper for a large
-    ensemble — as the rows of W1 (viewed as (K·L, h), see :func:`_row_index`) of their c active
+    ensemble — as the rows of W1 (viewed as (K·L, h), see :func:`row_index`) of their c active
     one-hot entries, ``rows`` (*lead, b, c): then x_r W1 is a sum of c gathered rows and the real
     part of ∂loss/∂W1 a scatter-add (no matmul with the zeros). The first layer is affine, so the
     pre-activation of x̂ is α·a1(x_r) + (1 − α)·a1(x_f) (no third matmul).
@@ -112,51 +116,53 @@ def _critic_grads(
     b, h = xf.shape[-2], w1.shape[-1]
     if rows is None:
         x = torch.cat([xr, xf], dim=-2)
-        a1x = _mm(b1, x, w1, torch)
+        a1x = batched_addmm(b1, x, w1, torch)
         a1r, a1f = a1x[..., :b, :], a1x[..., b:, :]
     else:
         a1r = w1.view(-1, h).index_select(0, rows.reshape(-1)).view(*rows.shape, h).sum(-2)
         a1r += b1
-        a1f = _mm(b1, xf, w1, torch)
+        a1f = batched_addmm(b1, xf, w1, torch)
     a1 = torch.cat([a1r, a1f, torch.lerp(a1f, a1r, alpha)], dim=-2)  # real, fake, x̂
     a1o = a1[..., : 2 * b, :]
-    h1 = _leaky(a1, torch)
-    a2 = _mm(b2, h1, w2, torch)
+    h1 = leaky_relu(a1, torch)
+    a2 = batched_addmm(b2, h1, w2, torch)
     a2o, a2i, a1i = a2[..., : 2 * b, :], a2[..., 2 * b :, :], a1[..., 2 * b :, :]
-    h2 = _leaky(a2o, torch)
-    out = _mm(b3, h2, w3, torch)  # (..., 2b, 1): real then fake
+    h2 = leaky_relu(a2o, torch)
+    out = batched_addmm(b3, h2, w3, torch)  # (..., 2b, 1): real then fake
     wass = None
     if wasserstein:
         wass = out[..., :b, 0].mean(-1) - out[..., b:, 0].mean(-1)
     # gradient penalty at x̂ (rows 2b:3b); the masks φ' are piecewise constant: no gradient
-    w3t = _t(w3)
-    g2 = _leaky_back(w3t.expand(a2i.shape), a2i, torch)
-    g1 = _leaky_back(_bmm(g2, _t(w2), torch), a1i, torch)
-    gx = _bmm(g1, _t(w1), torch)
+    w3t = transpose_last(w3)
+    g2 = leaky_relu_backward(w3t.expand(a2i.shape), a2i, torch)
+    g1 = leaky_relu_backward(_bmm(g2, transpose_last(w2), torch), a1i, torch)
+    gx = _bmm(g1, transpose_last(w1), torch)
     nrm = (gx * gx).sum(-1, keepdim=True).add_(1e-12).sqrt_()
     # backward: Wasserstein + drift terms (rows of x_r and x_f): ∂loss/∂D = (2·drift·D − 1)/b
     # for the real rows, 1/b for the fake ones
     d_out = torch.full_like(out, 1.0 / b)
     d_out[..., :b, :].add_(out[..., :b, :], alpha=2 * drift_weight / b).sub_(2.0 / b)
-    dw3 = _bmm(_t(h2), d_out, torch)
+    dw3 = _bmm(transpose_last(h2), d_out, torch)
     db3 = d_out.sum(-2, keepdim=True)
-    da2 = _leaky_back(d_out * w3t, a2o, torch)
-    dw2 = _bmm(_t(h1[..., : 2 * b, :]), da2, torch)
+    da2 = leaky_relu_backward(d_out * w3t, a2o, torch)
+    dw2 = _bmm(transpose_last(h1[..., : 2 * b, :]), da2, torch)
     db2 = da2.sum(-2, keepdim=True)
-    da1 = _leaky_back(_bmm(da2, _t(w2), torch), a1o, torch)
+    da1 = leaky_relu_backward(_bmm(da2, transpose_last(w2), torch), a1o, torch)
     db1 = da1.sum(-2, keepdim=True)
     # backward: gradient penalty, ∂/∂(∇D(x̂)) = (2·gp/b)(‖g‖ − 1)/‖g‖ · g (gx is overwritten)
     dgx = gx.mul_((nrm - 1).div_(nrm).mul_(2 * gp_weight / b))
     if rows is None:
-        dw1 = _bmm(_t(torch.cat([x, dgx], dim=-2)), torch.cat([da1, g1], dim=-2), torch)
+        dw1 = _bmm(transpose_last(torch.cat([x, dgx], dim=-2)), torch.cat([da1, g1], dim=-2), torch)
     else:
-        dw1 = _addmm_(_bmm(_t(xf), da1[..., b:, :], torch), _t(dgx), g1)
+        dw1 = _addmm_(_bmm(transpose_last(xf), da1[..., b:, :], torch), transpose_last(dgx), g1)
         dw1v, da1r = dw1.view(-1, h), da1[..., :b, :].reshape(-1, h)
         for c in range(rows.shape[-1]):
             dw1v.index_add_(0, rows[..., c].reshape(-1), da1r)
-    du = _leaky_back(_bmm(dgx, w1, torch), a1i, torch)
-    dw2 = _addmm_(dw2, _t(du), g2)
-    dw3 += _t(_leaky_back(_bmm(du, w2, torch), a2i, torch).sum(-2, keepdim=True))
+    du = leaky_relu_backward(_bmm(dgx, w1, torch), a1i, torch)
+    dw2 = _addmm_(dw2, transpose_last(du), g2)
+    dw3 += transpose_last(
+        leaky_relu_backward(_bmm(du, w2, torch), a2i, torch).sum(-2, keepdim=True)
+    )
     return wass, [dw1, db1, dw2, db2, dw3, db3]
 
 
@@ -171,15 +177,15 @@ def _numeric_slots(sizes, numeric) -> list[int]:
     return [off for off, num in zip(offsets, numeric or (), strict=False) if num]
 
 
-def _gen_forward(p, z, noise, tau, sizes, torch, numeric=None):
+def generator_forward(p, z, noise, tau, sizes, torch, numeric=None):
     """Gumbel-softmax samples y = block_softmax((G(z) + noise)/τ) and what the backward needs.
 
     ``numeric`` (optional, one bool per column of width ``sizes``): a numeric column's slot
     (width 1) is the generator's output itself, without noise or softmax.
     """
-    r1 = torch.relu(_mm(p[1], z, p[0], torch))
-    r2 = torch.relu(_mm(p[3], r1, p[2], torch))
-    logits = _mm(p[5], r2, p[4], torch)
+    r1 = torch.relu(batched_addmm(p[1], z, p[0], torch))
+    r2 = torch.relu(batched_addmm(p[3], r1, p[2], torch))
+    logits = batched_addmm(p[5], r2, p[4], torch)
     slots = _numeric_slots(sizes, numeric)
     raw = logits[..., slots].clone() if slots else None
     y = block_softmax(logits.add_(noise).div_(tau), sizes, torch)
@@ -188,9 +194,9 @@ def _gen_forward(p, z, noise, tau, sizes, torch, numeric=None):
     return y, (z, r1, r2, y)
 
 
-def _gen_backward(p, cache, gy, tau, sizes, torch, numeric=None):
+def generator_backward(p, cache, gy, tau, sizes, torch, numeric=None):
     """Gradients of Σ gy·y with respect to the generator's parameters (hand-written backward of
-    :func:`_gen_forward`: per-block softmax, 1/τ, Linear-ReLU-Linear-ReLU-Linear; a numeric
+    :func:`generator_forward`: per-block softmax, 1/τ, Linear-ReLU-Linear-ReLU-Linear; a numeric
     slot passes its gradient straight through)."""
     z, r1, r2, y = cache
     dl = gy.clone()
@@ -205,8 +211,10 @@ def _gen_backward(p, cache, gy, tau, sizes, torch, numeric=None):
         dl[..., slots] = gy[..., slots]
     grads = [None] * 6
     for i, (inp, w) in enumerate(((r2, p[4]), (r1, p[2]), (z, p[0]))):
-        grads[4 - 2 * i] = _bmm(_t(inp), dl, torch)
+        grads[4 - 2 * i] = _bmm(transpose_last(inp), dl, torch)
         grads[5 - 2 * i] = dl.sum(-2, keepdim=True)
         if i < 2:
-            dl = torch.ops.aten.threshold_backward.default(_bmm(dl, _t(w), torch), inp, 0)
+            dl = torch.ops.aten.threshold_backward.default(
+                _bmm(dl, transpose_last(w), torch), inp, 0
+            )
     return grads

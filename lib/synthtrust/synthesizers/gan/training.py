@@ -15,20 +15,20 @@ import numpy as np
 
 from ...privacy.gradients import sanitize_gradients
 from .._torch_tables import code_shards, gumbel, onehot_shards
-from .adam import _Adam
+from .adam import FusedAdam
 from .networks import (
-    _critic_grads,
-    _critic_input_grad,
-    _FlatMLP,
-    _gen_backward,
-    _gen_forward,
-    _row_index,
+    FlatMLP,
+    critic_grads,
+    critic_input_grad,
+    generator_backward,
+    generator_forward,
+    row_index,
 )
 
 _CHUNK = 25  # (critic, generator) pairs pretrained together (cache-sized intermediates)
 
 
-class _GSWGANTraining:
+class GSWGANTraining:
     """The training loop of :class:`~synthtrust.synthesizers.gan.GSWGAN`, as a mixin: ``_train``
     reads the estimator's hyperparameters from ``self`` and records ``_phase_seconds``."""
 
@@ -79,17 +79,17 @@ class _GSWGANTraining:
         def relaxed(p, z):
             """Gumbel-softmax samples of the generator(s) with parameters p (+ backward cache)."""
             noise = gumbel((*z.shape[:-1], L), gen, torch)
-            return _gen_forward(p, z, noise, tau, sizes, torch, numeric)
+            return generator_forward(p, z, noise, tau, sizes, torch, numeric)
 
-        critic = _FlatMLP((k,), [L, h, h, 1], gen, torch).tensors()
-        d_opt = _Adam(critic, lr, betas, n_members=k, torch=torch)
-        gnet = _FlatMLP((), [zd, h, h, L], gen, torch).tensors()
+        critic = FlatMLP((k,), [L, h, h, 1], gen, torch).tensors()
+        d_opt = FusedAdam(critic, lr, betas, n_members=k, torch=torch)
+        gnet = FlatMLP((), [zd, h, h, L], gen, torch).tensors()
 
         # -- 2. non-private warm start: every critic against its own throw-away generator
         n_pre = int(self.pretrain_iterations)
         if n_pre > 0:
-            pre_g = _FlatMLP((k,), [zd, h, h, L], gen, torch).tensors()
-            pg_opt = _Adam(pre_g, lr, betas, n_members=k, torch=torch)
+            pre_g = FlatMLP((k,), [zd, h, h, L], gen, torch).tensors()
+            pg_opt = FusedAdam(pre_g, lr, betas, n_members=k, torch=torch)
             chunks = [slice(c, min(c + _CHUNK, k)) for c in range(0, k, _CHUNK)]
             for _ in range(n_pre):
                 # the random draws of one iteration, for all K pairs, in the order of the
@@ -105,24 +105,24 @@ class _GSWGANTraining:
                 for c in chunks:
                     crit, pg = [x[c] for x in critic], [x[c] for x in pre_g]
                     if not dense:
-                        rows = _row_index(picked[c], (c.stop - c.start,), L, torch)
-                    fake = _gen_forward(pg, z[c], noise[c], tau, sizes, torch, numeric)[0]
+                        rows = row_index(picked[c], (c.stop - c.start,), L, torch)
+                    fake = generator_forward(pg, z[c], noise[c], tau, sizes, torch, numeric)[0]
                     fake = fake.view(-1, ci, b, L)
                     for s in range(ci):
                         real = {"xr": picked[c, s]} if dense else {"rows": rows[:, s]}
-                        _, grads = _critic_grads(
+                        _, grads = critic_grads(
                             crit, fake[:, s], alpha[c, s], gp_w, dr_w, torch, **real
                         )
                         d_opt.step(grads, c)
-                    y, cache = _gen_forward(pg, z2[c], noise2[c], tau, sizes, torch, numeric)
-                    gy = _critic_input_grad(crit, y, torch).mul_(-1.0 / bsz)
-                    pg_opt.step(_gen_backward(pg, cache, gy, tau, sizes, torch, numeric), c)
+                    y, cache = generator_forward(pg, z2[c], noise2[c], tau, sizes, torch, numeric)
+                    gy = critic_input_grad(crit, y, torch).mul_(-1.0 / bsz)
+                    pg_opt.step(generator_backward(pg, cache, gy, tau, sizes, torch, numeric), c)
             d_opt.reset()
             del pre_g, pg_opt
         t_pre = clock()
 
         # -- 3. private iterations
-        g_opt = _Adam(gnet, lr, betas, torch=torch)
+        g_opt = FusedAdam(gnet, lr, betas, torch=torch)
         ema = [x.clone() for x in gnet]
         todo = sorted(set(cp_it))
         snaps_at = {}
@@ -138,17 +138,17 @@ class _GSWGANTraining:
             fake = relaxed(gnet, torch.randn((ci * b, zd), generator=gen))[0].reshape(ci, b, L)
             alpha = torch.rand((ci, b, 1), generator=gen)
             for s in range(ci):
-                w, grads = _critic_grads(
+                w, grads = critic_grads(
                     dj, fake[s], alpha[s], gp_w, dr_w, torch, xr=real[s], wasserstein=s == ci - 1
                 )
                 d_opt.step(grads, index=j)
             wass[t] = w
             # generator step through the frozen D_j with sanitised per-sample gradients
             y, cache = relaxed(gnet, torch.randn((bsz, zd), generator=gen))
-            gy = _critic_input_grad(dj, y, torch).mul_(-1.0 / bsz)
+            gy = critic_input_grad(dj, y, torch).mul_(-1.0 / bsz)
             if clip is not None:  # None: the plain WGAN-GP control, gradients as they are
                 gy = sanitize_gradients(gy, float(clip), sigma, generator=gen)
-            g_opt.step(_gen_backward(gnet, cache, gy, tau, sizes, torch, numeric))
+            g_opt.step(generator_backward(gnet, cache, gy, tau, sizes, torch, numeric))
             torch._foreach_lerp_(ema, gnet, 1.0 - min(1.0 - 1.0 / (t + 1), decay))
             if todo and todo[0] == t + 1:
                 snaps_at[todo.pop(0)] = [x.clone() for x in ema]

@@ -71,8 +71,6 @@ from .budget import aim_budget, mst_budget, mwem_pgm_budget
 from .compress import Compression, compress_codes, compress_domain, decompress_codes
 from .counts import marginal_counts, mean_tvd, true_marginal
 from .estimate import PGMFitter, choose_backend, fitted_model, independent_estimate, mbi_model
-from .estimate import _merge as _merge
-from .factors import _align as _align
 from .junction import JunctionTree
 from .measurement import Measurement, measure, total_estimate
 from .model import FittedModel, expand_potentials

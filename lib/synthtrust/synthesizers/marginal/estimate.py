@@ -15,9 +15,9 @@ from collections.abc import Sequence
 import numpy as np
 
 from ..._jax import import_mbi
-from .junction import _TreePlan
+from .junction import TreePlan
 from .measurement import Measurement, total_estimate
-from .mirror_descent import DescentState, _fit_program, _NumpyMirrorDescent
+from .mirror_descent import DescentState, NumpyMirrorDescent, fit_program
 from .model import FittedModel, expand_potentials
 
 
@@ -37,7 +37,7 @@ class _WeightedQuery:
         return float(max(w * w for w in self.weights))
 
 
-def _merge(measurements: Sequence[Measurement]) -> list[Measurement]:
+def merge_measurements(measurements: Sequence[Measurement]) -> list[Measurement]:
     """One measurement per (clique, weights): inverse-variance average of repeated measurements.
 
     ½Σ_i‖Wμ − y_i‖²/σ_i² = ½‖Wμ − ȳ‖²/σ̄² + const with 1/σ̄² = Σ 1/σ_i², ȳ = σ̄² Σ y_i/σ_i², so
@@ -62,7 +62,7 @@ def _merge(measurements: Sequence[Measurement]) -> list[Measurement]:
 
 #: CPU-cost model of one fit (seconds), measured on the 2-core machine (adult, AIM models of
 #: 12 000 to 6.2 million cells, MST): numpy ≈ iters·(4e-4 + 1.8e-8·cells) (one exponential a node,
-#: columns ordered by size: :meth:`_NumpyMirrorDescent.marginals`); JAX ≈ compile (1 + 0.4·nodes) +
+#: columns ordered by size: :meth:`NumpyMirrorDescent.marginals`); JAX ≈ compile (1 + 0.4·nodes) +
 #: iters·(1e-4 + 3e-8·cells) (1.5–6e-8 measured). So numpy except for small models run for very
 #: many steps (MST on adult: 10 000 steps on 28 000 cells, numpy ≈ 5.5 CPU-s, JAX ≈ 8.7).
 _COST = {
@@ -98,8 +98,8 @@ class PGMFitter:
     sizes : sequence of int
         Levels per column (columns are named 0..d-1 inside mbi).
     backend : {"auto", "jax", "numpy"}
-        "jax": :func:`_fit_program` (mbi's loss and message passing, jitted; one compilation per new
-        clique structure); "numpy": :class:`_NumpyMirrorDescent` (same iterates up to
+        "jax": :func:`fit_program` (mbi's loss and message passing, jitted; one compilation per new
+        clique structure); "numpy": :class:`NumpyMirrorDescent` (same iterates up to
         rounding, no compilation; the faster one in our measurements except for small models run
         for very many steps); "auto" (default): :func:`choose_backend`.
 
@@ -109,7 +109,7 @@ class PGMFitter:
     Sheldon & Miklau, ICML 2019, Alg. 1; mbi ``MirrorDescent``), with ``known_total`` =
     :func:`total_estimate` (add/remove DP: the true number of records is not public).
 
-    Speed: repeated measurements of a clique are merged exactly (:func:`_merge`) and sorted, so a
+    Speed: repeated measurements of a clique are merged exactly (:func:`merge_measurements`) and sorted, so a
     JAX program compiled for a set of cliques is reused whenever the same set comes back in the
     process (AIM and MWEM+PGM re-measure cliques; refits and repeated fits share structures).
     """
@@ -150,19 +150,19 @@ class PGMFitter:
         if not measurements:
             return FittedModel(self.sizes, (), {}, total)
         merged, loss, cliques, theta = self._problem(measurements, warm_start)
-        plan = _TreePlan(self.sizes, cliques, by_size=True)
+        plan = TreePlan(self.sizes, cliques, by_size=True)
         backend = self.backend
         if backend == "auto":
             backend = choose_backend(
                 sum(math.prod(s) for s in plan.shapes), len(plan.nodes), int(iters)
             )
         if backend == "numpy":
-            out = _NumpyMirrorDescent(plan, cliques, merged).run(
+            out = NumpyMirrorDescent(plan, cliques, merged).run(
                 theta, float(total), int(iters), float(loss.lipschitz)
             )
         else:
             potentials = _clique_vector(self.domain, cliques, theta)
-            pots, _ = _fit_program()(potentials, loss, float(total), int(iters))
+            pots, _ = fit_program()(potentials, loss, float(total), int(iters))
             out = [np.asarray(pots[cl].values, dtype=float) for cl in cliques]
         return fitted_model(self.sizes, cliques, out, total)
 
@@ -172,20 +172,20 @@ class PGMFitter:
         total: float,
         *,
         warm_start: FittedModel | None = None,
-    ) -> tuple[_NumpyMirrorDescent, DescentState]:
+    ) -> tuple[NumpyMirrorDescent, DescentState]:
         """The numpy mirror descent of :meth:`fit` set up to be run chunk by chunk, with a given
         ``total`` N (records) instead of :func:`total_estimate`: the iteration (its ``cliques``
         are the potential cliques) and the state before the first step. Advance it with
         ``md.steps(state, total, k)``; :func:`fitted_model` turns ``state.theta`` into the model.
         ``measurements`` must not be empty."""
         merged, loss, cliques, theta = self._problem(measurements, warm_start)
-        md = _NumpyMirrorDescent(_TreePlan(self.sizes, cliques, by_size=True), cliques, merged)
+        md = NumpyMirrorDescent(TreePlan(self.sizes, cliques, by_size=True), cliques, merged)
         return md, md.start(theta, float(total), float(loss.lipschitz))
 
     def _problem(self, measurements: Sequence[Measurement], warm_start: FittedModel | None):
-        """The merged measurements (:func:`_merge`), mbi's loss over them, its potential cliques
+        """The merged measurements (:func:`merge_measurements`), mbi's loss over them, its potential cliques
         and the initial log-potentials (``warm_start``'s expanded to them, else zeros)."""
-        merged = _merge(measurements)
+        merged = merge_measurements(measurements)
         lms = [self._linear(m) for m in merged]
         loss = self._mbi.marginal_loss.from_linear_measurements(lms, self.domain)
         cliques = tuple(tuple(c) for c in loss.cliques)

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 import numpy as np
 
 
-def _align(values: np.ndarray, attrs: Sequence[int], target: Sequence[int]) -> np.ndarray:
+def align_factor(values: np.ndarray, attrs: Sequence[int], target: Sequence[int]) -> np.ndarray:
     """Reshape an array over ``attrs`` (a subset of ``target``) to broadcast against ``target``."""
     attrs = list(attrs)
     order = sorted(range(len(attrs)), key=lambda i: target.index(attrs[i]))
@@ -29,7 +29,7 @@ def _align(values: np.ndarray, attrs: Sequence[int], target: Sequence[int]) -> n
     return v.reshape(shape)
 
 
-def _sum_to(values: np.ndarray, attrs: Sequence[int], keep: Sequence[int]) -> np.ndarray:
+def sum_to(values: np.ndarray, attrs: Sequence[int], keep: Sequence[int]) -> np.ndarray:
     """Σ over the axes of ``attrs`` not in ``keep``; result axes ordered like ``keep``."""
     attrs = list(attrs)
     axes = tuple(i for i, a in enumerate(attrs) if a not in keep)
@@ -39,7 +39,9 @@ def _sum_to(values: np.ndarray, attrs: Sequence[int], keep: Sequence[int]) -> np
     return np.transpose(values, [rest.index(a) for a in keep])
 
 
-def _contract(factors: Sequence[tuple[tuple, np.ndarray]], keep: Sequence[int]) -> np.ndarray:
+def contract_factors(
+    factors: Sequence[tuple[tuple, np.ndarray]], keep: Sequence[int]
+) -> np.ndarray:
     """Σ-product of factors (attrs, array) keeping ``keep`` (in that order), via ``np.einsum``."""
     labels: dict = {}
     args = []
@@ -52,7 +54,7 @@ def _contract(factors: Sequence[tuple[tuple, np.ndarray]], keep: Sequence[int]) 
     return np.einsum(*args, out, optimize=True)
 
 
-def _lse_keep(values: np.ndarray, axes: tuple) -> np.ndarray:
+def logsumexp_keep(values: np.ndarray, axes: tuple) -> np.ndarray:
     """log Σ exp over ``axes`` with kept (size-1) axes; finite inputs (messages of potentials)."""
     if not axes:
         return values

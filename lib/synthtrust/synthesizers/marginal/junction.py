@@ -1,5 +1,5 @@
 """Numpy inference on a fitted model: the junction tree of a clique structure with its message
-schedule (:class:`_TreePlan`), and :class:`JunctionTree`, the calibrated tree of a
+schedule (:class:`TreePlan`), and :class:`JunctionTree`, the calibrated tree of a
 :class:`~.model.FittedModel` that gives the marginal of any clique and synthetic records.
 
 Source: mbi's ``make_junction_tree`` and ``MarkovRandomField.synthetic_data(method="round")``
@@ -17,12 +17,12 @@ import numpy as np
 from ..._jax import import_mbi
 from .counts import Clique
 from .elimination import small_tree_order
-from .factors import _align, _contract, _lse_keep, _sum_to
+from .factors import align_factor, contract_factors, logsumexp_keep, sum_to
 from .model import FittedModel
-from .sample import _conditional_sample, _round_sample
+from .sample import conditional_sample, round_sample
 
 
-class _TreePlan:
+class TreePlan:
     """Junction tree of a clique structure with a precomputed message schedule (numpy).
 
     mbi's junction tree (``make_junction_tree``: maximal cliques of the graph triangulated by an
@@ -122,13 +122,13 @@ class _TreePlan:
         acc = log_psi
         for i, j in self.up:
             axes, shape = self.msg[(i, j)]
-            m = _lse_keep(acc[i], axes).reshape(shape)
+            m = logsumexp_keep(acc[i], axes).reshape(shape)
             msgs[(i, j)] = m.copy() if not axes else m  # never a view of a table updated later
             acc[j] += m
         for i, j in self.down:
             axes, shape = self.msg[(i, j)]
             back = self.msg[(j, i)][1]
-            acc[j] += _lse_keep(acc[i] - msgs[(j, i)].reshape(back), axes).reshape(shape)
+            acc[j] += logsumexp_keep(acc[i] - msgs[(j, i)].reshape(back), axes).reshape(shape)
         for b in acc:
             b -= b.max()
             np.exp(b, out=b)
@@ -151,12 +151,12 @@ class JunctionTree:
     def __init__(self, model: FittedModel):
         self.sizes = tuple(model.sizes)
         self.total = float(model.total)
-        plan = _TreePlan(self.sizes, model.cliques)
+        plan = TreePlan(self.sizes, model.cliques)
         self.nodes, self.adj, self.order = plan.nodes, plan.adj, plan.order
         log_psi = [np.zeros(shape) for shape in plan.shapes]
         for cl, pot in model.log_potentials.items():
             host = plan.host(cl)
-            log_psi[host] += _align(np.asarray(pot, dtype=float), cl, self.nodes[host])
+            log_psi[host] += align_factor(np.asarray(pot, dtype=float), cl, self.nodes[host])
         self._beliefs = plan.calibrate(log_psi, self.total)
         self._cond_cache: dict = {}
         self._sum_cache: dict = {}
@@ -178,7 +178,7 @@ class JunctionTree:
             nk = self.nodes[k]
             s = tuple(a for a in nk if a in self.nodes[p])
             b = self._beliefs[k]
-            den = _align(_sum_to(b, nk, s), s, nk)
+            den = align_factor(sum_to(b, nk, s), s, nk)
             # 0 where the separator has no mass; one node-sized array (no quotient temporary)
             self._cond_cache[key] = np.divide(b, den, out=np.zeros_like(b), where=den > 0)
         return self._cond_cache[key]
@@ -191,7 +191,7 @@ class JunctionTree:
             return np.array(self.total)
         host = self._host(clique)
         if host is not None:
-            return _sum_to(self._beliefs[host], self.nodes[host], clique)
+            return sum_to(self._beliefs[host], self.nodes[host], clique)
         q = set(clique)
         alive, parent, bfs = self._subtree(q)
         root = bfs[0]
@@ -212,7 +212,7 @@ class JunctionTree:
             else:
                 s = [a for a in nk if a in self.nodes[p]]
                 keep = tuple(s + sorted((present & q) - set(s)))
-            msgs[k] = (keep, _contract(factors, keep))
+            msgs[k] = (keep, contract_factors(factors, keep))
         return msgs[root][1]
 
     def _subtree(self, q: set) -> tuple[set, dict, list]:
@@ -276,7 +276,7 @@ class JunctionTree:
         return out
 
     def _reduce(self, tag: tuple, base: np.ndarray, attrs: tuple, keep: tuple) -> np.ndarray:
-        """``_sum_to(base, attrs, keep)`` through cached partial sums: the columns not kept are
+        """``sum_to(base, attrs, keep)`` through cached partial sums: the columns not kept are
         summed out one at a time, largest first, and every intermediate table is cached under
         (``tag``, its columns), so the marginals of one node share their first reductions."""
         while sum(1 for x in attrs if x not in keep) > 1:
@@ -284,9 +284,9 @@ class JunctionTree:
             rest = tuple(x for x in attrs if x != drop)
             key = (tag, rest)
             if key not in self._sum_cache:
-                self._sum_cache[key] = _sum_to(base, attrs, rest)
+                self._sum_cache[key] = sum_to(base, attrs, rest)
             base, attrs = self._sum_cache[key], rest
-        return _sum_to(base, attrs, keep)
+        return sum_to(base, attrs, keep)
 
     def clique_marginals(self, cliques: Sequence[Sequence[int]]) -> dict:
         """The marginals of many cliques of any size at once: ``{tuple(clique):
@@ -331,7 +331,7 @@ class JunctionTree:
             else:
                 arr = self._reduce(("c", k, parent[k]), self._cond(k, parent[k]), nk, keep)
             factors.append((keep, arr))
-        return _contract(factors, clique)
+        return contract_factors(factors, clique)
 
     def _pair_sweep(self, a: int, targets: set) -> dict:
         """{b: P(a, b)} for columns b sharing no node with a (see :meth:`marginals`)."""
@@ -364,7 +364,7 @@ class JunctionTree:
                 for b in (b for b, n in first.items() if n == k):
                     keep = tuple(sorted(set(s) | {b}))
                     cond = self._reduce(("c", k, parent[k]), self._cond(k, parent[k]), nk, keep)
-                    found[b] = _contract([(sep_attrs, msg), (keep, cond)], (a, b))
+                    found[b] = contract_factors([(sep_attrs, msg), (keep, cond)], (a, b))
             for j in self.adj[k]:
                 if parent.get(j) != k or j not in needed or a in self.nodes[j]:
                     continue
@@ -377,7 +377,10 @@ class JunctionTree:
                 else:
                     keep = tuple(sorted(set(s) | set(s2)))
                     cond = self._reduce(("c", k, parent[k]), self._cond(k, parent[k]), nk, keep)
-                    carried[j] = ((a,) + s2, _contract([(sep_attrs, msg), (keep, cond)], (a,) + s2))
+                    carried[j] = (
+                        (a,) + s2,
+                        contract_factors([(sep_attrs, msg), (keep, cond)], (a,) + s2),
+                    )
         return found
 
     # -- sampling -------------------------------------------------------------------------------
@@ -404,14 +407,14 @@ class JunctionTree:
             parents = tuple(a for a in used if a in near)
             host = self._host(parents + (col,))
             if host is not None:
-                marg = _sum_to(self._beliefs[host], self.nodes[host], parents + (col,))
+                marg = sum_to(self._beliefs[host], self.nodes[host], parents + (col,))
             else:  # not expected (parents ∪ {col} is a clique of the chordal graph)
                 marg = self.marginal(parents + (col,))
             k = self.sizes[col]
             if not parents:
-                out[:, col] = _round_sample(marg.reshape(-1), n, rng)
+                out[:, col] = round_sample(marg.reshape(-1), n, rng)
             else:
-                out[:, col] = _conditional_sample(
+                out[:, col] = conditional_sample(
                     marg.reshape(-1, k),
                     out[:, list(parents)],
                     [self.sizes[a] for a in parents],

@@ -18,13 +18,13 @@ import numpy as np
 
 from ..._jax import configure_jax, import_mbi
 from .counts import Clique
-from .junction import _TreePlan
+from .junction import TreePlan
 from .measurement import Measurement
 from .reduction import SharedBroadcast, SharedReduction
 
 
 @functools.lru_cache(maxsize=1)
-def _fit_program():
+def fit_program():
     """One jitted program: mirror-descent initialisation, ``steps`` steps, final potentials.
 
     The algorithm of mbi's ``MirrorDescent`` (McKenna, Sheldon & Miklau, ICML 2019, Alg. 1):
@@ -188,8 +188,8 @@ class _SegmentSums:
         return vals[self.roots]
 
 
-class _NumpyMirrorDescent:
-    """The mirror-descent iteration of :func:`_fit_program` in numpy.
+class NumpyMirrorDescent:
+    """The mirror-descent iteration of :func:`fit_program` in numpy.
 
     Same loss (mbi's L2 loss over the merged measurements, each routed to the smallest potential
     clique containing it), same oracle (message passing on mbi's junction tree:
@@ -214,7 +214,7 @@ class _NumpyMirrorDescent:
     """
 
     def __init__(
-        self, plan: _TreePlan, cliques: Sequence[Clique], measurements: Sequence[Measurement]
+        self, plan: TreePlan, cliques: Sequence[Clique], measurements: Sequence[Measurement]
     ):
         self.plan = plan
         sizes = plan.sizes
@@ -567,7 +567,7 @@ class _NumpyMirrorDescent:
 
     def _linear_marginals(self, theta: list, total: float) -> list | None:
         """Hugin message passing with one exponential per node: the same marginals as
-        :meth:`_TreePlan.calibrate` (up to rounding) at about a third of its cost.
+        :meth:`TreePlan.calibrate` (up to rounding) at about a third of its cost.
 
         Upward, a node whose children have sent their messages (added in log space) becomes
         E = exp(ψ − max ψ) and sends u = log Σ_{node∖sep} E; downward, a child's E is multiplied by

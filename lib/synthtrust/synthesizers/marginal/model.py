@@ -12,7 +12,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from .counts import Clique
-from .factors import _align
+from .factors import align_factor
 
 
 @dataclasses.dataclass(frozen=True, eq=False)
@@ -52,6 +52,6 @@ def expand_potentials(model: FittedModel | None, cliques: Sequence[Clique]) -> d
             if not hosts:
                 continue
             host = min(hosts, key=lambda cl: _cells(sizes, cl))
-            add = _align(np.asarray(pot, dtype=float), old, host)
+            add = align_factor(np.asarray(pot, dtype=float), old, host)
             out[host] = add if out[host] is None else out[host] + add
     return out

@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 
 
-def _round_sample(counts: np.ndarray, n: int, rng: np.random.Generator) -> np.ndarray:
+def round_sample(counts: np.ndarray, n: int, rng: np.random.Generator) -> np.ndarray:
     """Randomised rounding of ``counts`` scaled to ``n``, as a shuffled vector of codes."""
     k = counts.size
     s = counts.sum()
@@ -32,7 +32,7 @@ def _round_sample(counts: np.ndarray, n: int, rng: np.random.Generator) -> np.nd
     return vals
 
 
-def _conditional_sample(
+def conditional_sample(
     marg2d: np.ndarray, parent_codes: np.ndarray, parent_sizes, rng
 ) -> np.ndarray:
     """Stratified draw of one column given parent codes; ``marg2d`` (parent configs, levels)."""

@@ -138,14 +138,6 @@ from __future__ import annotations
 
 from .dependency import r_score_statistics
 from .estimator import PrivMRF
-from .graph import _cliques_bits as _cliques_bits
-from .graph import _graph_score as _graph_score
-from .graph import _local_search as _local_search
-from .graph import _to_bits as _to_bits
-from .graph import _triangulate_bits as _triangulate_bits
 from .graph import triangulate
-from .inference import _tree_marginals as _tree_marginals
-from .selection import _maximal_parents as _maximal_parents
 
-# ``name as name``: private helpers re-exported for tests/synthesizers/privmrf/
 __all__ = ["PrivMRF", "r_score_statistics", "triangulate"]

@@ -12,10 +12,10 @@ import itertools
 import numpy as np
 
 #: L2 sensitivity of n·R(a, b) for one pair under add/remove-one (see r_score_statistics)
-_R_SENSITIVITY = 2.0
+R_SENSITIVITY = 2.0
 
 
-def _counts(codes: np.ndarray, sizes, clique) -> np.ndarray:
+def clique_counts(codes: np.ndarray, sizes, clique) -> np.ndarray:
     """Contingency table of ``codes[:, clique]`` flattened in C order (float)."""
     clique = list(clique)
     shape = tuple(int(sizes[a]) for a in clique)
@@ -50,9 +50,9 @@ def r_score_statistics(codes: np.ndarray, sizes) -> np.ndarray:
     out = np.zeros((d, d))
     if n == 0:
         return out
-    ones = [_counts(codes, sizes, (a,)) for a in range(d)]
+    ones = [clique_counts(codes, sizes, (a,)) for a in range(d)]
     for a, b in itertools.combinations(range(d), 2):
-        joint = _counts(codes, sizes, (a, b)).reshape(int(sizes[a]), int(sizes[b]))
+        joint = clique_counts(codes, sizes, (a, b)).reshape(int(sizes[a]), int(sizes[b]))
         prod = np.outer(ones[a], ones[b]) / n
         out[a, b] = out[b, a] = 0.5 * np.abs(joint - prod).sum()
     return out

@@ -29,12 +29,12 @@ from ..marginal import (
     fitted_model,
     mbi_model,
 )
-from ..pgm import _global_numpy_seed
+from ..pgm import global_numpy_seed
 from ..tabular import TabularSynthesizer
-from .dependency import _R_SENSITIVITY, _counts, r_score_statistics
-from .graph import _local_search, _maximal_cliques
-from .inference import _tree_marginals
-from .selection import _candidates, _initial_measures
+from .dependency import R_SENSITIVITY, clique_counts, r_score_statistics
+from .graph import maximal_cliques, search_graph
+from .inference import tree_marginals
+from .selection import candidate_measures, initial_measures
 
 _METHODS = ("round", "sample")
 #: mirror-descent steps between two checks of the stopping rule (the authors' code; mbi's
@@ -239,7 +239,7 @@ class PrivMRF(PGMSamplingMixin, TabularSynthesizer):
         if pairs:
             stats = r_score_statistics(data, sizes)
             vec = np.array([stats[a, b] for a, b in pairs])
-            sens = _R_SENSITIVITY * math.sqrt(len(pairs))
+            sens = R_SENSITIVITY * math.sqrt(len(pairs))
             noisy = gaussian(
                 vec,
                 sigma=sens / math.sqrt(2 * rho_r),
@@ -251,7 +251,7 @@ class PrivMRF(PGMSamplingMixin, TabularSynthesizer):
             for (a, b), v in zip(pairs, np.atleast_1d(noisy), strict=True):
                 r_hat[a, b] = r_hat[b, a] = v / n_eff
         self.r_scores_ = pd.DataFrame(r_hat, index=cols, columns=cols)
-        graph = _local_search(
+        graph = search_graph(
             r_hat,
             sizes,
             rng,
@@ -259,7 +259,7 @@ class PrivMRF(PGMSamplingMixin, TabularSynthesizer):
             float(self.max_parameter_size),
             float(self.size_penalty),
         )
-        cliques = _maximal_cliques(graph)
+        cliques = maximal_cliques(graph)
         self.graph_edges_ = sorted((cols[a], cols[b]) for a, b in (sorted(e) for e in graph.edges))
         self.graph_cliques_ = [tuple(cols[a] for a in c) for c in cliques]
 
@@ -268,13 +268,15 @@ class PrivMRF(PGMSamplingMixin, TabularSynthesizer):
         rho_marg_plan = (1.0 - b1 - b3) * rho
         sigma_plan = math.sqrt((d + t * d) / (2 * rho_marg_plan))
         limit = n_eff / sigma_plan / theta
-        initial = _initial_measures(cliques, r_hat, sizes, rng, limit, limit)
+        initial = initial_measures(cliques, r_hat, sizes, rng, limit, limit)
 
         # ---- 3. marginal noise, candidates and the refinement plan -------------------------
         k_de = int(t * d)
         sigma0 = math.sqrt((len(initial) + k_de) / (2 * rho_marg_plan))
         limit_mrf = n_eff / (sigma0 * math.sqrt(2 / math.pi)) / theta
-        weights = _candidates(cliques, sizes, limit_mrf, limit_mrf, int(self.max_measure_attr_num))
+        weights = candidate_measures(
+            cliques, sizes, limit_mrf, limit_mrf, int(self.max_measure_attr_num)
+        )
         k_de = min(k_de, len(weights))
         steps = min(d // 2, int(self.max_refine_steps))
         per = (
@@ -327,7 +329,7 @@ class PrivMRF(PGMSamplingMixin, TabularSynthesizer):
         del self._data
 
     def _measure(self, clique, sigma, rng) -> None:
-        x = _counts(self._data, self._sizes, clique)
+        x = clique_counts(self._data, self._sizes, clique)
         y = gaussian(
             x,
             sigma=sigma,
@@ -385,8 +387,8 @@ class PrivMRF(PGMSamplingMixin, TabularSynthesizer):
 
     def _candidate_marginals(self, fitted: FittedModel, queried: list) -> list:
         """Model marginals of the queried candidates (flat, C order over each candidate's
-        columns), all from one calibrated junction tree (:func:`_tree_marginals`)."""
-        return _tree_marginals(fitted, queried)
+        columns), all from one calibrated junction tree (:func:`tree_marginals`)."""
+        return tree_marginals(fitted, queried)
 
     def _select(self, consider: dict, k: int, fitted: FittedModel, rho_step: float, rng) -> list:
         """Noisy top-k of the L1 errors ‖x_c − x̂_c‖₁ (``select_measure``) between the data and
@@ -408,7 +410,7 @@ class PrivMRF(PGMSamplingMixin, TabularSynthesizer):
         est = self._candidate_marginals(fitted, queried)
         errors = np.array(
             [
-                np.abs(_counts(self._data, self._sizes, m) - f).sum()
+                np.abs(clique_counts(self._data, self._sizes, m) - f).sum()
                 for m, f in zip(queried, est, strict=True)
             ]
         )
@@ -446,7 +448,7 @@ class PrivMRF(PGMSamplingMixin, TabularSynthesizer):
         if self.synthetic_method == "round":
             return super()._sample_codes(n, rng)
         seed = int(rng.integers(2**32))
-        with _global_numpy_seed(seed):
+        with global_numpy_seed(seed):
             ds = self.model_.synthetic_data(rows=int(n), method=self.synthetic_method).to_dict()
         _release_jax_programs()
         return pd.DataFrame(

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import networkx as nx
 
-_MIN_SCORE = -1e8
+MIN_SCORE = -1e8
 
 
-def _cells(sizes, attrs) -> int:
+def clique_cells(sizes, attrs) -> int:
     out = 1
     for a in attrs:
         out *= int(sizes[a])
@@ -47,7 +47,7 @@ def _mcs_peo(adj: list[int]) -> list[int] | None:
     return order[::-1]
 
 
-def _triangulate_bits(adj: list[int]) -> tuple[list[int], list[int]]:
+def triangulate_bits(adj: list[int]) -> tuple[list[int], list[int]]:
     """(chordal adjacency, a perfect elimination ordering of it).
 
     A chordal graph is returned unchanged; otherwise vertices are eliminated in increasing order
@@ -68,7 +68,7 @@ def _triangulate_bits(adj: list[int]) -> tuple[list[int], list[int]]:
     return out, order
 
 
-def _cliques_bits(adj: list[int], peo: list[int]) -> list[int]:
+def cliques_bits(adj: list[int], peo: list[int]) -> list[int]:
     """Maximal cliques (bitmasks) of a chordal graph from a perfect elimination ordering."""
     later, cands = 0, []
     for v in reversed(peo):
@@ -77,7 +77,7 @@ def _cliques_bits(adj: list[int], peo: list[int]) -> list[int]:
     return [c for c in cands if not any(c != o and c & o == c for o in cands)]
 
 
-def _to_bits(graph: nx.Graph, d: int) -> list[int]:
+def to_bits(graph: nx.Graph, d: int) -> list[int]:
     adj = [0] * d
     for a, b in graph.edges:
         adj[a] |= 1 << b
@@ -103,32 +103,32 @@ def triangulate(graph: nx.Graph) -> nx.Graph:
     d = graph.number_of_nodes()
     if sorted(graph.nodes) != list(range(d)):
         raise ValueError(f"graph nodes must be 0..{d - 1}, got {sorted(graph.nodes)}")
-    return _to_graph(_triangulate_bits(_to_bits(graph, d))[0])
+    return _to_graph(triangulate_bits(to_bits(graph, d))[0])
 
 
-def _maximal_cliques(chordal: nx.Graph) -> list[tuple[int, ...]]:
+def maximal_cliques(chordal: nx.Graph) -> list[tuple[int, ...]]:
     return sorted(tuple(sorted(c)) for c in nx.find_cliques(chordal))
 
 
-def _graph_score(
+def graph_score(
     adj: list[int], r_hat, sizes, max_clique_size, max_parameter_size, size_penalty
 ) -> float:
     """Score of the authors' ``pairwise_score_TVD`` for a graph given as adjacency bitmasks:
-    Σ R̂ over the edges of its triangulation − penalty × cells; _MIN_SCORE if too large."""
-    tri, peo = _triangulate_bits(adj)
+    Σ R̂ over the edges of its triangulation − penalty × cells; MIN_SCORE if too large."""
+    tri, peo = triangulate_bits(adj)
     total = 0
-    for c in _cliques_bits(tri, peo):
-        cells = _cells(sizes, _bits(c))
+    for c in cliques_bits(tri, peo):
+        cells = clique_cells(sizes, _bits(c))
         if cells > max_clique_size:
-            return _MIN_SCORE
+            return MIN_SCORE
         total += cells
     if total > max_parameter_size:
-        return _MIN_SCORE
+        return MIN_SCORE
     score = sum(r_hat[a, b] for a in range(len(tri)) for b in _bits(tri[a] >> (a + 1) << (a + 1)))
     return score - size_penalty * total
 
 
-def _local_search(r_hat, sizes, rng, max_clique_size, max_parameter_size, size_penalty) -> nx.Graph:
+def search_graph(r_hat, sizes, rng, max_clique_size, max_parameter_size, size_penalty) -> nx.Graph:
     """Greedy edge addition (Cai et al. 2021 §4; ``AttributeGraph.local_search``); returns the
     triangulated graph."""
     d = len(sizes)
@@ -136,13 +136,13 @@ def _local_search(r_hat, sizes, rng, max_clique_size, max_parameter_size, size_p
     stalls = 0
     for _ in range(d * (d - 1)):
         missing = [(a, b) for a in range(d) for b in range(a + 1, d) if not adj[a] >> b & 1]
-        best, best_adj = _MIN_SCORE, None
+        best, best_adj = MIN_SCORE, None
         for k in rng.permutation(len(missing)):
             a, b = missing[k]
             cand = list(adj)
             cand[a] |= 1 << b
             cand[b] |= 1 << a
-            score = _graph_score(
+            score = graph_score(
                 cand, r_hat, sizes, max_clique_size, max_parameter_size, size_penalty
             )
             if score > best:
@@ -154,4 +154,4 @@ def _local_search(r_hat, sizes, rng, max_clique_size, max_parameter_size, size_p
             continue
         stalls = 0
         adj = best_adj
-    return _to_graph(_triangulate_bits(adj)[0])
+    return _to_graph(triangulate_bits(adj)[0])

@@ -15,7 +15,7 @@ import numpy as np
 from ..marginal import FittedModel, JunctionTree
 
 
-def _tree_marginals(model: FittedModel, queries: Sequence[tuple]) -> list[np.ndarray]:
+def tree_marginals(model: FittedModel, queries: Sequence[tuple]) -> list[np.ndarray]:
     """Marginals of a fitted model on ``queries`` (tuples of column positions), each flattened in
     C order over the query's column order and summing to ``model.total``.
 

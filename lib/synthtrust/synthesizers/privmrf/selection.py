@@ -11,10 +11,10 @@ from __future__ import annotations
 import itertools
 import math
 
-from .graph import _MIN_SCORE, _cells
+from .graph import MIN_SCORE, clique_cells
 
 
-def _maximal_parents(parents: list, limit: float, sizes) -> set:
+def maximal_parents(parents: list, limit: float, sizes) -> set:
     """Maximal subsets of ``parents`` whose cell product is ≤ ``limit`` (PrivBayes)."""
     if limit < 1:
         return set()
@@ -22,8 +22,8 @@ def _maximal_parents(parents: list, limit: float, sizes) -> set:
         return {()}
     rest = list(parents)
     attr = rest.pop()
-    without = _maximal_parents(rest, limit, sizes)
-    with_attr = _maximal_parents(rest, limit / sizes[attr], sizes)
+    without = maximal_parents(rest, limit, sizes)
+    with_attr = maximal_parents(rest, limit / sizes[attr], sizes)
     for ps in with_attr:
         without.discard(ps)
         without.add(tuple(sorted((*ps, attr))))
@@ -32,8 +32,8 @@ def _maximal_parents(parents: list, limit: float, sizes) -> set:
 
 def _cfs_score(attr, parents, r_hat, sizes, limit_2way, limit_high) -> float:
     limit = limit_2way if len(parents) == 1 else limit_high
-    if _cells(sizes, parents) * sizes[attr] > limit:
-        return _MIN_SCORE
+    if clique_cells(sizes, parents) * sizes[attr] > limit:
+        return MIN_SCORE
     num = sum(r_hat[attr, p] for p in parents)
     den = len(parents) + sum(r_hat[p, q] for p, q in itertools.combinations(parents, 2))
     return num / math.sqrt(max(den, 1.0))
@@ -45,9 +45,9 @@ def _greedy_bayes(clique, r_hat, sizes, rng, limit_2way, limit_high, best_family
     parents_set = [start]
     families = []
     while remaining:
-        best, best_attr, best_parents = _MIN_SCORE, None, ()
+        best, best_attr, best_parents = MIN_SCORE, None, ()
         for attr in remaining:
-            for ps in sorted(_maximal_parents(parents_set, limit_high / sizes[attr], sizes)):
+            for ps in sorted(maximal_parents(parents_set, limit_high / sizes[attr], sizes)):
                 score = _cfs_score(attr, ps, r_hat, sizes, limit_2way, limit_high)
                 if score > best:
                     best, best_attr, best_parents = score, attr, ps
@@ -78,7 +78,7 @@ def _deduplicate(measures) -> list:
     return out
 
 
-def _initial_measures(cliques, r_hat, sizes, rng, limit_2way, limit_high) -> list:
+def initial_measures(cliques, r_hat, sizes, rng, limit_2way, limit_high) -> list:
     """Initial marginal set (``construct_model`` with ``init_measure=0``)."""
     d = len(sizes)
     best_family: dict = {}
@@ -99,14 +99,14 @@ def _initial_measures(cliques, r_hat, sizes, rng, limit_2way, limit_high) -> lis
     return measures
 
 
-def _candidates(cliques, sizes, limit_2way, limit_high, max_attrs) -> dict:
+def candidate_measures(cliques, sizes, limit_2way, limit_high, max_attrs) -> dict:
     """Refinement candidates → weight (``generate_measure_set``)."""
     weights: dict = {}
     for clique in cliques:
         found = []
         for length in range(1, min(max_attrs, len(clique) - 1) + 1):
             for m in itertools.combinations(clique, length):
-                cells = _cells(sizes, m)
+                cells = clique_cells(sizes, m)
                 if (
                     length == 1
                     or (length == 2 and cells < limit_2way)

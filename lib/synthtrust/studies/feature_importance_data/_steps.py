@@ -13,17 +13,7 @@ import pandas as pd
 from .specs import DATASETS
 
 
-def _check_frame(name: str, frame, required: list[str]) -> None:
-    if not isinstance(frame, pd.DataFrame):
-        raise TypeError(f"frame must be a pandas DataFrame, got {type(frame).__name__}")
-    missing = [c for c in required if c not in frame.columns]
-    if missing:
-        raise ValueError(
-            f"frame for dataset {name!r} is missing column(s) {missing}; required: {required}"
-        )
-
-
-def _numeric(frame: pd.DataFrame, col: str) -> pd.Series:
+def numeric_column(frame: pd.DataFrame, col: str) -> pd.Series:
     s = frame[col]
     if pd.api.types.is_bool_dtype(s.dtype):
         raise TypeError(f"column {col!r} must be numeric, got booleans")
@@ -34,7 +24,7 @@ def _numeric(frame: pd.DataFrame, col: str) -> pd.Series:
         raise TypeError(f"column {col!r} must be numeric, got value(s) {list(bad)!r}") from None
 
 
-def _nominal_codes(s: pd.Series, categories: list, col: str) -> np.ndarray:
+def nominal_codes(s: pd.Series, categories: list, col: str) -> np.ndarray:
     """Label codes of a column against a public category list: the position in the list
     (for the integer categories 0..k-1 of Household, the value itself). No missing rows."""
     if all(isinstance(c, (int, np.integer)) for c in categories):
@@ -51,7 +41,7 @@ def _nominal_codes(s: pd.Series, categories: list, col: str) -> np.ndarray:
     return codes.astype(np.int64)
 
 
-def _group_mode(keys: np.ndarray, codes: np.ndarray) -> pd.Series:
+def group_mode(keys: np.ndarray, codes: np.ndarray) -> pd.Series:
     """Mode of ``codes`` per key; ties go to the smallest code (featuretools' ``Mode`` is
     ``Series.mode()[0]``, the smallest of the tied values, and codes follow the sorted public
     category order)."""
@@ -62,7 +52,7 @@ def _group_mode(keys: np.ndarray, codes: np.ndarray) -> pd.Series:
     return counts.drop_duplicates("k").set_index("k")["v"]
 
 
-def _group_skew(grouped) -> pd.Series:
+def group_skew(grouped) -> pd.Series:
     """Bias-corrected skewness per group as featuretools 0.x computed it with the pandas of its
     time: NaN for fewer than 3 values, 0 for a constant group (pandas 3 returns NaN there)."""
     skew = grouped.skew()
@@ -71,7 +61,7 @@ def _group_skew(grouped) -> pd.Series:
     return skew.where(~((n >= 3) & (spread == 0)), 0.0)
 
 
-def _finish(name: str, X: pd.DataFrame, y: pd.Series, columns: list[str]) -> tuple:
+def finish(name: str, X: pd.DataFrame, y: pd.Series, columns: list[str]) -> tuple:
     spec = DATASETS[name]
     X = X[columns]
     # QUIPP: drop columns derived from the label (name contains the label column's name)
@@ -85,7 +75,7 @@ def _finish(name: str, X: pd.DataFrame, y: pd.Series, columns: list[str]) -> tup
     return X, y
 
 
-def _target_values(frame: pd.DataFrame, name: str) -> pd.Series:
+def target_values(frame: pd.DataFrame, name: str) -> pd.Series:
     spec = DATASETS[name]
     col = spec.target
     s = frame[col]
