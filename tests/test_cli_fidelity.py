@@ -9,7 +9,6 @@ import json
 import os
 import sys
 import types
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -17,6 +16,7 @@ import pytest
 
 import synthtrust.report
 from synthtrust import cli, fidelity
+from synthtrust.fidelity import check_tables
 from synthtrust.synthesizers import Bootstrap, Flip
 
 KEYS = [
@@ -96,8 +96,8 @@ class FakeReport:
     def to_dict(self):
         return {key: 0.5 for key in KEYS}
 
-    def to_json(self, path):
-        Path(path).write_text(json.dumps(self.to_dict()))
+    def to_json(self):
+        return json.dumps(self.to_dict())
 
     def summary(self):
         return "FAKE SUMMARY"
@@ -113,11 +113,12 @@ def fake(monkeypatch):
 
     module = types.ModuleType("synthtrust.fidelity")
     module.holdout_report = holdout_report
+    module.check_tables = check_tables
     monkeypatch.setitem(sys.modules, "synthtrust.fidelity", module)
     monkeypatch.setattr(
         synthtrust.report,
-        "write_holdout_html",
-        lambda report, path: Path(path).write_text("<html><body>fake report</body></html>"),
+        "render_holdout_html",
+        lambda report: "<html><body>fake report</body></html>",
     )
     return calls
 
@@ -170,9 +171,9 @@ def test_outputs_are_written_atomically(files, fake, tmp_path, capsys, monkeypat
     os.umask(umask)
     assert out_json.stat().st_mode & 0o777 == 0o666 & ~umask
 
-    # a writer that fails half-way leaves the previous file intact and no temporary file
-    def broken(self, path):
-        Path(path).write_text('{"half": ')
+    # a report that fails while it is written out leaves the previous file intact and no
+    # temporary file
+    def broken(self):
         raise ValueError("disk full")
 
     monkeypatch.setattr(FakeReport, "to_json", broken)

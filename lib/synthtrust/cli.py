@@ -379,7 +379,7 @@ def _cmd_fidelity(args) -> int:
     _, tables, _ = check_tables(tables, where)
 
     from synthtrust.fidelity import holdout_report
-    from synthtrust.report import write_holdout_html
+    from synthtrust.report import render_holdout_html
 
     for role in _ROLES:
         n, k = tables[role].shape
@@ -397,8 +397,8 @@ def _cmd_fidelity(args) -> int:
     print(report.summary())
     _write_outputs(
         (
-            ("json", args.json, report.to_json),
-            ("html", args.html, lambda path: write_holdout_html(report, path)),
+            ("json", args.json, _text(lambda: report.to_json() + "\n")),
+            ("html", args.html, _text(lambda: render_holdout_html(report))),
         )
     )
     return 0
@@ -564,6 +564,7 @@ def _real_cells(path: Path, card):
 
 def _cmd_audit(args) -> int:
     from synthtrust.audit import GeneratorCard, audit, candidate_bins
+    from synthtrust.report import render_audit_html
 
     _check_outputs(args, inputs=[args.card] + ([args.data] if args.data else []))
     try:
@@ -600,7 +601,10 @@ def _cmd_audit(args) -> int:
         raise ValueError(str(exc)) from None
     print(result.summary())
     _write_outputs(
-        (("json", args.json, _text(result.to_json)), ("html", args.html, _text(result.to_html)))
+        (
+            ("json", args.json, _text(result.to_json)),
+            ("html", args.html, _text(lambda: render_audit_html(result))),
+        )
     )
     return 1 if args.strict and result.rejected else 0
 
@@ -700,13 +704,17 @@ def _check_outputs(args, inputs=()) -> None:
 
 def _cmd_dp_audit(args) -> int:
     from synthtrust.dp_audit.command import run_dp_audit
+    from synthtrust.report import render_dp_audit_html
 
     _check_outputs(args)
     if args.cache is not None:
         check_folder(args.cache, "--cache")
     result = run_dp_audit(args)
     _write_outputs(
-        (("json", args.json, _text(result.to_json)), ("html", args.html, _text(result.to_html)))
+        (
+            ("json", args.json, _text(result.to_json)),
+            ("html", args.html, _text(lambda: render_dp_audit_html(result))),
+        )
     )
     if not args.strict:
         return 0

@@ -41,6 +41,7 @@ from scipy import stats
 from scipy.optimize import linear_sum_assignment
 
 from ._optional import import_optional
+from ._result import ResultMixin
 from ._validation import check_positive_int, check_random_state
 from .blocks import in_dask_task, map_blocks
 
@@ -133,7 +134,7 @@ def top_weightness(p: float, depth: int) -> float:
 
 
 @dataclass(frozen=True)
-class RBOResult:
+class RBOResult(ResultMixin):
     """Rank-biased overlap of two finite rankings (Webber et al. 2010, §4).
 
     Attributes

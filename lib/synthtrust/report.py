@@ -1,4 +1,8 @@
-"""Standalone, offline HTML rendering of a :class:`synthtrust.fidelity.HoldoutReport`.
+"""Standalone, offline HTML pages of the package's results, one entry point per result kind:
+:func:`render_holdout_html` (a :class:`synthtrust.fidelity.HoldoutReport`),
+:func:`render_audit_html` (a :class:`synthtrust.audit.AuditResult`) and
+:func:`render_dp_audit_html` (a :class:`synthtrust.dp_audit.DPAuditResult`). Each returns the
+page as a string; results themselves only give ``to_dict`` and ``to_json``.
 
 :func:`render_holdout_html` returns one self-contained page: the summary table (the synthetic
 data's F1/F2/F3 and DCR figures beside the holdout's reference values, as the rows of Platzer &
@@ -29,7 +33,6 @@ import numpy as np
 import pandas as pd
 
 from synthtrust import charts
-from synthtrust._atomic import write_text
 
 __all__ = [
     "audit_box_chart",
@@ -39,7 +42,6 @@ __all__ = [
     "render_dp_audit_html",
     "render_holdout_html",
     "tvd_bar_chart",
-    "write_holdout_html",
 ]
 
 SYNTHETIC_COLOR = "#0072B2"
@@ -213,18 +215,6 @@ def _table(header: list[str], rows: list[list[Any]], numeric_from: int = 1) -> s
         out.append("<tr>" + "".join(cells) + "</tr>")
     out.append("</table>")
     return "\n".join(out)
-
-
-def write_holdout_html(report, path, *, title: str | None = None) -> None:
-    """Write :func:`render_holdout_html` of ``report`` to ``path`` (UTF-8, atomically: a
-    temporary file renamed into place). Replaces ``HoldoutReport.to_html``.
-
-    Raises
-    ------
-    TypeError
-        If ``report`` is not a :class:`synthtrust.fidelity.HoldoutReport`.
-    """
-    write_text(path, render_holdout_html(report, title=title))
 
 
 def render_holdout_html(report, *, title: str | None = None) -> str:

@@ -12,6 +12,7 @@ from scipy import stats
 
 from synthtrust.audit import GeneratorCard, complement_basis
 from synthtrust.audit.two_step import AuditResult, _log10_p, audit, instantiate
+from synthtrust.report import render_audit_html
 from synthtrust.synthesizers import IPF, SequentialCART
 
 COLUMNS = {"a": 3, "b": 3, "c": 2}
@@ -104,7 +105,7 @@ def test_audit_is_deterministic_and_serialises():
     d = json.loads(a.to_json())
     assert d["df"] == 8 and d["card"]["marginals"] == [list(m) for m in CARD.marginals]
     assert np.linalg.norm(a.direction) == pytest.approx(1.0)
-    page = a.to_html()
+    page = render_audit_html(a)
     assert page.startswith("<!DOCTYPE html>") and "vegaEmbed" in page
     assert "NOT REJECTED at α = 0.01" in page and "a, b" in page
     assert "http://" not in page and "https://" not in page  # offline: no external resource

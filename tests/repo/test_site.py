@@ -513,7 +513,7 @@ API_PAGES = {
     "synthesizers": "synthtrust.synthesizers.PrivatePGM",
     "hypothesis": "synthtrust.hypothesis.dp_mannwhitneyu",
     "fidelity": "synthtrust.fidelity.holdout_report",
-    "report": "synthtrust.report.write_holdout_html",
+    "report": "synthtrust.report.render_holdout_html",
     "audit": "synthtrust.audit.GeneratorCard",
     "dp_audit": "synthtrust.dp_audit.dp_audit",
     "importance": "synthtrust.importance.rank_biased_overlap",

@@ -18,6 +18,7 @@ import numbers
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
+from .._result import ResultMixin
 from .._validation import one_line
 from .basis import Bins, span_dimension
 
@@ -91,7 +92,7 @@ def _check_text(value, name: str) -> str:
     return value
 
 
-class GeneratorCard:
+class GeneratorCard(ResultMixin):
     """The public part of a generator card (``houssiau2022``, §3.1): columns and Φ.
 
     Parameters
@@ -253,9 +254,6 @@ class GeneratorCard:
         if marginals is None:
             marginals = []
         return cls(d["columns"], marginals, d.get("name", "") or "", d.get("description", "") or "")
-
-    def to_json(self, indent: int | None = 2) -> str:
-        return json.dumps(self.to_dict(), indent=indent, ensure_ascii=False)
 
     @classmethod
     def from_json(cls, text: str) -> GeneratorCard:

@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import functools
 import inspect
-import json
 import math
 from dataclasses import dataclass, field
 
@@ -35,6 +34,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from .._result import ResultMixin
 from .._validation import (
     check_positive_int,
     check_random_state,
@@ -163,7 +163,7 @@ def _run_side(
 # the result
 # --------------------------------------------------------------------------------------------
 @dataclass(frozen=True)
-class AuditResult:
+class AuditResult(ResultMixin):
     """Outcome of :func:`audit` (SciPy style: ``statistic``, ``pvalue``).
 
     Attributes
@@ -280,17 +280,6 @@ class AuditResult:
             "direction": self.direction.tolist(),
             "leak": [{"interaction": list(k), "share": float(v)} for k, v in self.leak.items()],
         }
-
-    def to_json(self, indent: int | None = 2) -> str:
-        """:meth:`to_dict` as a JSON string."""
-        return json.dumps(self.to_dict(), indent=indent, ensure_ascii=False)
-
-    def to_html(self, title: str | None = None) -> str:
-        """A standalone offline HTML page: verdict, test, the paper's Figure 1 box plot, where
-        the leak is, the card (:func:`synthtrust.report.render_audit_html`)."""
-        from ..report import render_audit_html
-
-        return render_audit_html(self, title=title)
 
 
 # --------------------------------------------------------------------------------------------

@@ -29,6 +29,7 @@ import numpy as np
 import pandas as pd
 
 from .. import estimate
+from .._result import ResultMixin
 from .._validation import (
     check_choice,
     check_epsilon,
@@ -39,7 +40,6 @@ from .._validation import (
 )
 from ..experiment import run_grid
 from ._generator import fresh_generator
-from ._result import ResultMixin
 from .bounds import ceiling, epsilon_lower_bound, mu_lower_bound
 from .canary import Worlds, worst_case
 from .scores import (
@@ -132,12 +132,6 @@ class DPAuditResult(ResultMixin):
     fn: int
     alpha: float
     random_state: int
-
-    def to_html(self, title: str | None = None) -> str:
-        """A standalone offline HTML page (:func:`synthtrust.report.render_dp_audit_html`)."""
-        from ..report import render_dp_audit_html
-
-        return render_dp_audit_html(self, title=title)
 
     def summary(self) -> str:
         """Three short lines: the verdict; the bound against the claim and the ceiling; the

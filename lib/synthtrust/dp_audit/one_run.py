@@ -24,6 +24,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from .._result import ResultMixin
 from .._validation import (
     check_choice,
     check_epsilon,
@@ -33,7 +34,6 @@ from .._validation import (
     check_unit_interval,
 )
 from ._generator import fresh_generator
-from ._result import ResultMixin
 from .bounds import one_run_epsilon_lower_bound
 from .canary import NEIGHBOURING
 from .game import declared_relation

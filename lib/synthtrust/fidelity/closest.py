@@ -7,6 +7,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from synthtrust._result import ResultMixin
 from synthtrust._validation import check_n_jobs
 
 from ._tables import (
@@ -515,7 +516,7 @@ def _numpy_distances(train, holdout, uniq, second_holdout, n_jobs):
 
 
 @dataclass(frozen=True, eq=False)
-class DCRResult:
+class DCRResult(ResultMixin):
     """Distances to closest records and the share closer to training (paper Sec. 2.2, Fig. 8).
 
     Attributes

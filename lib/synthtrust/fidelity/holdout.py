@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-import json
 import numbers
 from dataclasses import dataclass, field
-from typing import Any
 
 import numpy as np
 import pandas as pd
 from tqdm.auto import tqdm
 
-from synthtrust._atomic import write_text
+from synthtrust._result import ResultMixin, json_value
 from synthtrust._validation import check_n_jobs, check_random_state
 
 from ._tables import (
@@ -41,20 +39,6 @@ def _same_rows(a: pd.DataFrame, b: pd.DataFrame) -> bool:
     return a.reset_index(drop=True).equals(b.reset_index(drop=True))
 
 
-def _json_value(x: Any) -> Any:
-    if isinstance(x, dict):
-        return {str(k): _json_value(v) for k, v in x.items()}
-    if isinstance(x, (list, tuple)):
-        return [_json_value(v) for v in x]
-    if isinstance(x, np.ndarray):
-        return [_json_value(v) for v in x.tolist()]
-    if isinstance(x, np.generic):
-        x = x.item()
-    if isinstance(x, float) and not np.isfinite(x):
-        return None
-    return x
-
-
 def _pct(x: float | None) -> str:
     return "n/a" if x is None or not np.isfinite(x) else f"{100 * x:.1f} %"
 
@@ -70,7 +54,7 @@ def _pct_interval(interval: tuple[float, float]) -> str:
 
 
 @dataclass(frozen=True, eq=False)
-class HoldoutReport:
+class HoldoutReport(ResultMixin):
     """Fidelity and privacy of one synthetic table against training and holdout data.
 
     Attributes
@@ -188,12 +172,7 @@ class HoldoutReport:
                 }
                 for idx, sv, hv in zip(s.index, s.to_numpy(), h.to_numpy(), strict=True)
             ]
-        return _json_value(out)
-
-    def to_json(self, path) -> None:
-        """Write :meth:`to_dict` as JSON to ``path`` (temporary file + rename)."""
-        text = json.dumps(self.to_dict(), indent=2, ensure_ascii=False, allow_nan=False)
-        write_text(path, text + "\n")
+        return json_value(out)
 
     def _reference_dcr(self) -> DCRResult | None:
         if self.holdout_dcr is not None:

@@ -12,8 +12,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .._result import ResultMixin
 
-class _ResultMixin:
+
+class _ResultMixin(ResultMixin):
     def __iter__(self):  # ``stat, p = result`` like SciPy's result tuples
         yield self.statistic
         yield self.pvalue

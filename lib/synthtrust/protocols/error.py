@@ -12,9 +12,11 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from .._result import ResultMixin
+
 
 @dataclass(frozen=True)
-class ProtocolErrorResult:
+class ProtocolErrorResult(ResultMixin):
     """Error of a protocol over repetitions (paper §III.B, eq. 2–3).
 
     Attributes
@@ -32,15 +34,6 @@ class ProtocolErrorResult:
     rmse: float
     n: int
     n_undefined: int = 0
-
-    def to_dict(self) -> dict:
-        return {
-            "me": self.me,
-            "std": self.std,
-            "rmse": self.rmse,
-            "n": self.n,
-            "n_undefined": self.n_undefined,
-        }
 
 
 def protocol_error(estimates, truths) -> ProtocolErrorResult:

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
+from .._result import ResultMixin
 from .._validation import check_epsilon, check_frame, check_random_state, check_unit_interval
 from ..privacy.ledger import PrivacyLedger
 from ._checks import check_labels_subset, check_target, resolve_classes
@@ -24,7 +25,7 @@ from .release import ConfusionRelease
 
 
 @dataclass(frozen=True, eq=False)
-class ProtocolResult:
+class ProtocolResult(ResultMixin):
     """Performance of one classifier as seen by one protocol.
 
     Attributes
