@@ -52,10 +52,17 @@ bench-synthesizers: install
 bench-importance: install
 	$(BIN)/python benchmarks/bench_importance.py
 
-# chapter 5: audit basis + extremal pair vs dense M-vectors, one audit per application, IPF vs
-# ipfn and humanleague (side environment .cache/peers/ipfn, from PyPI), ~7 min
+# chapter 5: audit basis + extremal pair vs dense M-vectors and one audit per application
+# (bench_audit.py), then IPF vs ipfn and humanleague (bench_ipf.py; side environment
+# .cache/peers/ipfn, from PyPI), ~7 min
 bench-audit: install
 	$(BIN)/python benchmarks/bench_audit.py
+	$(BIN)/python benchmarks/bench_ipf.py
+
+# chapter 5's IPF alone: synthtrust IPF vs ipfn 1.4.4 and humanleague 2.4.3, ~3 min
+.PHONY: bench-ipf
+bench-ipf: install
+	$(BIN)/python benchmarks/bench_ipf.py
 
 # chapter 1's DP GAN: GS-WGAN training at the paper's setting, previous vs current implementation
 # (per phase, same accounting, 2-way TVD over 3 seeds), ~10 min

@@ -1,7 +1,8 @@
 """Iterative proportional fitting by a PyPI peer: ``ipfn`` 1.4.4 or ``humanleague`` 2.4.3.
 
 Runs in the side environment ``.cache/peers/ipfn`` (``requirements-ipfn.txt``; humanleague is
-installed there too by ``bench_audit.py`` when it builds), driven by ``bench_audit.py`` part 3.
+installed there too by ``bench_ipf.py`` when it builds), driven by ``bench_ipf.py`` (part 3 of
+``bench_audit.py`` before the split).
 
 Input (``--problem``, an ``.npz`` written by the bench script): ``sizes`` (the domain sizes of the
 joint table) and, for i = 0, 1, ..., ``clique_<i>`` (sorted axes of a declared marginal) and

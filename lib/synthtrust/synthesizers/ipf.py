@@ -215,7 +215,7 @@ class IPF(DeclaredMarginals):
     Why not the ``ipfn`` package: its last release (1.4.4) dates from 2021 and it loops in Python
     over the cells of every marginal; with the same sweeps and the same tables (to 1e-12 counts)
     it is 17–21× slower than this class on the paper's Applications 1–2 and 3× slower on the
-    1.56 M-cell table of Application 3 (``benchmarks/bench_audit.py``, part 3). The
+    1.56 M-cell table of Application 3 (``benchmarks/bench_ipf.py``). The
     reference's ``sinkhorn_tensor`` (``raw_ipf.py``) stops when the table changes by ≤ 0.5 (L1)
     between sweeps and adds 1e-5 to denominators; here the criterion is the marginal gap itself
     and zeros are exact.
