@@ -7,9 +7,19 @@ from synthtrust._validation import (
     check_delta,
     check_epsilon,
     check_folder,
+    check_frame,
+    check_generator,
+    check_instance,
+    check_int_array,
+    check_int_range,
+    check_names,
     check_positive_int,
     check_random_state,
+    check_real_array,
+    check_rho,
     check_sample,
+    check_str,
+    int_in,
     one_line,
 )
 
@@ -116,3 +126,81 @@ def test_one_line_joins_a_multi_line_message():
     assert one_line(ValueError("while parsing\n  line 1\n    ^\nexpected ']'")) == (
         "while parsing line 1 ^ expected ']'"
     )
+
+
+def test_check_int_range_names_the_range():
+    assert check_int_range(np.int64(3), "k", 1, 5) == 3 and check_int_range(9, "n", 0) == 9
+    with pytest.raises(ValueError, match=r"^k must be an integer in 1\.\.5, got 6$"):
+        check_int_range(6, "k", 1, 5)
+    with pytest.raises(ValueError, match=r"^seed must be an integer >= 0, got -1$"):
+        check_int_range(-1, "seed", 0)
+    with pytest.raises(TypeError, match=r"k must be an integer in 1\.\.5, got bool True"):
+        check_int_range(True, "k", 1, 5)
+    with pytest.raises(TypeError, match="got float 2.5"):
+        int_in(1, 8)(2.5, "n")
+    assert int_in(1, 8)(8, "n") == 8
+
+
+def test_check_rho_str_names_and_instance():
+    assert check_rho(0.5) == 0.5
+    with pytest.raises(ValueError, match="rho must be > 0, got 0.0"):
+        check_rho(0)
+    assert check_str("a", "name") == "a"
+    with pytest.raises(TypeError, match="name must be a string, got int 1"):
+        check_str(1, "name")
+    assert check_names(None, "cols") == () and check_names(iter("ab"), "cols") == ("a", "b")
+    with pytest.raises(ValueError, match="cols must be a list of column names or None, got the"):
+        check_names("ab", "cols")
+    with pytest.raises(TypeError, match="cols must be a list of column names or None, got 3"):
+        check_names(3, "cols")
+    assert check_instance(None, "ledger", dict, allow_none=True) is None
+    with pytest.raises(TypeError, match="^ledger must be a dict or None, got list$"):
+        check_instance([], "ledger", dict, allow_none=True)
+    with pytest.raises(TypeError, match="^x must be a dict, got NoneType$"):
+        check_instance(None, "x", dict)
+
+
+def test_check_generator_wants_the_generator_api():
+    class Sampler:
+        def get_params(self):
+            return {}
+
+        def fit(self, data):
+            return self
+
+        sample = None  # not callable
+
+    with pytest.raises(TypeError, match="honest must be an unfitted estimator .* got Sampler"):
+        check_generator(Sampler(), "honest")
+    Sampler.sample = lambda self, n: n
+    gen = Sampler()
+    assert check_generator(gen, "honest") is gen
+
+
+def test_check_int_and_real_arrays():
+    assert (
+        check_int_array(3, "k", 0) == 3 and check_real_array(0.5, "mu", 0.0, low_open=True) == 0.5
+    )
+    np.testing.assert_array_equal(check_int_array(np.array([0, 2]), "k", 0), [0, 2])
+    with pytest.raises(ValueError, match="n must be >= 1, got 0"):
+        check_int_array(np.array([3, 0]), "n", 1)
+    with pytest.raises(TypeError, match="got dtype float64"):
+        check_int_array(np.array([1.0]), "n", 1)
+    out = check_real_array([0, 1.5], "epsilon", 0.0, low_open=False)
+    assert out.dtype == float and out.tolist() == [0.0, 1.5]
+    with pytest.raises(ValueError, match=r"mu must be finite and > 0.0, got 0.0"):
+        check_real_array(np.array([1.0, 0.0]), "mu", 0.0, low_open=True)
+
+
+def test_check_frame_names_missing_columns_and_rows():
+    import pandas as pd
+
+    frame = pd.DataFrame({"a": [1, 2]})
+    assert check_frame(frame, "data", ["a"]) is frame
+    with pytest.raises(TypeError, match="data must be a pandas DataFrame, got list"):
+        check_frame([1], "data")
+    with pytest.raises(ValueError, match=r"data lacks the column\(s\) \['b'\]; it has \['a'\]"):
+        check_frame(frame, "data", ["a", "b"])
+    with pytest.raises(ValueError, match=r"data has 2 row\(s\), fewer than 3"):
+        check_frame(frame, "data", min_rows=3)
+    assert check_frame(frame.iloc[:0], "data", min_rows=0).empty

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numbers
 import os
-from collections.abc import Hashable
+from collections.abc import Hashable, Iterable
 
 import numpy as np
 
@@ -14,18 +14,28 @@ __all__ = [
     "check_array",
     "check_choice",
     "check_codes",
+    "check_column",
     "check_frame",
     "check_sample",
     "check_folder",
     "one_line",
     "check_random_state_param",
     "int_at_least",
+    "int_in",
     "one_of",
     "optional",
     "real_in",
     "check_delta",
     "check_epsilon",
     "check_int_at_least",
+    "check_real_array",
+    "check_int_array",
+    "check_generator",
+    "check_instance",
+    "check_names",
+    "check_str",
+    "check_rho",
+    "check_int_range",
     "check_n_jobs",
     "check_positive_int",
     "check_random_state",
@@ -119,6 +129,100 @@ def _check_int(value, name: str, low: int) -> int:
 def check_int_at_least(value, name: str, low: int) -> int:
     """Validate an integer ≥ ``low`` (booleans rejected); TypeError/ValueError naming ``name``."""
     return _check_int(value, name, low)
+
+
+def check_int_range(value, name: str, low: int, high: int | None = None) -> int:
+    """An integer in ``low..high`` (``high`` None: no upper bound), booleans rejected;
+    TypeError/ValueError naming ``name``, the value and the allowed range."""
+    allowed = f"an integer >= {low}" if high is None else f"an integer in {low}..{high}"
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"{name} must be {allowed}, got {type(value).__name__} {value!r}")
+    if value < low or (high is not None and value > high):
+        raise ValueError(f"{name} must be {allowed}, got {value!r}")
+    return int(value)
+
+
+def check_rho(rho, name: str = "rho") -> float:
+    """Validate a zCDP parameter ρ: a finite real number > 0 [``bun2016``]."""
+    return check_epsilon(rho, name)
+
+
+def check_str(value, name: str) -> str:
+    """A string; TypeError naming ``name`` otherwise."""
+    if not isinstance(value, str):
+        raise TypeError(f"{name} must be a string, got {type(value).__name__} {value!r}")
+    return value
+
+
+def check_names(value, name: str) -> tuple:
+    """An iterable of column names as a tuple; None gives ``()``. TypeError for a
+    non-iterable; ValueError for a single string (an iterable of characters, almost always a
+    forgotten list: ``["age"]``, not ``"age"``)."""
+    if value is None:
+        return ()
+    if isinstance(value, (str, bytes)):
+        raise ValueError(f"{name} must be a list of column names or None, got the string {value!r}")
+    if not isinstance(value, Iterable):
+        raise TypeError(f"{name} must be a list of column names or None, got {value!r}")
+    return tuple(value)
+
+
+def check_instance(value, name: str, cls: type, *, allow_none: bool = False):
+    """``value`` if it is an instance of ``cls`` (or None with ``allow_none``); TypeError
+    naming ``name``, the class wanted and the type given otherwise."""
+    if (value is None and allow_none) or isinstance(value, cls):
+        return value
+    wanted = f"a {cls.__name__}" + (" or None" if allow_none else "")
+    raise TypeError(f"{name} must be {wanted}, got {type(value).__name__}")
+
+
+def check_generator(generator, name: str):
+    """An unfitted estimator with ``get_params``, ``fit`` and ``sample`` (the package's
+    generator API); TypeError naming ``name`` otherwise."""
+    if not (
+        hasattr(generator, "get_params")
+        and callable(getattr(generator, "fit", None))
+        and callable(getattr(generator, "sample", None))
+    ):
+        raise TypeError(
+            f"{name} must be an unfitted estimator with get_params, fit and sample "
+            f"(e.g. synthtrust.synthesizers.IPF), got {type(generator).__name__}"
+        )
+    return generator
+
+
+def check_int_array(value, name: str, low: int):
+    """An integer ≥ ``low`` (returned as ``int``) or an integer array with all entries ≥ ``low``
+    (returned as an array)."""
+    if np.ndim(value) == 0 and not isinstance(value, np.ndarray):
+        return check_int_at_least(value, name, low)
+    arr = np.asarray(value)
+    if arr.dtype.kind not in "iu":
+        raise TypeError(f"{name} must be an integer or an integer array, got dtype {arr.dtype}")
+    if arr.ndim == 0:
+        return check_int_at_least(arr.item(), name, low)
+    bad = arr < low
+    if bad.any():
+        raise ValueError(f"{name} must be >= {low}, got {arr[bad].flat[0].item()!r}")
+    return arr
+
+
+def check_real_array(value, name: str, low: float, *, low_open: bool):
+    """A finite real ≥ (or > with ``low_open``) ``low`` as ``float``, or a float array of such
+    values."""
+    if np.ndim(value) == 0 and not isinstance(value, np.ndarray):
+        return check_real(value, name, low, low_open=low_open)
+    arr = np.asarray(value)
+    if arr.dtype.kind not in "iuf":
+        raise TypeError(f"{name} must be a real number or a real array, got dtype {arr.dtype}")
+    arr = arr.astype(float)
+    if arr.ndim == 0:
+        return check_real(arr.item(), name, low, low_open=low_open)
+    bad = ~np.isfinite(arr) | ((arr <= low) if low_open else (arr < low))
+    if bad.any():
+        allowed = f"finite and {'>' if low_open else '>='} {low}"
+        raise ValueError(f"{name} must be {allowed}, got {arr[bad].flat[0].item()!r}")
+    return arr
 
 
 def check_positive_int(value, name: str) -> int:
@@ -283,6 +387,18 @@ def check_frame(data, name: str, columns=(), *, min_rows: int = 1):
     return data
 
 
+def check_column(frame, column, name: str):
+    """``column`` if it is a string naming a column of the DataFrame ``frame``; TypeError or
+    ValueError naming ``name``, the value and the columns otherwise."""
+    if not isinstance(column, str):
+        raise TypeError(f"{name} must be a column name (str), got {type(column).__name__}")
+    if column not in frame.columns:
+        raise ValueError(
+            f"{name}={column!r} is not a column of df; columns are {list(map(str, frame.columns))}"
+        )
+    return column
+
+
 def check_codes(frame, domain: dict, name: str) -> np.ndarray:
     """The columns of ``domain`` of the table ``frame`` as an int64 array (rows, columns), each
     column holding codes 0..levels − 1.
@@ -341,6 +457,15 @@ def int_at_least(low: int):
 
     def check_int(value, name: str) -> int:
         return _check_int(value, name, low)
+
+    return check_int
+
+
+def int_in(low: int, high: int):
+    """The checker of an integer in ``low..high`` (see :func:`check_int_range`)."""
+
+    def check_int(value, name: str) -> int:
+        return check_int_range(value, name, low, high)
 
     return check_int
 

@@ -37,6 +37,8 @@ import altair as alt
 import numpy as np
 import pandas as pd
 
+from synthtrust._validation import check_column
+
 __all__ = [
     "METHOD_COLORS",
     "METHOD_LABELS",
@@ -439,15 +441,6 @@ def _plain(value: Any) -> Any:
     return value.item() if isinstance(value, np.generic) else value
 
 
-def _check_column(df: pd.DataFrame, column: str, param: str) -> None:
-    if not isinstance(column, str):
-        raise TypeError(f"{param} must be a column name (str), got {type(column).__name__}")
-    if column not in df.columns:
-        raise ValueError(
-            f"{param}={column!r} is not a column of df; columns are {list(map(str, df.columns))}"
-        )
-
-
 def error_rate_chart(
     df: pd.DataFrame,
     x: str = "epsilon",
@@ -512,11 +505,11 @@ def error_rate_chart(
     if df.empty:
         raise ValueError("df is empty: nothing to plot")
     for param, column in (("x", x), ("y", y), ("color", color)):
-        _check_column(df, column, param)
+        check_column(df, column, param)
     facets = [c for c in (facet_col, facet_row) if c is not None]
     for param, column in (("facet_col", facet_col), ("facet_row", facet_row)):
         if column is not None:
-            _check_column(df, column, param)
+            check_column(df, column, param)
     if alpha is not None:
         if isinstance(alpha, bool) or not isinstance(alpha, numbers.Real):
             raise TypeError(f"alpha must be a real number or None, got {type(alpha).__name__}")

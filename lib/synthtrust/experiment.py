@@ -57,6 +57,8 @@ from synthtrust._environ import (
     release_freed_memory,
 )
 
+from ._validation import check_int_range
+
 __all__ = ["cell_key", "replicate_index", "replicate_rngs", "run_grid"]
 
 _BACKENDS = ("loky", "threading", "sequential", "dask")
@@ -120,21 +122,13 @@ def cell_key(params: Mapping) -> int:
     return int.from_bytes(digest[:8], "big")
 
 
-def _check_seed(seed) -> int:
-    if isinstance(seed, bool) or not isinstance(seed, numbers.Integral):
-        raise TypeError(f"seed must be a non-negative integer, got {type(seed).__name__} {seed!r}")
-    if seed < 0:
-        raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
-    return int(seed)
-
-
 def replicate_rngs(params: Mapping, reps, seed: int = 0) -> list[np.random.Generator]:
     """The generators :func:`run_grid` hands to ``func`` for replicates ``reps`` of cell ``params``.
 
     ``Generator(PCG64(SeedSequence(seed, spawn_key=(cell_key(params), rep))))`` for each ``rep``.
     Useful to reproduce one replicate outside the grid.
     """
-    seed = _check_seed(seed)
+    seed = check_int_range(seed, "seed", 0)
     key = cell_key(params)
     return [
         np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(key, int(r)))) for r in reps
@@ -470,7 +464,7 @@ def run_grid(
 
     n_reps = check_positive_int(n_reps, "n_reps")
     chunk_size = check_positive_int(chunk_size, "chunk_size")
-    seed = _check_seed(seed)
+    seed = check_int_range(seed, "seed", 0)
     if backend is None:
         backend = "dask" if dask is not None else "loky"
     if backend not in _BACKENDS:

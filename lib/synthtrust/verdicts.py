@@ -151,10 +151,6 @@ class Interval:
 # --------------------------------------------------------------------------------------------
 # Intervals
 # --------------------------------------------------------------------------------------------
-def _check_confidence(confidence) -> float:
-    return check_unit_interval(confidence, "confidence")
-
-
 def rate_interval(successes, n, confidence: float = CONFIDENCE) -> Interval:
     """Clopper–Pearson interval of a rate (an error rate, a rejection rate, a share of runs).
 
@@ -188,13 +184,15 @@ def rate_interval(successes, n, confidence: float = CONFIDENCE) -> Interval:
     successes = check_nonnegative_int(successes, "successes")
     if successes > n:
         raise ValueError(f"successes must be in [0, n={n}], got {successes}")
-    ci = stats.binomtest(successes, n).proportion_ci(_check_confidence(confidence), "exact")
+    ci = stats.binomtest(successes, n).proportion_ci(
+        check_unit_interval(confidence, "confidence"), "exact"
+    )
     p = successes / n
     return Interval(p, float(ci.low), float(ci.high), n, math.sqrt(p * (1 - p)), "clopper-pearson")
 
 
 def _bootstrap(samples, statistic, paired, confidence, n_resamples, random_state, label):
-    confidence = _check_confidence(confidence)
+    confidence = check_unit_interval(confidence, "confidence")
     n_resamples = check_positive_int(n_resamples, "n_resamples")
     n = len(samples[0])
     estimate = float(statistic(*samples))
@@ -432,7 +430,7 @@ def replicates_to_decide(
         Bad ``confidence``, ``power`` or claimed region.
     """
     low, high = _claim(claim_low, claim_high)
-    alpha = 1 - _check_confidence(confidence)
+    alpha = 1 - check_unit_interval(confidence, "confidence")
     power = check_unit_interval(power, "power")
     theta = interval.estimate
     bound = min((b for b in (low, high) if math.isfinite(b)), key=lambda b: abs(theta - b))
@@ -628,7 +626,7 @@ def summarize(table: pd.DataFrame, confidence: float = CONFIDENCE) -> dict:
     """
     counts = {v: int((table.verdict == v).sum()) for v in VERDICTS}
     decided = counts["holds"] + counts["fails"]
-    expected = (1 - _check_confidence(confidence)) / 2 * decided
+    expected = (1 - check_unit_interval(confidence, "confidence")) / 2 * decided
     total = len(table)
     text = (
         f"{total} verdicts: {counts['holds']} hold, {counts['fails']} fail, "

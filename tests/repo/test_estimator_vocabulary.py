@@ -181,7 +181,7 @@ def test_fit_counts_takes_the_axes_of_an_encoder_domain():
 def test_a_bad_domain_is_named_at_fit():
     with pytest.raises(TypeError, match="domain must be a synthtrust.domain.Domain, a dict"):
         syn.MWEM(domain=["a"]).fit(CODES)
-    with pytest.raises(ValueError, match=r"domain\['a'\] must be >= 1 level, got 0"):
+    with pytest.raises(ValueError, match=r"domain\['a'\] must be an integer >= 1, got 0"):
         syn.SequentialCART(domain={"a": 0, "b": 2}).fit(CODES)
 
 

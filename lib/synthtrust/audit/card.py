@@ -19,7 +19,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from .._result import ResultMixin
-from .._validation import one_line
+from .._validation import check_str, one_line
 from .basis import Bins, span_dimension
 
 __all__ = ["GeneratorCard"]
@@ -86,12 +86,6 @@ def _check_marginals(marginals, columns: dict[str, int]) -> tuple[tuple[str, ...
     return tuple(out)
 
 
-def _check_text(value, name: str) -> str:
-    if not isinstance(value, str):
-        raise TypeError(f"{name} must be a string, got {type(value).__name__} {value!r}")
-    return value
-
-
 class GeneratorCard(ResultMixin):
     """The public part of a generator card (``houssiau2022``, §3.1): columns and Φ.
 
@@ -126,8 +120,8 @@ class GeneratorCard(ResultMixin):
         cols = _check_columns(columns)
         object.__setattr__(self, "_columns", cols)
         object.__setattr__(self, "_marginals", _check_marginals(marginals, cols))
-        object.__setattr__(self, "_name", _check_text(name, "name"))
-        object.__setattr__(self, "_description", _check_text(description, "description"))
+        object.__setattr__(self, "_name", check_str(name, "name"))
+        object.__setattr__(self, "_description", check_str(description, "description"))
 
     def __setattr__(self, key, value):
         raise AttributeError("GeneratorCard is immutable")

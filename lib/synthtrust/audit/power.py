@@ -19,6 +19,7 @@ import numpy as np
 import pandas as pd
 
 from .._validation import (
+    check_generator,
     check_positive_int,
     check_random_state,
     check_random_state_param,
@@ -28,18 +29,6 @@ from ..synthesizers.base import FittedMixin, ParamsMixin
 from .two_step import instantiate
 
 __all__ = ["LeakMixture", "rejection_rate"]
-
-
-def _check_generator_param(gen, name: str) -> None:
-    if not (
-        hasattr(gen, "get_params")
-        and callable(getattr(gen, "fit", None))
-        and callable(getattr(gen, "sample", None))
-    ):
-        raise TypeError(
-            f"{name} must be an unfitted estimator with get_params, fit and sample "
-            f"(e.g. synthtrust.synthesizers.IPF), got {type(gen).__name__}"
-        )
 
 
 class LeakMixture(ParamsMixin, FittedMixin):
@@ -88,8 +77,8 @@ class LeakMixture(ParamsMixin, FittedMixin):
         self._validate_params()
 
     def _validate_params(self) -> None:
-        _check_generator_param(self.honest, "honest")
-        _check_generator_param(self.dishonest, "dishonest")
+        check_generator(self.honest, "honest")
+        check_generator(self.dishonest, "dishonest")
         check_real_range(self.leak, "leak", 0.0, 1.0, low_open=False, high_open=False)
         check_random_state_param(self.random_state)
 

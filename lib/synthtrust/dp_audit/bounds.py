@@ -37,9 +37,11 @@ from scipy import optimize, special, stats
 
 from .._validation import (
     check_delta,
-    check_nonnegative_int,
+    check_int_array,
+    check_int_range,
     check_positive_int,
     check_real,
+    check_real_array,
     check_unit_interval,
 )
 
@@ -56,54 +58,11 @@ __all__ = [
 _SQRT2 = math.sqrt(2.0)
 
 
-# --------------------------------------------------------------------------------- validation
-def _check_int_array(value, name: str, low: int):
-    """An integer ≥ ``low`` (returned as ``int``) or an integer array with all entries ≥ ``low``."""
-    if np.ndim(value) == 0 and not isinstance(value, np.ndarray):
-        return _check_int_scalar(value, name, low)
-    arr = np.asarray(value)
-    if arr.dtype.kind not in "iu":
-        raise TypeError(f"{name} must be an integer or an integer array, got dtype {arr.dtype}")
-    if arr.ndim == 0:
-        return _check_int_scalar(arr.item(), name, low)
-    bad = arr < low
-    if bad.any():
-        raise ValueError(f"{name} must be >= {low}, got {arr[bad].flat[0]!r}")
-    return arr
-
-
-def _check_int_scalar(value, name: str, low: int) -> int:
-    return check_positive_int(value, name) if low == 1 else check_nonnegative_int(value, name)
-
-
-def _check_real_array(value, name: str, low: float, *, low_open: bool):
-    """A finite real ≥ (or >) ``low`` as ``float``, or a float array of such values."""
-    if np.ndim(value) == 0 and not isinstance(value, np.ndarray):
-        return check_real(value, name, low, low_open=low_open)
-    arr = np.asarray(value)
-    if arr.dtype.kind not in "iuf":
-        raise TypeError(f"{name} must be a real number or a real array, got dtype {arr.dtype}")
-    arr = arr.astype(float)
-    if arr.ndim == 0:
-        return check_real(arr.item(), name, low, low_open=low_open)
-    bad = ~np.isfinite(arr) | ((arr <= low) if low_open else (arr < low))
-    if bad.any():
-        allowed = f"finite and {'>' if low_open else '>='} {low}"
-        raise ValueError(f"{name} must be {allowed}, got {arr[bad].flat[0]!r}")
-    return arr
-
-
+# ------------------------------------------------------------------------------------ helpers
 def _as_output(value):
     """A Python float for a 0-d result, the array otherwise."""
     value = np.asarray(value, dtype=float)
     return float(value) if value.ndim == 0 else value
-
-
-def _check_count(k, name: str, n: int, n_name: str) -> int:
-    k = check_nonnegative_int(k, name)
-    if k > n:
-        raise ValueError(f"{name} must be an integer in [0, {n_name}] = [0, {n}], got {k!r}")
-    return k
 
 
 # ---------------------------------------------------------------------------- confidence limits
@@ -148,8 +107,8 @@ def clopper_pearson_upper(k, n, alpha):
     >>> clopper_pearson_upper([0, 10, 20], 20, 0.025).round(4).tolist()
     [0.1684, 0.728, 1.0]
     """
-    k = _check_int_array(k, "k", 0)
-    n = _check_int_array(n, "n", 1)
+    k = check_int_array(k, "k", 0)
+    n = check_int_array(n, "n", 1)
     alpha = check_unit_interval(alpha, "alpha")
     k_arr, n_arr = np.broadcast_arrays(k, n)
     above = k_arr > n_arr
@@ -167,8 +126,8 @@ def _rate_limits(fp: int, n0: int, fn: int, n1: int, alpha: float) -> tuple[floa
     """Validated counts → (FPR_ub, FNR_ub), each at level alpha / 2 (union bound)."""
     n0 = check_positive_int(n0, "n0")
     n1 = check_positive_int(n1, "n1")
-    fp = _check_count(fp, "fp", n0, "n0")
-    fn = _check_count(fn, "fn", n1, "n1")
+    fp = check_int_range(fp, "fp", 0, n0)
+    fn = check_int_range(fn, "fn", 0, n1)
     return clopper_pearson_upper(fp, n0, alpha / 2), clopper_pearson_upper(fn, n1, alpha / 2)
 
 
@@ -343,7 +302,7 @@ def ceiling(n_per_world, *, alpha=0.05):
     >>> ceiling([50, 250, 2500]).round(2)
     array([2.57, 4.21, 6.52])
     """
-    n = _check_int_array(n_per_world, "n_per_world", 1)
+    n = check_int_array(n_per_world, "n_per_world", 1)
     alpha = check_unit_interval(alpha, "alpha")
     log_q = math.log(alpha / 2) / np.asarray(n, dtype=float)
     return _as_output(np.maximum(log_q - np.log(-np.expm1(log_q)), 0.0))
@@ -403,8 +362,8 @@ def gdp_delta(epsilon, mu):
     >>> [f"{d:.3e}" for d in gdp_delta([0.5, 1.0, 2.0], 0.5)]
     ['5.244e-02', '6.830e-03', '9.439e-06']
     """
-    epsilon = _check_real_array(epsilon, "epsilon", 0.0, low_open=False)
-    mu = _check_real_array(mu, "mu", 0.0, low_open=True)
+    epsilon = check_real_array(epsilon, "epsilon", 0.0, low_open=False)
+    mu = check_real_array(mu, "mu", 0.0, low_open=True)
     epsilon, mu = np.broadcast_arrays(np.asarray(epsilon, float), np.asarray(mu, float))
     return _as_output(np.exp(_gdp_log_delta(epsilon, mu)))
 
@@ -548,8 +507,8 @@ def one_run_epsilon_lower_bound(m, r, v, *, delta=0.0, alpha=0.05) -> float:
     0.0
     """
     m = check_positive_int(m, "m")
-    r = _check_count(r, "r", m, "m")
-    v = _check_count(v, "v", r, "r")
+    r = check_int_range(r, "r", 0, m)
+    v = check_int_range(v, "v", 0, r)
     delta = check_real(delta, "delta", 0.0, 1.0)
     alpha = check_unit_interval(alpha, "alpha")
 

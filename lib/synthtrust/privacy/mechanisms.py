@@ -18,7 +18,7 @@ import numbers
 
 import numpy as np
 
-from .._validation import check_random_state
+from .._validation import check_instance, check_random_state
 from .accounting import cdp_rho
 from .ledger import PrivacyLedger
 
@@ -53,11 +53,6 @@ def _as_values(value, name: str) -> np.ndarray:
     if not np.all(np.isfinite(arr)):
         raise ValueError(f"{name} contains NaN or infinite values")
     return arr
-
-
-def _check_ledger(ledger) -> None:
-    if ledger is not None and not isinstance(ledger, PrivacyLedger):
-        raise TypeError(f"ledger must be a PrivacyLedger or None, got {type(ledger).__name__}")
 
 
 def _out(arr: np.ndarray, scalar: bool):
@@ -158,7 +153,7 @@ def laplace(
 
     Source: Dwork, McSherry, Nissim, Smith (2006); Dwork & Roth (2014), Def. 3.3, Thm. 3.6.
     """
-    _check_ledger(ledger)
+    check_instance(ledger, "ledger", PrivacyLedger, allow_none=True)
     b, eps, sens = _laplace_calibration(scale, sensitivity, epsilon, ledger)
     arr = _as_values(value, "value")
     rng = check_random_state(random_state)
@@ -228,7 +223,7 @@ def discrete_laplace(
     Source: Canonne, Kamath, Steinke (2022), "The discrete Gaussian for differential privacy",
     J. Priv. Confid. 12(1), §2 and Alg. 2; used by Montoya Perez et al. (2024) with t = 2/ε.
     """
-    _check_ledger(ledger)
+    check_instance(ledger, "ledger", PrivacyLedger, allow_none=True)
     t, eps, sens = _laplace_calibration(scale, sensitivity, epsilon, ledger)
     arr = _as_values(value, "value")
     if not np.all(arr == np.rint(arr)):
@@ -289,7 +284,7 @@ def gaussian(
     ValueError
         Conflicting or incomplete calibration; parameters not > 0; δ ∉ (0, 1).
     """
-    _check_ledger(ledger)
+    check_instance(ledger, "ledger", PrivacyLedger, allow_none=True)
     rec_eps = rec_delta = None
     if sigma is not None:
         if rho is not None or epsilon is not None or delta is not None:
@@ -415,7 +410,7 @@ def exponential_mechanism(
         Empty candidate axis, NaN or +inf scores, a row with all candidates excluded,
         ε or Δ not > 0.
     """
-    _check_ledger(ledger)
+    check_instance(ledger, "ledger", PrivacyLedger, allow_none=True)
     logits = _em_logits(scores, epsilon, sensitivity)
     rng = check_random_state(random_state)
     idx = np.argmax(logits + rng.gumbel(size=logits.shape), axis=-1)
@@ -473,7 +468,7 @@ def exponential_mechanism_counts(
     TypeError, ValueError
         Probabilities not finite, negative or not summing to 1; ``size`` < 1; ε or Δ not > 0.
     """
-    _check_ledger(ledger)
+    check_instance(ledger, "ledger", PrivacyLedger, allow_none=True)
     eps = _positive(epsilon, "epsilon")
     sens = _positive(sensitivity, "sensitivity")
     if isinstance(size, bool) or not isinstance(size, numbers.Integral) or size < 1:

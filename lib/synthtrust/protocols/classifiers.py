@@ -9,11 +9,10 @@ from __future__ import annotations
 
 import numbers
 import warnings
-from collections.abc import Iterable
 
 import pandas as pd
 
-from .._validation import check_frame, check_random_state
+from .._validation import check_frame, check_names, check_random_state
 from ._checks import check_target, labels_of
 
 #: Classifier names accepted by :func:`make_classifier` (paper §IV.C).
@@ -47,14 +46,6 @@ class _ColumnPicker:
             if is_cat == self.want_categorical:
                 out.append(col)
         return out
-
-
-def _check_categorical(categorical) -> tuple:
-    if categorical is None:
-        return ()
-    if isinstance(categorical, str) or not isinstance(categorical, Iterable):
-        raise TypeError(f"categorical must be a list of column names or None, got {categorical!r}")
-    return tuple(categorical)
 
 
 def _int_seed(random_state) -> int | None:
@@ -106,7 +97,7 @@ def make_classifier(name: str, random_state=None, *, categorical=None):
     from sklearn.svm import LinearSVC
 
     check_classifier_name(name)
-    cats = _check_categorical(categorical)
+    cats = check_names(categorical, "categorical")
     seed = _int_seed(random_state)
     if name == "random_forest":
         clf = RandomForestClassifier(n_estimators=100, random_state=seed)

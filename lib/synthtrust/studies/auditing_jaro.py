@@ -16,11 +16,12 @@ from __future__ import annotations
 
 import itertools
 import math
-import numbers
 from fractions import Fraction
 from functools import lru_cache
 
 import numpy as np
+
+from .._validation import check_int_range
 
 __all__ = [
     "expected_jaro_random_permutation",
@@ -83,14 +84,6 @@ def jaro_similarity(a: str, b: str) -> float:
     return float(_jaro_fraction(a, b))
 
 
-def _check_perm_length(n) -> int:
-    if isinstance(n, bool) or not isinstance(n, numbers.Integral) or not 1 <= n <= 8:
-        raise ValueError(
-            f"n must be an integer in 1..8 (n! permutations are enumerated), got {n!r}"
-        )
-    return int(n)
-
-
 @lru_cache(maxsize=8)
 def _random_jaro_values(n: int) -> tuple:
     """Exact Jaro similarity of every permutation of n distinct characters with the identity."""
@@ -112,7 +105,7 @@ def expected_jaro_random_permutation(n: int = 6) -> Fraction:
     ValueError
         ``n`` not an integer in 1..8.
     """
-    vals = _random_jaro_values(_check_perm_length(n))
+    vals = _random_jaro_values(check_int_range(n, "n", 1, 8))
     return sum(vals, Fraction(0)) / len(vals)
 
 
@@ -125,7 +118,7 @@ def jaro_random_permutation_sd(n: int = 6) -> float:
     ValueError
         ``n`` not an integer in 1..8.
     """
-    vals = _random_jaro_values(_check_perm_length(n))
+    vals = _random_jaro_values(check_int_range(n, "n", 1, 8))
     mean = sum(vals, Fraction(0)) / len(vals)
     return math.sqrt(float(sum(((v - mean) ** 2 for v in vals), Fraction(0)) / len(vals)))
 

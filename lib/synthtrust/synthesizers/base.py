@@ -36,6 +36,7 @@ import pandas as pd
 
 from .._validation import (
     check_epsilon,
+    check_int_range,
     check_positive_int,
     check_random_state,
     check_random_state_param,
@@ -70,16 +71,6 @@ class NotFittedError(ValueError, AttributeError):
 # --------------------------------------------------------------------------------------------
 # domains and shapes
 # --------------------------------------------------------------------------------------------
-def _check_levels(value, name: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        raise TypeError(
-            f"{name} must be an integer number of levels, got {type(value).__name__} {value!r}"
-        )
-    if value < 1:
-        raise ValueError(f"{name} must be >= 1 level, got {value!r}")
-    return int(value)
-
-
 def check_domain(domain, columns: Sequence | None = None) -> dict:
     """Validate a domain ``{column: number of levels}`` and return it as a plain dict.
 
@@ -99,7 +90,7 @@ def check_domain(domain, columns: Sequence | None = None) -> dict:
         )
     if len(domain) == 0:
         raise ValueError("domain is empty; give {column: number of levels} for every column")
-    checked = {col: _check_levels(k, f"domain[{col!r}]") for col, k in domain.items()}
+    checked = {col: check_int_range(k, f"domain[{col!r}]", 1) for col, k in domain.items()}
     if columns is not None:
         columns = list(columns)
         missing = [c for c in columns if c not in checked]
@@ -132,7 +123,7 @@ def check_domain_param(domain, name: str = "domain") -> None:
     if len(domain) == 0:
         raise ValueError(f"{name} is empty; give {{column: number of levels}} for every column")
     for col, k in domain.items():
-        _check_levels(k, f"{name}[{col!r}]")
+        check_int_range(k, f"{name}[{col!r}]", 1)
 
 
 def domain_sizes(domain) -> dict | None:
@@ -166,7 +157,7 @@ def check_shape(shape, cells: int | None = None) -> tuple[int, ...]:
         shape = (shape,)
     if not isinstance(shape, Sequence) or isinstance(shape, str) or len(shape) == 0:
         raise TypeError(f"shape must be a non-empty tuple of level counts, got {shape!r}")
-    shape = tuple(_check_levels(k, f"shape[{i}]") for i, k in enumerate(shape))
+    shape = tuple(check_int_range(k, f"shape[{i}]", 1) for i, k in enumerate(shape))
     if cells is not None and int(np.prod(shape, dtype=np.int64)) != cells:
         raise ValueError(
             f"shape {shape} has {int(np.prod(shape, dtype=np.int64))} cells but the counts have {cells} columns"

@@ -85,13 +85,6 @@ _METHODS = ("round", "sample")
 # --------------------------------------------------------------------------------------------
 # validation and structure
 # --------------------------------------------------------------------------------------------
-def _check_options(iters, total, synthetic_method) -> int:
-    iters = check_positive_int(iters, "iters")
-    check_choice(total, "total", _TOTALS)
-    check_choice(synthetic_method, "synthetic_method", _METHODS)
-    return iters
-
-
 def _names(ndim: int) -> tuple[str, ...]:
     return tuple(f"x{i}" for i in range(ndim))
 
@@ -622,7 +615,9 @@ def private_pgm(
     mat, was_1d = as_count_matrix(counts)
     shape = check_shape(shape, mat.shape[1])
     cliques = check_marginals(marginals, len(shape))
-    iters = _check_options(iters, total, synthetic_method)
+    iters = check_positive_int(iters, "iters")
+    check_choice(total, "total", _TOTALS)
+    check_choice(synthetic_method, "synthetic_method", _METHODS)
     if n_synthetic is not None:
         n_synthetic = check_positive_int(n_synthetic, "n_synthetic")
     rngs = replicate_generators(random_state, mat.shape[0])

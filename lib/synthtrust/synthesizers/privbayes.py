@@ -113,7 +113,15 @@ from itertools import groupby
 import numpy as np
 import pandas as pd
 
-from .._validation import check_epsilon, check_int_at_least, int_at_least, one_of, optional, real_in
+from .._validation import (
+    check_epsilon,
+    check_int_at_least,
+    int_at_least,
+    int_in,
+    one_of,
+    optional,
+    real_in,
+)
 from ..privacy.mechanisms import exponential_mechanism, laplace
 from .tabular import TabularSynthesizer
 
@@ -141,13 +149,6 @@ NOISE_MODELS = ("dp", "datasynthesizer-0.1.3")
 # --------------------------------------------------------------------------------------------
 _check_beta = real_in(0.0, 1.0, low_open=True, high_open=True)
 _check_theta = real_in(0.0, low_open=True)
-
-
-def _check_max_cells(value, name: str) -> int:
-    value = check_int_at_least(value, name, 1)
-    if value > MAX_CELLS_LIMIT:
-        raise ValueError(f"{name} must be <= {MAX_CELLS_LIMIT} (2**24), got {value!r}")
-    return value
 
 
 def theta_usefulness(n: int, d: int, k: int, epsilon: float, beta: float = 0.5) -> float:
@@ -437,7 +438,7 @@ class PrivBayes(TabularSynthesizer):
         "degree": optional(int_at_least(0)),
         "theta": _check_theta,
         "beta": _check_beta,
-        "max_cells": optional(_check_max_cells),
+        "max_cells": optional(int_in(1, MAX_CELLS_LIMIT)),
         "noise": one_of(*NOISE_MODELS),
     }
 

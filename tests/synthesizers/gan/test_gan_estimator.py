@@ -226,7 +226,7 @@ def test_budget_too_small_warns_and_releases_initial_generator():
             r"clip_bound=None \(no sanitiser\) is the non-private control: it needs "
             r"noise_multiplier=0, got noise_multiplier=1.07",
         ),
-        (dict(numeric_columns="a"), ValueError, r"numeric_columns must be a sequence of column"),
+        (dict(numeric_columns="a"), ValueError, r"numeric_columns must be a list of column names"),
         (dict(composition="joint"), ValueError, r"composition must be one of"),
         (dict(conversion="pld"), ValueError, r"conversion must be one of"),
         (dict(random_state="x"), TypeError, r"random_state must be"),

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import functools
 
-import numpy as np
 import pandas as pd
 
+from ..._validation import check_int_range
 from .adult import prepare_adult
 from .artificial import artificial_table
 from .household import prepare_household
@@ -75,16 +75,6 @@ def load_table(name: str) -> pd.DataFrame:
     return _table(name).copy()
 
 
-def _check_k(k) -> int:
-    if isinstance(k, (bool, np.bool_)) or not isinstance(k, (int, np.integer)):
-        raise TypeError(
-            f"k must be an integer 1..5 (paper numbering), got {type(k).__name__} {k!r}"
-        )
-    if not 1 <= int(k) <= 5:
-        raise ValueError(f"k must be 1..5 (Artificial 1..5 of giles2022 §5.1), got {k!r}")
-    return int(k)
-
-
 def make_artificial(k: int) -> pd.DataFrame:
     """Artificial dataset ``k`` of ``giles2022`` §5.1 (QUIPP ``generators/artificial/generate.py``
     through privgem's ``make_table``).
@@ -123,4 +113,4 @@ def make_artificial(k: int) -> pd.DataFrame:
     ValueError
         ``k`` outside 1..5.
     """
-    return _table(f"artificial_{_check_k(k)}").copy()
+    return _table(f"artificial_{check_int_range(k, 'k', 1, 5)}").copy()

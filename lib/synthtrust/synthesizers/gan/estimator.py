@@ -19,6 +19,7 @@ import pandas as pd
 from ..._optional import import_optional
 from ..._validation import (
     check_epsilon,
+    check_names,
     check_nonnegative_int,
     check_positive_int,
     check_random_state,
@@ -43,11 +44,6 @@ def _check_betas(betas, name: str) -> None:
         raise ValueError(f"{name} must be a pair (beta1, beta2) in [0, 1), got {betas!r}")
     for i, b in enumerate(betas):
         check_real(b, f"{name}[{i}]", 0.0, 1.0, high_open=True)
-
-
-def _check_columns(columns, name: str) -> None:
-    if isinstance(columns, str) or not isinstance(columns, Sequence):
-        raise ValueError(f"{name} must be a sequence of column names, got {columns!r}")
 
 
 def _check_checkpoints(checkpoints, name: str) -> None:
@@ -185,7 +181,7 @@ class GSWGAN(GSWGANTraining, TabularSynthesizer):
         "drift_weight": real_in(0.0),
         "ema_decay": real_in(0.0, 1.0, high_open=True),
         "tau": real_in(0.0, low_open=True),
-        "numeric_columns": _check_columns,
+        "numeric_columns": check_names,
         "pretrain_iterations": check_nonnegative_int,
         "max_iter": check_positive_int,
         "checkpoints": optional(_check_checkpoints),

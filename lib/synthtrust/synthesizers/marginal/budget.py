@@ -11,18 +11,7 @@ from __future__ import annotations
 import math
 import numbers
 
-from ..._validation import check_positive_int
-
-
-def _check_rho(rho) -> float:
-    if (
-        isinstance(rho, bool)
-        or not isinstance(rho, numbers.Real)
-        or not math.isfinite(rho)
-        or rho <= 0
-    ):
-        raise ValueError(f"rho must be a finite real number > 0, got {rho!r}")
-    return float(rho)
+from ..._validation import check_positive_int, check_rho
 
 
 def mst_budget(rho: float, d: int) -> dict:
@@ -48,7 +37,7 @@ def mst_budget(rho: float, d: int) -> dict:
     McKenna, Miklau & Sheldon (JPC 2021) [``mckenna2021``], §4; the reference ``mechanisms/mst.py``
     of Private-PGM [``privatepgm2025``].
     """
-    rho = _check_rho(rho)
+    rho = check_rho(rho)
     if isinstance(d, bool) or not isinstance(d, numbers.Integral) or d < 1:
         raise ValueError(f"d must be an integer >= 1, got {d!r}")
     if d == 1:
@@ -75,7 +64,7 @@ def aim_budget(rho: float, rounds: int, measure_share: float = 0.9) -> tuple[flo
     McKenna et al. (VLDB 2022) [``mckenna2022``], Alg. 2; the reference ``mechanisms/aim.py`` of
     Private-PGM [``privatepgm2025``].
     """
-    rho = _check_rho(rho)
+    rho = check_rho(rho)
     rounds = check_positive_int(rounds, "rounds")
     sigma = math.sqrt(rounds / (2.0 * measure_share * rho))
     eps = math.sqrt(8.0 * (1.0 - measure_share) * rho / rounds)
@@ -92,6 +81,6 @@ def mwem_pgm_budget(rho: float, rounds: int, alpha: float = 0.9) -> tuple[float,
     McKenna, Sheldon & Miklau (ICML 2019) [``mckenna2019``], §3.3 (MWEM with Private-PGM); the
     reference script ``mechanisms/mwem+pgm.py`` of Private-PGM [``privatepgm2025``].
     """
-    rho = _check_rho(rho)
+    rho = check_rho(rho)
     rho_r = rho / check_positive_int(rounds, "rounds")
     return math.sqrt(1.0 / (2.0 * alpha * rho_r)), math.sqrt(8.0 * (1.0 - alpha) * rho_r)
