@@ -7,6 +7,7 @@ import sys
 import textwrap
 
 import pytest
+from _user_module import user_module
 
 from synthtrust import cli
 from synthtrust.audit import GeneratorCard
@@ -58,13 +59,9 @@ SOURCE = textwrap.dedent('''
 
 @pytest.fixture
 def workdir(tmp_path, monkeypatch):
-    (tmp_path / f"{MODULE}.py").write_text(SOURCE)
     GeneratorCard.two_way({"a": 3, "b": 3, "c": 2}, name="toy").save(tmp_path / "card.yaml")
-    monkeypatch.chdir(tmp_path)
-    yield tmp_path
-    sys.modules.pop(MODULE, None)
-    if str(tmp_path) in sys.path:
-        sys.path.remove(str(tmp_path))
+    with user_module(tmp_path, monkeypatch, MODULE, SOURCE) as path:
+        yield path
 
 
 ARGS = [

@@ -9,6 +9,7 @@ import sys
 import textwrap
 
 import pytest
+from _user_module import user_module
 
 from synthtrust import cli
 
@@ -70,12 +71,8 @@ ARGS = ["--neighbouring", "replace-one", "--fits", "200", "--score", "count", "-
 
 @pytest.fixture
 def workdir(tmp_path, monkeypatch):
-    (tmp_path / f"{MODULE}.py").write_text(SOURCE)
-    monkeypatch.chdir(tmp_path)
-    yield tmp_path
-    sys.modules.pop(MODULE, None)
-    if str(tmp_path) in sys.path:
-        sys.path.remove(str(tmp_path))
+    with user_module(tmp_path, monkeypatch, MODULE, SOURCE) as path:
+        yield path
 
 
 def _cli(workdir, *args):

@@ -482,142 +482,23 @@ def test_feature_importance_bad_input(forest):
         feature_importance(model, X, y, method="permutation", n_repeats=0)
 
 
-# ------------------------------------------------------------------- TreeSHAP (_treeshap.py)
-#: |Δφ| allowed between synthtrust._treeshap and shap (both exact; about 1e-15 is seen)
-SHAP_TOL = 1e-9
-
-
-def _shapley_by_enumeration(tree, x):
-    """Path-dependent SHAP of one row by brute force: the conditional expectation of Lundberg et
-    al. (2020, Alg. 1, EXPVALUE) for every subset S, weighted |S|!(M − |S| − 1)!/M!."""
-    t = tree.tree_
-    x = x.astype(np.float32)
-    n_features = x.shape[0]
-
-    def expvalue(node, subset):
-        if t.children_left[node] < 0:
-            return t.value[node, 0, 0]
-        left, right = t.children_left[node], t.children_right[node]
-        f = t.feature[node]
-        if f in subset:
-            return expvalue(left if x[f] <= t.threshold[node] else right, subset)
-        w = t.weighted_n_node_samples
-        return (w[left] * expvalue(left, subset) + w[right] * expvalue(right, subset)) / w[node]
-
-    phi = np.zeros(n_features)
-    for i in range(n_features):
-        others = [j for j in range(n_features) if j != i]
-        for size in range(n_features):
-            weight = math.factorial(size) * math.factorial(n_features - size - 1)
-            weight /= math.factorial(n_features)
-            for subset in itertools.combinations(others, size):
-                gain = expvalue(0, set(subset) | {i}) - expvalue(0, set(subset))
-                phi[i] += weight * gain
-    return phi
-
-
-def test_treeshap_equals_brute_force_shapley_on_a_deep_tree():
-    import shap
-
-    from synthtrust._treeshap import tree_shap_values
-
-    rng = np.random.default_rng(11)
-    X = rng.normal(size=(500, 4))
-    y = X[:, 0] * X[:, 1] + np.sin(2 * X[:, 2]) + 0.3 * rng.normal(size=500)
-    tree = DecisionTreeRegressor(max_depth=8, random_state=0).fit(X, y)
-    t = tree.tree_
-    assert t.max_depth == 8 > X.shape[1]  # paths split on some feature more than once
-    explainer = shap.TreeExplainer(tree)
-    rows = X[:12]
-    phi = tree_shap_values(explainer.model, rows)[..., 0]
-    oracle = np.array([_shapley_by_enumeration(tree, x) for x in rows])
-    assert np.max(np.abs(phi - oracle)) <= SHAP_TOL
-    # efficiency: φ sums to f(x) − E f
-    np.testing.assert_allclose(phi.sum(axis=1), tree.predict(rows) - explainer.expected_value)
-
-
-def _fully_grown(kind):
-    from sklearn.ensemble import ExtraTreesClassifier, RandomForestRegressor
-
-    rng = np.random.default_rng(12)
-    n = 400
-    X = pd.DataFrame(rng.normal(size=(n, 5)), columns=[f"x{i}" for i in range(5)])
-    X["onehot"] = (rng.random(n) < 0.3).astype(float)  # a binary column, as Adult's dummies
-    signal = X["x0"] + 0.7 * X["x1"] * X["x2"] + X["onehot"] + 0.5 * rng.normal(size=n)
-    if kind == "regressor":
-        return RandomForestRegressor(n_estimators=8, random_state=0).fit(X, signal), X
-    if kind == "extra-trees":
-        return ExtraTreesClassifier(n_estimators=8, random_state=0).fit(X, signal > 0), X
-    classes = 2 if kind == "binary" else 3
-    y = np.digitize(signal, np.quantile(signal, np.linspace(0, 1, classes + 1)[1:-1]))
-    return RandomForestClassifier(n_estimators=12, random_state=0).fit(X, y), X
-
-
-@pytest.mark.parametrize("kind", ["binary", "three-class", "regressor", "extra-trees"])
-def test_treeshap_equals_shap_on_fully_grown_forests(kind):
-    import shap
-
-    from synthtrust._treeshap import fast_path_applies, tree_shap_values
-
-    model, X = _fully_grown(kind)
-    assert all(e.get_depth() >= 10 for e in model.estimators_)  # max_depth None: deep trees
-    explainer = shap.TreeExplainer(model)
-    assert fast_path_applies(explainer, model)
-    rows = X.iloc[:150]
-    ref = np.asarray(explainer.shap_values(rows))
-    ref = ref if ref.ndim == 3 else ref[..., None]  # (rows, features, outputs)
-    phi = tree_shap_values(explainer.model, rows)
-    assert phi.shape == ref.shape and phi.shape[:2] == (150, 6)
-    assert np.max(np.abs(phi - ref)) <= SHAP_TOL
-    for multiclass in ("mean", "last"):
-        ours = feature_importance(model, rows, method="shap", multiclass=multiclass).to_numpy()
-        theirs = np.abs(ref[..., -1]) if multiclass == "last" else np.abs(ref).mean(axis=2)
-        assert np.max(np.abs(ours - theirs.mean(axis=0))) <= SHAP_TOL
-
-
-def test_treeshap_missing_values_take_shaps_branch():
-    import shap
-
-    from synthtrust._treeshap import tree_shap_values
-
-    rng = np.random.default_rng(13)
-    X = rng.normal(size=(300, 4))
-    y = (X[:, 0] + X[:, 1] + rng.normal(size=300) > 0).astype(int)
-    X[rng.random(X.shape) < 0.15] = np.nan
-    model = RandomForestClassifier(n_estimators=6, random_state=0).fit(X, y)
-    explainer = shap.TreeExplainer(model)
-    ref = explainer.shap_values(X[:80])
-    assert np.max(np.abs(tree_shap_values(explainer.model, X[:80]) - ref)) <= SHAP_TOL
-
-
-def test_treeshap_blocks_of_rows_give_the_rows_of_the_whole():
-    import shap
-
-    from synthtrust._treeshap import BLOCK, tree_shap_values
-
-    model, X = _fully_grown("binary")
-    ens = shap.TreeExplainer(model).model
-    whole = tree_shap_values(ens, X.iloc[: BLOCK + 30])
-    parts = [
-        tree_shap_values(ens, X.iloc[a:b])
-        for a, b in [(0, 7), (7, BLOCK + 1), (BLOCK + 1, BLOCK + 30)]
-    ]
-    assert np.array_equal(whole, np.concatenate(parts))  # bitwise: rows are independent
-
-
-def test_treeshap_leaves_other_models_to_shap():
+def test_feature_importance_shap_is_shaps_on_the_fast_path_and_off_it(forest):
+    """A fully grown forest goes through synthtrust._treeshap, a boosted model through shap
+    itself: both give shap's mean |φ| (tests/test_treeshap.py checks the φ themselves)."""
     import shap
     from sklearn.ensemble import GradientBoostingClassifier
 
-    from synthtrust._treeshap import fast_path_applies
-
-    model, X = _fully_grown("binary")
-    data = shap.TreeExplainer(model, X.iloc[:50], feature_perturbation="interventional")
-    assert not fast_path_applies(data, model)
-    boosted = GradientBoostingClassifier(n_estimators=5, random_state=0).fit(X, model.predict(X))
-    assert not fast_path_applies(shap.TreeExplainer(boosted), boosted)
-    phi = shap.TreeExplainer(boosted).shap_values(X.iloc[:20])
-    got = feature_importance(boosted, X.iloc[:20], method="shap")
+    model, X, y = forest
+    assert model.max_depth is None  # fully grown trees
+    rows = X.iloc[:40]
+    phi = np.asarray(shap.TreeExplainer(model).shap_values(rows))  # (rows, features, classes)
+    for multiclass in ("mean", "last"):
+        ours = feature_importance(model, rows, method="shap", multiclass=multiclass).to_numpy()
+        theirs = np.abs(phi[..., -1]) if multiclass == "last" else np.abs(phi).mean(axis=2)
+        assert np.max(np.abs(ours - theirs.mean(axis=0))) <= 1e-9
+    boosted = GradientBoostingClassifier(n_estimators=5, random_state=0).fit(X, y)
+    phi = shap.TreeExplainer(boosted).shap_values(rows)
+    got = feature_importance(boosted, rows, method="shap")
     np.testing.assert_allclose(got.to_numpy(), np.abs(phi).mean(axis=0), rtol=1e-12)
 
 

@@ -42,7 +42,7 @@ trees with D ≈ 20–25 distinct features on a path; v1 is about 1.5× shap by 
 TreeSHAP for XGBoost, LightGBM and ONNX models; a source distribution needing Rust).
 
 Agreement with ``shap``: within 1e-9 absolute on every φ (about 1e-13 measured on the Adult
-forest; ``tests/test_importance.py``, ``benchmarks/bench_treeshap.py``).
+forest; ``tests/test_treeshap.py``, ``benchmarks/bench_treeshap.py``).
 
 References: Lundberg et al. (2020) [``lundberg2020``]; Owen (1972) [``owen1972``]; Yu et al.
 (2022) [``yu2022``].

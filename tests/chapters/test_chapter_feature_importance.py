@@ -1,6 +1,6 @@
-"""Chapter 4 (feature importance, Giles et al. 2022): presets, the study's measures against hand
-computations, the AUC conventions, the grid's bad input, one replicate end to end, the smoke
-run's outputs and its verdicts."""
+"""Chapter 4 (feature importance, Giles et al. 2022): presets, the grid's summary and bad input,
+one replicate end to end, the smoke run's outputs and its verdicts. The study's measures, the
+AUC conventions and the generators: tests/studies/feature_importance/."""
 
 import json
 
@@ -11,7 +11,6 @@ import pytest
 from synthtrust import runner, verdicts
 from synthtrust.experiment import run_grid
 from synthtrust.studies import feature_importance as fi
-from synthtrust.studies.feature_importance import models
 
 NAME = "feature_importance"
 
@@ -48,68 +47,13 @@ def test_pate_ctgan_at_every_paper_epsilon_has_an_affordable_noise():
     paper = runner.load_params(NAME, "paper")
     n = 48_842  # all of Adult, more than any training split: the smallest δ = 1/(n·√n)
     delta = 1.0 / (n * np.sqrt(n))
-    for eps, (order, _) in fi.PAPER_TABLE1.items():
+    for eps in fi.PAPER_TABLE1:
         gan = fi.make_generator("pate_ctgan", eps, "adult", paper, 0)
-        assert gan.moments_order == order
         pate_eps = (1 - gan.cond_epsilon_fraction) * eps
         queries = paper["pate_max_iterations"] * gan.student_iters * gan.batch_size
-        assert pate_noise_for_budget(pate_eps, delta, queries, order) > 0
+        assert pate_noise_for_budget(pate_eps, delta, queries, gan.moments_order) > 0
     with pytest.raises(ValueError, match="moments_order = 1000 is too small"):
         pate_noise_for_budget(0.9 * 0.01, delta, 3000 * 5 * 64, 1000)
-    assert fi.make_generator("pate_ctgan", 2.0, "adult", paper, 0).moments_order == 1000
-
-
-def test_compare_rankings_by_hand():
-    real = pd.Series({"a": 0.5, "b": 0.3, "c": 0.2})
-    syn = pd.Series({"a": 0.2, "b": 0.5, "c": 0.3})  # ranking b, c, a
-    assoc = pd.DataFrame(np.eye(3), index=list("abc"), columns=list("abc"))
-    assoc.loc["a", "b"] = assoc.loc["b", "a"] = 0.64
-    out = fi.compare_rankings(real, syn, assoc, p=0.8)
-    # RBO_ext, k = 3: X = (0, 1, 3); (X_k/k) p^k + (1-p)/p Σ X_d/d p^d
-    p = 0.8
-    rbo = p**3 + (1 - p) / p * (0 + 0.5 * p**2 + 1.0 * p**3)
-    assert out["rbo"] == pytest.approx(rbo, abs=1e-12)
-    # soft overlaps: depth 1 {a} vs {b}: sqrt(.64) = .8; depth 2 {a,b} vs {b,c}: a-c 0 + b-b 1
-    # or a-b .8 + b-c 0 -> 1; depth 3: 3
-    corr = p**3 + (1 - p) / p * (0.8 * p + 0.5 * p**2 + 1.0 * p**3)
-    assert out["corr_rbo"] == pytest.approx(corr, abs=1e-12)
-    ua, ub = real / np.linalg.norm(real), syn / np.linalg.norm(syn)
-    assert out["cosine"] == pytest.approx(float(ua @ ub), abs=1e-12)
-    assert out["l2"] == pytest.approx(float(np.linalg.norm(ua - ub)), abs=1e-12)
-    assert out["corr_rbo"] >= out["rbo"]
-    # a constant feature gives NaN associations: they count as 0 (here: plain RBO)
-    nan = assoc.astype(float).where(np.eye(3, dtype=bool))
-    assert fi.compare_rankings(real, syn, nan, p=0.8)["corr_rbo"] == pytest.approx(rbo)
-
-
-class _Fixed:
-    """A 'model' that predicts fixed probabilities (for the AUC conventions)."""
-
-    def __init__(self, classes, proba):
-        self.classes_ = np.asarray(classes)
-        self._proba = np.asarray(proba, dtype=float)
-
-    def predict_proba(self, X):
-        return self._proba
-
-
-def test_auc_binary_multiclass_and_unseen_classes():
-    from sklearn.metrics import roc_auc_score
-
-    y = pd.Series([0, 0, 1, 1])
-    m = _Fixed([0, 1], [[0.9, 0.1], [0.6, 0.4], [0.65, 0.35], [0.2, 0.8]])
-    assert models.forest_auc(m, None, y, [0, 1]) == pytest.approx(0.75)
-    # a synthetic model that saw only class 0 predicts P(1) = 0: AUC 0.5
-    m0 = _Fixed([0], [[1.0]] * 4)
-    assert models.forest_auc(m0, None, y, [0, 1]) == pytest.approx(0.5)
-    # three classes: one-vs-one (Hand & Till) on the model's probabilities
-    rng = np.random.default_rng(0)
-    proba = rng.dirichlet(np.ones(3), size=30)
-    y3 = pd.Series(np.tile([1, 2, 3], 10))
-    m3 = _Fixed([1, 2, 3], proba)
-    expected = roc_auc_score(y3, proba, multi_class="ovo", labels=[1, 2, 3])
-    assert models.forest_auc(m3, None, y3, [1, 2, 3]) == pytest.approx(expected)
-    assert np.isnan(models.forest_auc(m, None, pd.Series([1, 1, 1, 1]), [0, 1]))
 
 
 def test_summarize_means_sds_and_failed_runs():
@@ -163,8 +107,6 @@ def test_grid_rejects_bad_input():
         fi.build_grid(
             datasets_=["polish"], generators={"subsample": [1.5]}, pate_datasets=[], extra={}
         )
-    with pytest.raises(ValueError, match="unknown generator 'gan'"):
-        fi.make_generator("gan", 1.0, "polish", {}, 0)
 
 
 PARAMS = {
@@ -298,13 +240,6 @@ def test_similarity_by_hand_and_all_zero_importances_fail():
     assert out.level.dtype == float and out.level[0] == 0.5 and out.level[1:].isna().all()
     with pytest.raises(ValueError, match=r"no replicate for \(dataset, rep, method\) \('d', 2"):
         fi.similarity(syn.assign(rep=2), real)
-
-
-def test_importance_json_keeps_every_float():
-    s = pd.Series({"x": 0.1 + 0.2, "y": 1 / 3, "z": 5e-324})
-    back = fi.grid.scores_from_json(fi.grid.scores_to_json(s))
-    assert list(back.index) == ["x", "y", "z"] and (back.to_numpy() == s.to_numpy()).all()
-    assert fi.grid.scores_from_json("{}").empty
 
 
 def test_smoke_run_outputs(smoke_run_of):

@@ -1,5 +1,6 @@
 """Chapter 2 contract: parameters cell = default preset, presets, the smoke run's outputs, and
-the paper's rows reproduced where the paper's definitions apply (adult, credit-default)."""
+the paper's rows reproduced where the paper's definitions apply (adult, credit-default). The
+transcription of the paper's numbers: tests/studies/test_holdout_paper.py."""
 
 import numpy as np
 import pandas as pd
@@ -20,25 +21,6 @@ def test_presets_share_keys_and_paper_preset_is_the_published_study():
     # §4: every generator drew 50 000 records; SDV's CTGAN trains 300 epochs by default
     assert paper["generator_rows"] == 50_000 and paper["ctgan_epochs"] == 300
     assert {"cart", "ctgan", "copula"} <= set(paper["generators"])
-
-
-def test_paper_table_transcription():
-    """Spot checks of Figures 7 and 8 against the printed numbers."""
-    adult = hf.paper_rows("adult").set_index("source")
-    assert adult.loc["Holdout", "tvd_3"] == pytest.approx(0.021)
-    assert adult.loc["Flip 10%", "dcr_share"] == pytest.approx(0.943)
-    assert adult.loc["Flip 90%", "dcr_holdout_mean"] == pytest.approx(3.84)
-    credit = hf.paper_rows("credit-default").set_index("source")
-    assert credit.loc["Flip 50%", "tvd_2"] == pytest.approx(0.148)
-    assert adult.loc["synthpop", "dcr_share"] == pytest.approx(0.580)
-    assert credit.loc["CTGAN", "tvd_1"] == pytest.approx(0.228)
-    shoppers = hf.paper_rows("online-shoppers").set_index("source")
-    assert shoppers.loc["TVAE", "tvd_3"] == pytest.approx(0.557)
-    assert shoppers.loc["Gretel", "dcr_share"] == pytest.approx(0.524)
-    assert list(hf.paper_rows("bank-marketing").source[1:8]) == list(hf.PAPER_GENERATORS)
-    assert len(hf.PAPER) == 4 * 17
-    with pytest.raises(ValueError, match="unknown dataset 'iris'"):
-        hf.paper_rows("iris")
 
 
 def test_build_grid_and_published_files():

@@ -10,7 +10,6 @@ from _domain_data import small_domain
 from scipy import stats
 
 from synthtrust.domain import (
-    Categorical,
     Numeric,
     Ordinal,
 )
@@ -19,7 +18,6 @@ from synthtrust.domain import (
 def test_equal_width_edges_and_labels():
     assert Numeric((0, 100, 4)).edges == (0.0, 25.0, 50.0, 75.0, 100.0)
     assert Numeric([0, 10, 20], missing="NA").labels() == ["[0, 10)", "[10, 20]", "NA"]
-    assert Categorical(["a", "b"], missing="?").labels() == ["a", "b", "?"]
     assert Ordinal(3, 5).labels() == ["3", "4", "5"]
     assert small_domain().labels("weight") == ["[0, 10)", "[10, 20]"]
 

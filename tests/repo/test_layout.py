@@ -125,6 +125,41 @@ def _importable_elsewhere(name: str, tests: Path) -> bool:
     return importlib.machinery.PathFinder.find_spec(name, path) is not None
 
 
+def missing_test_files(tests: Path, package: Path) -> list[str]:
+    """The modules of ``package`` without a test file of their own: ``X/Y.py`` (a leading
+    underscore dropped) wants ``tests/X/test_Y.py``, ``test_Y_<topic>.py`` or, when that name
+    is taken elsewhere, ``test_<folder>_Y.py``. Package ``__init__.py`` files are tested
+    through their modules."""
+    missing = []
+    for path in sorted(package.rglob("*.py")):
+        if path.name == "__init__.py":
+            continue
+        folders = path.relative_to(package).parts[:-1]
+        stem = path.stem.lstrip("_")
+        names = [stem] + ([f"{folders[-1]}_{stem}"] if folders else [])
+        here = tests.joinpath(*folders)
+        if not any(
+            (here / f"test_{n}.py").is_file() or any(here.glob(f"test_{n}_*.py")) for n in names
+        ):
+            missing.append(path.relative_to(package.parent).as_posix())
+    return missing
+
+
+def test_every_module_has_its_test_file():
+    assert missing_test_files(ROOT / "tests", ROOT / "lib" / "synthtrust") == []
+
+
+def test_the_missing_test_file_rule_sees_a_module_without_one(tmp_path):
+    package, tests = tmp_path / "lib" / "synthtrust", tmp_path / "tests"
+    for rel in ("__init__.py", "a.py", "_b.py", "c.py", "sub/__init__.py", "sub/d.py"):
+        (package / rel).parent.mkdir(parents=True, exist_ok=True)
+        (package / rel).touch()
+    for rel in ("test_a.py", "test_b_topic.py", "sub/test_sub_d.py"):
+        (tests / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tests / rel).touch()
+    assert missing_test_files(tests, package) == ["synthtrust/c.py"]
+
+
 def test_tests_mirror_the_package():
     tests, package = ROOT / "tests", ROOT / "lib" / "synthtrust"
     assert layout_problems(tests, package) == []

@@ -11,8 +11,10 @@ without a rendered ``<svg>``/``<canvas>`` of non-zero size, math not typeset by 
 TeX error), or a broken image. The chapter pages are screenshotted (full page) to
 ``_build/screenshots/<chapter>.png``.
 
-The first tests check the build's own pieces without a browser; the last one checks that the
-page checker catches a chart that falls back to Altair's CDN renderer.
+The first tests check the Sphinx extension (``synthtrust._sphinx``) without a browser; the
+last one checks that the page checker catches a chart that falls back to Altair's CDN renderer.
+The pieces of the build (``synthtrust.book``: toc, staged config, stage, build) are tested in
+tests/test_book.py.
 """
 
 from __future__ import annotations
@@ -157,146 +159,7 @@ def _fail_on(report: PageReport) -> None:
     assert not problems, f"{report.url}:\n" + "\n".join(problems)
 
 
-# ------------------------------------------------------------------------- build pieces (fast)
-def test_staged_config_enforces_offline_settings():
-    import yaml
-
-    config = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))
-    staged = book._staged_config(config)
-    sphinx = staged["sphinx"]["config"]
-    assert staged["execute"]["execute_notebooks"] == "off"
-    assert sphinx["html_static_path"] == [book.ASSETS_DIR]
-    assert book.ASSETS_DIR != "_static"
-    assert charts.VEGA_BUNDLE_FILENAME in sphinx["html_js_files"]
-    assert sphinx["mathjax_path"] == "mathjax/tex-chtml.js"
-    assert sphinx["html_context"]["default_mode"] == "light"
-    assert "synthtrust._sphinx" in staged["sphinx"]["extra_extensions"]
-    # The repository's _config.yml already holds the same values (it documents them).
-    assert config["sphinx"]["config"]["html_static_path"] == [book.ASSETS_DIR]
-    assert config["sphinx"]["config"]["mathjax_path"] == book.MATHJAX_PATH
-    assert config["execute"]["execute_notebooks"] == "off"
-    # A config that tried _static or forgot the settings gets them fixed.
-    fixed = book._staged_config({"sphinx": {"config": {"html_static_path": ["_static"]}}})
-    assert fixed["sphinx"]["config"]["html_static_path"] == [book.ASSETS_DIR]
-    assert fixed["execute"]["execute_notebooks"] == "off"
-
-
-def test_toc_lists_intro_and_chapter_one_and_filters():
-    import yaml
-
-    toc = yaml.safe_load((ROOT / "_toc.yml").read_text(encoding="utf-8"))
-    assert toc["root"] == "intro"
-    assert book.toc_chapters(ROOT) == [
-        "hypothesis_validity",
-        "holdout_fidelity_privacy",
-        "evaluation_protocols",
-        "feature_importance",
-        "auditing",
-        "dp_auditing",
-    ]
-    nested = {
-        "root": "intro",
-        "parts": [
-            {
-                "caption": "A",
-                "chapters": [
-                    {"file": "chapters/a"},
-                    {"file": "chapters/b.md"},
-                    {"file": "other/page"},
-                ],
-            }
-        ],
-    }
-    assert book._filter_toc(nested, {"b"}) == {
-        "root": "intro",
-        "parts": [
-            {"caption": "A", "chapters": [{"file": "chapters/b.md"}, {"file": "other/page"}]}
-        ],
-    }
-    assert book._filter_toc(nested, set())["parts"][0]["chapters"] == [{"file": "other/page"}]
-
-
-def test_build_rejects_unknown_chapter_before_running_anything():
-    calls = []
-    with pytest.raises(ValueError, match="not_a_chapter"):
-        book.build(chapters=["not_a_chapter"], root=ROOT, run_chapter=calls.append, progress=False)
-    assert calls == []
-
-
-def test_build_names_the_chapter_whose_run_failed():
-    def run_chapter(name, **kwargs):
-        raise RuntimeError("cell 3 raised ZeroDivisionError")
-
-    with pytest.raises(book.BookBuildError, match="hypothesis_validity.*ZeroDivisionError"):
-        book.build(root=ROOT, run_chapter=run_chapter, progress=False)
-
-
-def test_build_fails_loudly_on_a_missing_citation(tmp_path):
-    """Strict builds turn Sphinx warnings into a BookBuildError that quotes them."""
-    import nbformat
-
-    nb = nbformat.v4.new_notebook()
-    nb.cells = [nbformat.v4.new_markdown_cell("# A chapter\n\nSee {cite:p}`nosuchkey2099`.")]
-    (tmp_path / "run").mkdir()
-    nbformat.write(nb, tmp_path / "run" / "hypothesis_validity.ipynb")
-    with pytest.raises(book.BookBuildError, match="nosuchkey2099") as info:
-        book.build(
-            root=ROOT,
-            out=tmp_path / "_build",
-            run_chapter=lambda name, **kw: tmp_path / "run",
-            progress=False,
-            chapters=["hypothesis_validity"],
-        )
-    assert "jupyter-book build failed" in str(info.value)
-    # Non-strict: the same book builds, with the warning only printed.
-    html = book.build(
-        root=ROOT,
-        out=tmp_path / "_build",
-        run_chapter=lambda name, **kw: tmp_path / "run",
-        progress=False,
-        strict=False,
-        chapters=["hypothesis_validity"],
-    )
-    assert (html / "chapters" / "hypothesis_validity.html").is_file()
-
-
-def test_stage_refuses_notebook_whose_chart_loads_from_cdn(tmp_path):
-    import altair as alt
-    import nbformat
-    import pandas as pd
-
-    spec = alt.Chart(pd.DataFrame({"a": [1, 2]})).mark_bar().encode(x="a:Q")
-    html = spec.to_html()  # Altair's own HTML: <script src="https://cdn.jsdelivr.net/...">
-    nb = nbformat.v4.new_notebook()
-    cell = nbformat.v4.new_code_cell("chart")
-    cell.outputs = [nbformat.v4.new_output("display_data", data={"text/html": html})]
-    nb.cells = [cell]
-    path = tmp_path / "hypothesis_validity.ipynb"
-    nbformat.write(nb, path)
-    with pytest.raises(book.BookBuildError, match="charts.enable"):
-        book.stage({"hypothesis_validity": path}, root=ROOT, out=tmp_path / "_build")
-    # The offline renderer's output passes.
-    cell.outputs = [
-        nbformat.v4.new_output(
-            "display_data", data={"text/html": charts.renderer_html(spec.to_dict())}
-        )
-    ]
-    nbformat.write(nb, path)
-    stage_dir = book.stage({"hypothesis_validity": path}, root=ROOT, out=tmp_path / "_build")
-    assert (stage_dir / "chapters" / "hypothesis_validity.ipynb").is_file()
-    # the chapters are staged as executed notebooks only (their MyST sources stay behind);
-    # the Markdown pages are the intro, the scorecard (written from the runs), the guides and
-    # the API reference
-    staged = {p.relative_to(stage_dir).as_posix() for p in stage_dir.rglob("*.md")}
-    pages = {f"{d}/{p.name}" for d in ("api", "guides") for p in (ROOT / d).glob("*.md")}
-    assert "guides/scale.md" in pages
-    assert staged == {"intro.md", "scorecard.md"} | pages
-    assert "no verdicts in this run" in (stage_dir / "scorecard.md").read_text(encoding="utf-8")
-    assert (stage_dir / book.ASSETS_DIR / charts.VEGA_BUNDLE_FILENAME).is_file()
-    assert (stage_dir / book.ASSETS_DIR / "mathjax" / "tex-chtml.js").is_file()
-    assert not (stage_dir / "_static").exists()
-
-
+# ------------------------------------------------------------------ Sphinx extension (fast)
 def test_sphinx_extension_drops_duplicates_and_unused_vega_bundle():
     from types import SimpleNamespace
 
@@ -321,19 +184,13 @@ def test_sphinx_extension_drops_duplicates_and_unused_vega_bundle():
     assert context["script_files"] == [scripts[0], scripts[1], scripts[3], scripts[4]]
 
 
-def test_missing_assets_are_named_with_the_fix(tmp_path):
+def test_sphinx_extension_refuses_a_site_without_its_assets(tmp_path):
     from types import SimpleNamespace
 
     from sphinx.errors import ExtensionError
 
     from synthtrust import _sphinx
 
-    for name in book.BOOK_FILES:
-        shutil.copy2(ROOT / name, tmp_path / name)
-    with pytest.raises(FileNotFoundError, match="make assets"):
-        book.mathjax_source(tmp_path)
-    with pytest.raises(FileNotFoundError, match="make assets"):
-        book.build(root=tmp_path, run_chapter=lambda *a, **k: None, progress=False)
     # the Sphinx extension refuses to finish a build whose output lacks the assets
     (tmp_path / "out" / "_static" / "mathjax").mkdir(parents=True)
     app = SimpleNamespace(

@@ -106,22 +106,3 @@ def test_learns_a_functional_dependence_that_independent_marginals_cannot():
     assert _tvd2(df, independent, "a", "b") > 0.7
     assert _tvd2(df, syn, "a", "b") < 0.4, _tvd2(df, syn, "a", "b")
     assert _tvd2(df, syn, "a", "c") < 0.2 and _tvd2(df, syn, "b", "c") < 0.2
-
-
-def test_conditions_follow_their_probabilities_and_never_draw_an_absent_level():
-    from synthtrust.synthesizers._conditional_gan import Conditions
-
-    probs = [np.array([0.2, 0.8, 0.0]), np.array([0.5, 0.0, 0.25, 0.25, 0.0])]
-    cond = Conditions(probs, [3, 5], torch)
-    col, level, cvec = cond.draw(40_000, torch.Generator().manual_seed(1), torch)
-    col, level = col.numpy(), level.numpy()
-    assert abs((col == 0).mean() - 0.5) < 0.01  # the column uniformly
-    for i, p in enumerate(probs):
-        counts = np.bincount(level[col == i], minlength=len(p))
-        assert counts[p == 0].sum() == 0
-        assert stats.chisquare(counts[p > 0], p[p > 0] * counts.sum()).pvalue > 0.001
-    offsets = np.array([0, 3])
-    assert (cvec.numpy().argmax(axis=1) == offsets[col] + level).all() and (cvec.sum(1) == 1).all()
-    cond.cum[1][-1] = 0.5  # a total short of 1 (float32 rounding, exaggerated)
-    _, late, _ = cond.draw(2_000, torch.Generator().manual_seed(2), torch)
-    assert late.max() <= 3  # never level 4, whose probability is 0

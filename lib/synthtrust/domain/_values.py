@@ -81,6 +81,26 @@ def as_series(values, column) -> pd.Series:
     return pd.Series(values)
 
 
+def _is_bool(value) -> bool:
+    return isinstance(value, (bool, np.bool_))
+
+
+def bool_safe_keys(values) -> pd.Series:
+    """``values`` as a Series of hash keys in which booleans stay apart from numbers: pandas'
+    hashing (``factorize``, ``Index.get_indexer``) takes True for 1 and False for 0 in an
+    object column; here each boolean (of a bool or an object column) becomes the tuple
+    ``("bool", value)``, so two columns' keys match exactly where their values do."""
+    series = values if isinstance(values, pd.Series) else pd.Series(list(values), dtype=object)
+    if not (series.dtype == object or pd.api.types.is_bool_dtype(series.dtype)):
+        return series
+    is_bool = series.map(_is_bool, na_action="ignore").fillna(False).to_numpy(dtype=bool)
+    if not is_bool.any():
+        return series
+    keys = series.astype(object)
+    keys[is_bool] = [("bool", bool(v)) for v in series[is_bool]]
+    return keys
+
+
 def token_mask(series: pd.Series, token) -> np.ndarray:
     """Boolean mask of the values equal to ``token`` (bool and int never conflated)."""
     if token is None:
@@ -90,6 +110,9 @@ def token_mask(series: pd.Series, token) -> np.ndarray:
         if isinstance(token, (str, bool)):
             return np.zeros(len(series), dtype=bool)
         return series.to_numpy(dtype=float, na_value=np.nan) == token
+    if series.dtype == object:
+        same_kind = series.map(_is_bool).to_numpy(dtype=bool) == _is_bool(token)
+        return same_kind & (pd.Index([token]).get_indexer(series) == 0)
     return pd.Index([token]).get_indexer(series) == 0
 
 
@@ -112,7 +135,7 @@ def float_values(series: pd.Series, token, column, spec: str) -> np.ndarray:
         x = series.to_numpy(dtype=float, na_value=np.nan)
     else:
         rest = series[~(is_token | series.isna().to_numpy())]
-        kind = pd.api.types.infer_dtype(rest, skipna=True)
+        kind = "empty" if rest.empty else pd.api.types.infer_dtype(rest, skipna=True)
         if kind not in ("integer", "floating", "mixed-integer-float", "empty"):
             bad = [
                 v

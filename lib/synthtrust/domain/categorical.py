@@ -17,6 +17,7 @@ import pandas as pd
 from ._values import (
     MAX_ALLOWED_SHOWN,
     as_series,
+    bool_safe_keys,
     check_codes,
     check_token,
     column_label,
@@ -105,9 +106,13 @@ class Categorical:
         """
         series = as_series(values, column)
         # factorize once (fast), then look the few distinct values up in the categories
-        row_codes, uniques = pd.factorize(series, use_na_sentinel=True)
-        unique_codes = pd.Index(list(self.categories)).get_indexer(uniques).astype(np.int64)
-        unique_codes[token_mask(pd.Series(uniques), self.missing)] = self.size - 1
+        row_codes, keys = pd.factorize(bool_safe_keys(series), use_na_sentinel=True)
+        rows = np.flatnonzero(row_codes >= 0)
+        first = rows[np.unique(row_codes[rows], return_index=True)[1]]  # a row per unique key
+        uniques = pd.Series(series.to_numpy()[first])
+        categories = bool_safe_keys(pd.Series(list(self.categories), dtype=object))
+        unique_codes = pd.Index(categories).get_indexer(keys).astype(np.int64)
+        unique_codes[token_mask(uniques, self.missing)] = self.size - 1
         codes = np.append(unique_codes, -1)[row_codes]  # NA rows (row code -1) -> -1
         unknown = codes < 0
         if unknown.any():

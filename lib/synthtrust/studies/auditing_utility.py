@@ -130,14 +130,13 @@ from .auditing_table1 import (
     three_way_table,
 )
 from .auditing_table2 import APP2_FEATURES, APP2_TARGET, PAPER_TABLE2, app2_metrics, table2
-from .auditing_table3 import (  # noqa: F401 (permutation_ranking: for the tests)
+from .auditing_table3 import (
     APP3_CATEGORIC,
     APP3_FEATURES,
     APP3_NUMERIC,
     APP3_TARGET,
     PAPER_TABLE3,
     app3_metrics,
-    permutation_ranking,
     table3,
 )
 from .auditing_utility_findings import PAPER_UTILITY_FINDINGS, utility_verdict_rows

@@ -6,4 +6,27 @@ computations, fixed output columns for synthetic-like tables, the artificial set
 information (§5.1), public domains that round-trip the prepared tables, and bad input.
 """
 
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+import pandas as pd
+
 REAL = ["adult", "household", "polish"]
+
+
+@functools.lru_cache(maxsize=3)
+def engineered(name: str) -> tuple[pd.DataFrame, pd.DataFrame, pd.Series]:
+    """A real table and its engineered (X, y), computed once per test session (read only)."""
+    from synthtrust.studies.feature_importance_data.engineering import engineer_features
+    from synthtrust.studies.feature_importance_data.tables import load_table
+
+    table = load_table(name)
+    return (table, *engineer_features(name, table))
+
+
+def column_shuffle(table: pd.DataFrame, seed: int) -> pd.DataFrame:
+    """Independent column-wise permutation (IndependentMarginals / synthpop 'sample')."""
+    rng = np.random.default_rng(seed)
+    return pd.DataFrame({c: table[c].to_numpy()[rng.permutation(len(table))] for c in table})

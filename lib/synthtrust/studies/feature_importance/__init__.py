@@ -46,8 +46,6 @@ from .grid import (
     warm_up,
 )
 from .models import MEASURES, compare_rankings, fit_importances
-
-# private names the chapter's tests and the benchmarks use
 from .views import baseline_bands, privbayes_gap, top_features
 
 __all__ = [

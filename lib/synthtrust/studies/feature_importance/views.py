@@ -100,6 +100,4 @@ def privbayes_gap(summary: pd.DataFrame, method: str) -> pd.DataFrame:
     t = d.pivot_table(index=["dataset", "level"], columns="generator", values="rbo_mean")
     t = t.reset_index().rename(columns={"level": "ε"})
     t.columns.name = None
-    return t.rename(
-        columns={"dataset": "dataset", "privbayes": "ε-DP", "privbayes_ds": "paper-compatible"}
-    )
+    return t.rename(columns={"privbayes": "ε-DP", "privbayes_ds": "paper-compatible"})

@@ -84,14 +84,14 @@ def target_values(frame: pd.DataFrame, name: str) -> pd.Series:
         bad = s.notna() & mapped.isna()
         if bad.any():
             raise ValueError(
-                f"column {col!r}: value(s) {list(pd.unique(s[bad])[:5])!r} not in ['NO', 'YES']"
+                f"column {col!r}: value(s) {pd.unique(s[bad])[:5].tolist()!r} not in ['NO', 'YES']"
             )
         return mapped.astype(np.float64)
     num = pd.to_numeric(s, errors="coerce")
     bad = s.notna() & ~num.isin(list(spec.classes))
     if bad.any():
         raise ValueError(
-            f"column {col!r}: value(s) {list(pd.unique(s[bad])[:5])!r} not in the "
+            f"column {col!r}: value(s) {pd.unique(s[bad])[:5].tolist()!r} not in the "
             f"classes {list(spec.classes)}"
         )
     return num.astype(np.float64)

@@ -242,7 +242,7 @@ def engineer_adult(frame: pd.DataFrame) -> tuple:
     edu_num = num["education-num"]
     if not (edu_num.isin(np.arange(1, 17))).all():
         bad = pd.unique(edu_num[~edu_num.isin(np.arange(1, 17))])[:5]
-        raise ValueError(f"column 'education-num': value(s) {list(bad)!r} not integers 1..16")
+        raise ValueError(f"column 'education-num': value(s) {bad.tolist()!r} not integers 1..16")
     keys = {
         "education-num": edu_num.astype(np.int64).to_numpy(),
         "workclass": codes["workclass"],
