@@ -83,3 +83,58 @@ def test_smoke_run_writes_verdicts_that_follow_from_their_intervals(name, smoke_
     source = (runner.chapters_dir() / f"{name}.md").read_text(encoding="utf-8")
     for label in set(table.section):
         assert f"({label})=" in source, f"{name}: no MyST label ({label})= in the chapter"
+
+
+# ------------------------------------------------------------------ a page a student can read
+#: Longest chapter source, in lines of chapters/<name>.md: the model shown, the plumbing folded.
+MAX_CHAPTER_LINES = 700
+#: Chapters still over it, with the length they may not exceed until they are cut (chapter 1
+#: becomes two pages; issue 28).
+LONG_CHAPTERS = {"hypothesis_validity": 925}
+
+
+def code_cell_tags(text: str) -> list[list[str]]:
+    """The tags of each code cell of a MyST-markdown notebook."""
+    import jupytext
+
+    notebook = jupytext.reads(text, fmt="md:myst")
+    return [c.metadata.get("tags", []) for c in notebook.cells if c.cell_type == "code"]
+
+
+def readability_problems(text: str, max_lines: int) -> list[str]:
+    """What keeps a chapter source from reading as a lecture: a cell removed from the page
+    (cells are folded, ``hide-input``/``hide-cell``, never removed), no code cell left open to
+    show the library in use, or more than ``max_lines`` lines."""
+    tags = code_cell_tags(text)
+    problems = [
+        f"code cell {i} is removed ({t})"
+        for i, cell in enumerate(tags)
+        for t in cell
+        if t.startswith("remove-")
+    ]
+    if not any(not any(t.startswith(("hide-", "remove-")) for t in cell) for cell in tags):
+        problems.append("no code cell is open")
+    if len(text.splitlines()) > max_lines:
+        problems.append(f"{len(text.splitlines())} lines (at most {max_lines})")
+    return problems
+
+
+def test_the_readability_rule_sees_removed_cells_closed_pages_and_length():
+    def page(*tags):
+        cells = "".join(
+            f"```{{code-cell}} ipython3\n:tags: {list(t)}\n\nx = 1\n```\n\n" for t in tags
+        )
+        return "# A chapter\n\n" + cells.replace("'", "").replace(":tags: []\n", "")
+
+    assert readability_problems(page(["hide-cell"], []), 100) == []
+    assert readability_problems(page(["parameters", "remove-cell"], ["hide-input"]), 100) == [
+        "code cell 0 is removed (remove-cell)",
+        "no code cell is open",
+    ]
+    assert readability_problems(page([]), 5) == ["7 lines (at most 5)"]
+
+
+@pytest.mark.parametrize("name", CHAPTERS)
+def test_chapters_fold_and_open_a_cell(name):
+    text = (runner.chapters_dir() / f"{name}.md").read_text(encoding="utf-8")
+    assert readability_problems(text, LONG_CHAPTERS.get(name, MAX_CHAPTER_LINES)) == []
