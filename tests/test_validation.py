@@ -19,8 +19,13 @@ from synthtrust._validation import (
     check_rho,
     check_sample,
     check_str,
+    dict_of,
+    increasing_of,
     int_in,
     one_line,
+    pair_of,
+    real_in,
+    str_one_of,
 )
 
 
@@ -204,3 +209,30 @@ def test_check_frame_names_missing_columns_and_rows():
     with pytest.raises(ValueError, match=r"data has 2 row\(s\), fewer than 3"):
         check_frame(frame, "data", min_rows=3)
     assert check_frame(frame.iloc[:0], "data", min_rows=0).empty
+
+
+def test_constraint_factories_check_containers_element_by_element():
+    family = str_one_of("normal", "beta")
+    assert family("beta", "f") == "beta"
+    with pytest.raises(TypeError, match=r"^f must be one of \('normal', 'beta'\), got int 3$"):
+        family(3, "f")
+    with pytest.raises(ValueError, match=r"f must be one of \('normal', 'beta'\), got 'gamma'"):
+        family("gamma", "f")
+    families = dict_of(family, "a dict {column: family}")
+    assert families({"a": "normal"}, "d") == {"a": "normal"}
+    with pytest.raises(TypeError, match=r"^d must be a dict \{column: family\}, got list$"):
+        families(["a"], "d")
+    with pytest.raises(ValueError, match=r"d\['a'\] must be one of"):
+        families({"a": "gamma"}, "d")
+    betas = pair_of(real_in(0.0, 1.0, high_open=True), "a pair in [0, 1)")
+    assert betas([0.5, 0.9], "betas") == (0.5, 0.9)
+    with pytest.raises(ValueError, match=r"^betas must be a pair in \[0, 1\), got \(0.5,\)$"):
+        betas((0.5,), "betas")
+    with pytest.raises(ValueError, match=r"betas\[1\] must be in \[0.0, 1.0\), got 1.0"):
+        betas((0.5, 1.0), "betas")
+    checkpoints = increasing_of(real_in(0.0, low_open=True), "epsilons")
+    assert checkpoints((1, 2.5), "c") == [1.0, 2.5]
+    with pytest.raises(ValueError, match=r"^c must be strictly increasing, got \[2, 2\]$"):
+        checkpoints([2, 2], "c")
+    with pytest.raises(ValueError, match=r"^c must be a non-empty sequence of epsilons, got \[\]$"):
+        checkpoints([], "c")

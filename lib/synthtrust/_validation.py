@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numbers
 import os
-from collections.abc import Hashable, Iterable
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 
 import numpy as np
 
@@ -23,6 +23,10 @@ __all__ = [
     "int_at_least",
     "int_in",
     "one_of",
+    "increasing_of",
+    "pair_of",
+    "dict_of",
+    "str_one_of",
     "optional",
     "real_in",
     "check_delta",
@@ -477,3 +481,57 @@ def one_of(*options):
         return check_choice(value, name, options)
 
     return check_one_of
+
+
+def str_one_of(*options: str):
+    """The checker of a string among ``options``: TypeError for a non-string, ValueError for
+    another string, both naming the parameter and the options."""
+
+    def check_str_one_of(value, name: str) -> str:
+        if not isinstance(value, str):
+            raise TypeError(
+                f"{name} must be one of {options}, got {type(value).__name__} {value!r}"
+            )
+        return check_choice(value, name, options)
+
+    return check_str_one_of
+
+
+def dict_of(check, what: str = "a dict"):
+    """The checker of a mapping whose values pass ``check(value, f"{name}[{key!r}]")``; returns
+    a plain dict. ``what`` describes the mapping in the TypeError (e.g. ``"a dict {column:
+    family}"``)."""
+
+    def check_dict_of(value, name: str) -> dict:
+        if not isinstance(value, Mapping):
+            raise TypeError(f"{name} must be {what}, got {type(value).__name__}")
+        return {k: check(v, f"{name}[{k!r}]") for k, v in value.items()}
+
+    return check_dict_of
+
+
+def pair_of(check, what: str = "a pair"):
+    """The checker of a sequence of exactly two values, each passing ``check``; returns a
+    tuple. ValueError names ``what`` (e.g. ``"a pair (beta1, beta2) in [0, 1)"``)."""
+
+    def check_pair_of(value, name: str) -> tuple:
+        if isinstance(value, str) or not isinstance(value, Sequence) or len(value) != 2:
+            raise ValueError(f"{name} must be {what}, got {value!r}")
+        return tuple(check(v, f"{name}[{i}]") for i, v in enumerate(value))
+
+    return check_pair_of
+
+
+def increasing_of(check, what: str = "values"):
+    """The checker of a non-empty, strictly increasing sequence of values passing ``check``;
+    returns a list."""
+
+    def check_increasing_of(value, name: str) -> list:
+        if isinstance(value, str) or not isinstance(value, Sequence) or not value:
+            raise ValueError(f"{name} must be a non-empty sequence of {what}, got {value!r}")
+        values = [check(v, f"{name}[{i}]") for i, v in enumerate(value)]
+        if any(b <= a for a, b in zip(values[:-1], values[1:], strict=True)):
+            raise ValueError(f"{name} must be strictly increasing, got {list(value)!r}")
+        return values
+
+    return check_increasing_of

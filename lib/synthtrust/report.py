@@ -33,6 +33,7 @@ import numpy as np
 import pandas as pd
 
 from synthtrust import charts
+from synthtrust._validation import check_instance
 
 __all__ = [
     "audit_box_chart",
@@ -50,13 +51,10 @@ TRAIN_COLOR = "#0072B2"
 _KIND = {1: "column", 2: "pair", 3: "triple"}
 
 
-def _check_report(report) -> None:
-    from synthtrust.fidelity import HoldoutReport
+def _holdout_report_class() -> type:
+    from synthtrust.fidelity import HoldoutReport  # lazy: the report is optional for fidelity
 
-    if not isinstance(report, HoldoutReport):
-        raise TypeError(
-            f"report must be a synthtrust.fidelity.HoldoutReport, got {type(report).__name__}"
-        )
+    return HoldoutReport
 
 
 # ---------------------------------------------------------------------------------- charts
@@ -69,7 +67,7 @@ def tvd_bar_chart(report, k: int = 1, *, top: int | None = 30) -> alt.LayerChart
     Raises TypeError if ``report`` is not a HoldoutReport, ValueError for k ∉ {1, 2, 3} or
     ``top`` < 1.
     """
-    _check_report(report)
+    check_instance(report, "report", _holdout_report_class())
     if top is not None and (isinstance(top, bool) or not isinstance(top, int) or top < 1):
         raise ValueError(f"top must be an integer >= 1 or None, got {top!r}")
     table = report.tvd_table(k)
@@ -115,7 +113,7 @@ def dcr_histogram_chart(report) -> alt.Chart:
     differing attributes): to training vs to holdout, as shares of the synthetic records.
     For a synthesizer that does not copy, the two distributions coincide.
     """
-    _check_report(report)
+    check_instance(report, "report", _holdout_report_class())
     hist = report.dcr.histogram()
     n = max(report.dcr.n_synthetic, 1)
     rows = []
@@ -231,7 +229,7 @@ def render_holdout_html(report, *, title: str | None = None) -> str:
     TypeError
         If ``report`` is not a :class:`synthtrust.fidelity.HoldoutReport`.
     """
-    _check_report(report)
+    check_instance(report, "report", _holdout_report_class())
     title = title or "Holdout-based fidelity and privacy report"
     ref_is_self = report.holdout_dcr is None
     meta = (

@@ -88,7 +88,14 @@ import numpy as np
 import pandas as pd
 from scipy import special, stats
 
-from .._validation import check_random_state, check_random_state_param, one_of
+from .._validation import (
+    check_random_state,
+    check_random_state_param,
+    dict_of,
+    one_of,
+    optional,
+    str_one_of,
+)
 from .base import SynthesizerMixin, not_dp_card
 
 __all__ = ["FAMILIES", "GaussianCopula"]
@@ -97,33 +104,14 @@ __all__ = ["FAMILIES", "GaussianCopula"]
 FAMILIES = ("normal", "beta", "discrete")
 _CONTINUOUS = ("normal", "beta")
 _SCORES = ("jitter", "midrank")
+#: The checker of one column's family.
+_FAMILY = str_one_of(*FAMILIES)
 _MIN_EIGENVALUE = 1e-10
 
 _NOT_DP = (
     "not DP: marginal parameters, level frequencies and correlations are computed from the "
     "data without noise; a simulator of original data, with no privacy guarantee"
 )
-
-
-def _check_distributions(distributions, name: str) -> None:
-    if distributions is None:
-        return
-    if not isinstance(distributions, Mapping):
-        raise TypeError(
-            f"{name} must be a dict {{column: family}} or None, got {type(distributions).__name__}"
-        )
-    for column, family in distributions.items():
-        _check_family(family, f"{name}[{column!r}]")
-
-
-def _check_family(family, where: str) -> str:
-    if not isinstance(family, str):
-        raise TypeError(
-            f"{where} must be one of {FAMILIES}, got {type(family).__name__} {family!r}"
-        )
-    if family not in FAMILIES:
-        raise ValueError(f"{where} must be one of {FAMILIES}, got {family!r}")
-    return family
 
 
 def _levels(col: pd.Series) -> tuple[np.ndarray, pd.Index]:
@@ -210,8 +198,8 @@ class GaussianCopula(SynthesizerMixin):
     ledger_ = None
     differentially_private = False
     _parameter_constraints = {
-        "distributions": _check_distributions,
-        "default_distribution": _check_family,
+        "distributions": optional(dict_of(_FAMILY, "a dict {column: family} or None")),
+        "default_distribution": _FAMILY,
         "discrete_scores": one_of(*_SCORES),
         "random_state": check_random_state_param,
     }

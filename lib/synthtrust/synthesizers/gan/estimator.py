@@ -23,9 +23,10 @@ from ..._validation import (
     check_nonnegative_int,
     check_positive_int,
     check_random_state,
-    check_real,
+    increasing_of,
     one_of,
     optional,
+    pair_of,
     real_in,
 )
 from ...privacy.gradients import SENSITIVITY
@@ -37,23 +38,6 @@ from ..tabular import TabularSynthesizer
 from .networks import generator_logits
 from .shards import partition_shards
 from .training import GSWGANTraining
-
-
-def _check_betas(betas, name: str) -> None:
-    if not isinstance(betas, Sequence) or isinstance(betas, str) or len(betas) != 2:
-        raise ValueError(f"{name} must be a pair (beta1, beta2) in [0, 1), got {betas!r}")
-    for i, b in enumerate(betas):
-        check_real(b, f"{name}[{i}]", 0.0, 1.0, high_open=True)
-
-
-def _check_checkpoints(checkpoints, name: str) -> None:
-    if not isinstance(checkpoints, Sequence) or isinstance(checkpoints, str) or not checkpoints:
-        raise ValueError(
-            f"{name} must be None or a non-empty sequence of epsilons, got {checkpoints!r}"
-        )
-    values = [check_epsilon(c, f"{name}[{i}]") for i, c in enumerate(checkpoints)]
-    if any(b <= a for a, b in zip(values[:-1], values[1:], strict=True)):
-        raise ValueError(f"{name} must be strictly increasing, got {list(checkpoints)!r}")
 
 
 class GSWGAN(GSWGANTraining, TabularSynthesizer):
@@ -176,7 +160,7 @@ class GSWGAN(GSWGANTraining, TabularSynthesizer):
         "hidden": check_positive_int,
         "critic_iters": check_positive_int,
         "lr": real_in(0.0, low_open=True),
-        "betas": _check_betas,
+        "betas": pair_of(real_in(0.0, 1.0, high_open=True), "a pair (beta1, beta2) in [0, 1)"),
         "gp_weight": real_in(0.0),
         "drift_weight": real_in(0.0),
         "ema_decay": real_in(0.0, 1.0, high_open=True),
@@ -184,7 +168,7 @@ class GSWGAN(GSWGANTraining, TabularSynthesizer):
         "numeric_columns": check_names,
         "pretrain_iterations": check_nonnegative_int,
         "max_iter": check_positive_int,
-        "checkpoints": optional(_check_checkpoints),
+        "checkpoints": optional(increasing_of(check_epsilon, "epsilons")),
         "composition": one_of("per_sample", "per_iteration"),
         "conversion": one_of("classic", "improved"),
     }
