@@ -134,6 +134,16 @@ def test_toc_lists_intro_and_chapter_one_and_filters():
         ],
     }
     assert _filter_toc(nested, set())["parts"][0]["chapters"] == [{"file": "other/page"}]
+    # a kept chapter nested under a dropped one moves up to its place, with its own sections
+    under = [
+        {"file": "chapters/a", "sections": [{"file": "chapters/b", "sections": [{"file": "x"}]}]},
+        {"file": "chapters/c", "sections": [{"file": "chapters/d"}]},
+    ]
+    assert _filter_toc(under, {"b"}) == [{"file": "chapters/b", "sections": [{"file": "x"}]}]
+    assert _filter_toc(under, {"a", "d"}) == [
+        {"file": "chapters/a", "sections": [{"file": "x"}]},  # b's page moves up under a
+        {"file": "chapters/d"},
+    ]
 
 
 def test_toc_chapters_at_every_level_and_a_part_left_empty_is_dropped(small_book):

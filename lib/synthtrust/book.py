@@ -137,13 +137,15 @@ def toc_chapters(root: str | os.PathLike | None = None) -> list[str]:
 
 
 def _filter_toc(toc: Any, keep: set[str]) -> Any:
-    """Drop ``chapters/<name>`` entries whose name is not in ``keep`` (other entries stay)."""
+    """Drop ``chapters/<name>`` entries whose name is not in ``keep`` (other entries stay); the
+    kept entries nested under a dropped one move up to its place."""
     if isinstance(toc, list):
         out = []
         for entry in toc:
             if isinstance(entry, Mapping) and "file" in entry:
                 name = _chapter_name(str(entry["file"]))
                 if name is not None and name not in keep:
+                    out.extend(_filter_toc(list(entry.get("sections", [])), keep))
                     continue
             out.append(_filter_toc(entry, keep))
         return [e for e in out if not (isinstance(e, Mapping) and _is_empty_group(e))]
