@@ -241,8 +241,8 @@ class HoldoutReport(ResultMixin):
         lines += [f"{a:<{w0}}  {b:>{w1}}  {c:>{w2}}" for a, b, c in rows]
         lines += [
             "",
-            "TVD: lower is better, the holdout's value is what an independent sample scores.",
-            "Share: ~50 % means the synthetic records are no closer to training than to holdout.",
+            "TVD: lower is better; the holdout's value is what a fresh sample scores.",
+            "Share: ~50 % means synthetic records are no nearer to training than holdout.",
         ]
         return "\n".join(lines)
 
