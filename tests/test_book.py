@@ -269,8 +269,10 @@ def test_stage_refuses_notebook_whose_chart_loads_from_cdn(tmp_path):
     # the Markdown pages are the intro, the scorecard (written from the runs), the guides and
     # the API reference
     staged = {p.relative_to(stage_dir).as_posix() for p in stage_dir.rglob("*.md")}
-    pages = {f"{d}/{p.name}" for d in ("api", "guides") for p in (ROOT / d).glob("*.md")}
-    assert "guides/scale.md" in pages
+    pages = {
+        f"{d}/{p.name}" for d in ("api", "guides", "exercises") for p in (ROOT / d).glob("*.md")
+    }
+    assert "guides/scale.md" in pages and "exercises/hypothesis_validity.md" in pages
     assert staged == {"intro.md", "scorecard.md"} | pages
     assert "no verdicts in this run" in (stage_dir / "scorecard.md").read_text(encoding="utf-8")
     assert (stage_dir / ASSETS_DIR / VEGA_BUNDLE_FILENAME).is_file()

@@ -53,7 +53,7 @@ __all__ = [
 #: Book sources copied into the stage (paths relative to the book root).
 BOOK_FILES = ("_config.yml", "_toc.yml", "intro.md", "references.bib")
 #: Optional folders of the book root copied into the stage when present (figures for prose).
-BOOK_DIRS = ("images", "figures", "guides", "api")
+BOOK_DIRS = ("images", "figures", "guides", "api", "exercises")
 #: The stage's assets folder (``html_static_path``). Must not be named ``_static``.
 ASSETS_DIR = "site_assets"
 #: MathJax 3 files installed by ``make assets`` (relative to the book root).

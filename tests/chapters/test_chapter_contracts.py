@@ -88,9 +88,9 @@ def test_smoke_run_writes_verdicts_that_follow_from_their_intervals(name, smoke_
 # ------------------------------------------------------------------ a page a student can read
 #: Longest chapter source, in lines of chapters/<name>.md: the model shown, the plumbing folded.
 MAX_CHAPTER_LINES = 700
-#: Chapters still over it, with the length they may not exceed until they are cut (chapter 1
-#: becomes two pages; issue 28).
-LONG_CHAPTERS = {"hypothesis_validity": 925}
+#: Chapters still over it, with the length they may not exceed until they are cut (chapter 1:
+#: its exercises are a page of their own, exercises/hypothesis_validity.md; issue 28).
+LONG_CHAPTERS = {"hypothesis_validity": 830}
 
 
 def code_cell_tags(text: str) -> list[list[str]]:
