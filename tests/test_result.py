@@ -13,10 +13,18 @@ import numpy as np
 import pytest
 
 import synthtrust
-from synthtrust._result import ResultMixin, json_value
+from synthtrust._result import ResultMixin, json_value, python_scalar
 from synthtrust.hypothesis import mannwhitneyu
 from synthtrust.importance import rank_biased_overlap
 from synthtrust.protocols import protocol_error
+
+
+def test_python_scalar_unwraps_numpy_scalars_only():
+    assert type(python_scalar(np.float32(0.5))) is float and python_scalar(np.float32(0.5)) == 0.5
+    assert type(python_scalar(np.int64(7))) is int and python_scalar(np.int64(7)) == 7
+    assert python_scalar("a") == "a" and python_scalar(None) is None
+    array = np.arange(2)
+    assert python_scalar(array) is array
 
 
 def test_json_value_gives_plain_python_values():

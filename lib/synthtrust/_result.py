@@ -12,7 +12,12 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["ResultMixin", "json_value"]
+__all__ = ["ResultMixin", "json_value", "python_scalar"]
+
+
+def python_scalar(value: Any) -> Any:
+    """A NumPy scalar as the Python value (``np.int64(7)`` → ``7``); anything else as it is."""
+    return value.item() if isinstance(value, np.generic) else value
 
 
 def json_value(x: Any) -> Any:
@@ -24,8 +29,7 @@ def json_value(x: Any) -> Any:
         return [json_value(v) for v in x]
     if isinstance(x, np.ndarray):
         return [json_value(v) for v in x.tolist()]
-    if isinstance(x, np.generic):
-        x = x.item()
+    x = python_scalar(x)
     if isinstance(x, float) and not math.isfinite(x):
         return None
     return x

@@ -37,6 +37,7 @@ import altair as alt
 import numpy as np
 import pandas as pd
 
+from synthtrust._result import python_scalar
 from synthtrust._validation import check_column
 
 __all__ = [
@@ -436,11 +437,6 @@ def _title(column: str) -> str:
     return _TITLES.get(column, column.replace("_", " "))
 
 
-def _plain(value: Any) -> Any:
-    """A numpy scalar as the Python value (for error messages)."""
-    return value.item() if isinstance(value, np.generic) else value
-
-
 def error_rate_chart(
     df: pd.DataFrame,
     x: str = "epsilon",
@@ -519,13 +515,13 @@ def error_rate_chart(
     bad_x = ~(np.isfinite(xs) & (xs > 0))
     if bad_x.any():
         raise ValueError(
-            f"column {x!r} must hold finite numbers > 0 (log scale), got {_plain(df[x][bad_x].iloc[0])!r}"
+            f"column {x!r} must hold finite numbers > 0 (log scale), got {python_scalar(df[x][bad_x].iloc[0])!r}"
         )
     ys = pd.to_numeric(df[y], errors="coerce").astype(float)
     bad_y = ~(np.isfinite(ys) & (ys >= 0) & (ys <= 1))
     if bad_y.any():
         raise ValueError(
-            f"column {y!r} must hold proportions in [0, 1], got {_plain(df[y][bad_y].iloc[0])!r}"
+            f"column {y!r} must hold proportions in [0, 1], got {python_scalar(df[y][bad_y].iloc[0])!r}"
         )
     has_interval = lo in df.columns and hi in df.columns
 

@@ -15,6 +15,8 @@ from collections.abc import Mapping
 import numpy as np
 import pandas as pd
 
+from .._result import python_scalar
+
 MAX_SHOWN = 5  # offending values shown in an error message
 MAX_ALLOWED_SHOWN = 20  # allowed categories shown in an error message
 
@@ -67,10 +69,6 @@ def show_values(values) -> str:
     if len(values) > MAX_SHOWN:
         shown += f" (and {len(values) - MAX_SHOWN} more)"
     return shown
-
-
-def python_scalar(value):
-    return value.item() if isinstance(value, np.generic) else value
 
 
 def as_series(values, column) -> pd.Series:

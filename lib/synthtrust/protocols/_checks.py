@@ -12,6 +12,8 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
+from .._result import python_scalar
+
 
 def check_target(data: pd.DataFrame, target, name: str) -> None:
     if target not in data.columns:
@@ -22,11 +24,6 @@ def check_target(data: pd.DataFrame, target, name: str) -> None:
         raise ValueError(f"{name} has no feature column besides the target {target!r}")
     if data[target].isna().any():
         raise ValueError(f"target column {target!r} of {name} has missing values")
-
-
-def python_scalar(value):
-    """NumPy scalar → Python scalar (for JSON and for clean messages)."""
-    return value.item() if isinstance(value, np.generic) else value
 
 
 def labels_of(y: pd.Series) -> list:

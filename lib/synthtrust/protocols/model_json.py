@@ -18,8 +18,8 @@ from collections.abc import Mapping
 import numpy as np
 import pandas as pd
 
+from .._result import python_scalar
 from .._validation import check_frame
-from ._checks import python_scalar
 from .classifiers import CLASSIFIERS
 
 #: ``format`` tag of the JSON model description (:func:`export_model`). Version 2 sends the

@@ -88,6 +88,7 @@ import numpy as np
 import pandas as pd
 from scipy import special, stats
 
+from .._result import python_scalar
 from .._validation import (
     check_random_state,
     check_random_state_param,
@@ -126,11 +127,6 @@ def _levels(col: pd.Series) -> tuple[np.ndarray, pd.Index]:
             f"column {col.name!r}: levels are not mutually comparable ({exc})"
         ) from None
     return np.asarray(codes, dtype=np.int64), pd.Index(levels)
-
-
-def _plain(value):
-    """A numpy scalar as the Python value (for readable error messages)."""
-    return value.item() if isinstance(value, np.generic) else value
 
 
 def _fit_continuous(x: np.ndarray, family: str, name) -> stats.rv_continuous:
@@ -348,7 +344,7 @@ class GaussianCopula(SynthesizerMixin):
         for c, lev in self.levels_.items():
             k = lev.get_indexer(X[c])
             if (k < 0).any():
-                bad = _plain(X[c][k < 0].iloc[0])
+                bad = python_scalar(X[c][k < 0].iloc[0])
                 raise ValueError(
                     f"column {c!r} has value {bad!r}, which is not a fitted level ({list(lev)})"
                 )
