@@ -136,8 +136,8 @@ def test_rbo_identical_disjoint_and_empty():
 @pytest.mark.parametrize(
     ("kwargs", "exc", "match"),
     [
-        (dict(s=S, t=T, p=1.0), ValueError, "0 < p < 1"),
-        (dict(s=S, t=T, p=0.0), ValueError, "0 < p < 1"),
+        (dict(s=S, t=T, p=1.0), ValueError, r"p must be in \(0.0, 1.0\), got"),
+        (dict(s=S, t=T, p=0.0), ValueError, r"p must be in \(0.0, 1.0\), got"),
         (dict(s=S, t=T, p="0.9"), TypeError, "real number"),
         (dict(s=["a", "a"], t=T, p=0.9), ValueError, "twice"),
         (dict(s="abc", t=T, p=0.9), TypeError, "sequence"),
@@ -159,6 +159,15 @@ def test_duplicates_in_a_ranking_are_rejected_everywhere():
         correlated_rank_similarity(["c", "a", "c"], ["a", "b", "c"], assoc)
     with pytest.raises(ValueError, match=r"ranking has the item 'a' twice"):
         random_permutation_rbo(["a", "b", "a"], 0.8, 5)
+
+
+def test_correlated_rank_similarity_takes_p_up_to_one():
+    feats = sorted(set(S) | set(T))
+    ident = pd.DataFrame(np.eye(len(feats)), index=feats, columns=feats)
+    assert correlated_rank_similarity(S, T, ident, 1.0) == pytest.approx(average_overlap(S, T))
+    for p in (0.0, 1.5):
+        with pytest.raises(ValueError, match=rf"p must be in \(0.0, 1.0\], got {p}"):
+            correlated_rank_similarity(S, T, ident, p)
 
 
 def test_average_overlap_and_top_weightness_bad_input():
@@ -326,7 +335,7 @@ def test_random_permutation_rbo_of_scores_adds_the_cosine_for_the_same_permutati
 
 
 def test_random_permutation_bad_input():
-    with pytest.raises(ValueError, match="0 < p < 1"):
+    with pytest.raises(ValueError, match=r"p must be in \(0.0, 1.0\)"):
         random_permutation_rbo(["a", "b"], 1.0, 5)
     with pytest.raises(ValueError, match="n_draws must be >= 1"):
         random_permutation_rbo(["a", "b"], 0.8, 0)
@@ -338,7 +347,7 @@ def test_random_permutation_bad_input():
         random_permutation_rbo(["a", "b"], 0.8, 5, association=pd.DataFrame({"a": {"a": 1.0}}))
     with pytest.raises(ValueError, match="n_features must be >= 1"):
         expected_rbo_random_permutation(0, 0.8)
-    with pytest.raises(ValueError, match="0 < p < 1"):
+    with pytest.raises(ValueError, match=r"p must be in \(0.0, 1.0\)"):
         expected_rbo_random_permutation(5, 0.0)
     with pytest.raises(ValueError, match="not all zero"):
         random_permutation_cosine({"a": 0.0, "b": 0.0}, 5)

@@ -2,9 +2,11 @@ import numpy as np
 import pytest
 
 from synthtrust._validation import (
+    NotFittedError,
     check_array,
     check_codes,
     check_delta,
+    check_domain,
     check_epsilon,
     check_folder,
     check_frame,
@@ -12,20 +14,26 @@ from synthtrust._validation import (
     check_instance,
     check_int_array,
     check_int_range,
+    check_is_fitted,
     check_names,
     check_positive_int,
     check_random_state,
     check_real_array,
     check_rho,
     check_sample,
+    check_sample_frame,
     check_str,
+    check_unique_items,
     dict_of,
     increasing_of,
+    int_at_least,
     int_in,
     one_line,
     pair_of,
     real_in,
     str_one_of,
+    tuple_of,
+    validate_params,
 )
 
 
@@ -187,6 +195,11 @@ def test_check_int_and_real_arrays():
         check_int_array(3, "k", 0) == 3 and check_real_array(0.5, "mu", 0.0, low_open=True) == 0.5
     )
     np.testing.assert_array_equal(check_int_array(np.array([0, 2]), "k", 0), [0, 2])
+    np.testing.assert_array_equal(check_int_array(np.array([0, 2]), "k", 0, 2), [0, 2])
+    with pytest.raises(ValueError, match=r"^k must be in 0\.\.2, got 3$"):
+        check_int_array(np.array([0, 3]), "k", 0, 2)
+    with pytest.raises(ValueError, match=r"^k must be an integer in 0\.\.2, got 3$"):
+        check_int_array(3, "k", 0, 2)
     with pytest.raises(ValueError, match="n must be >= 1, got 0"):
         check_int_array(np.array([3, 0]), "n", 1)
     with pytest.raises(TypeError, match="got dtype float64"):
@@ -236,3 +249,95 @@ def test_constraint_factories_check_containers_element_by_element():
         checkpoints([2, 2], "c")
     with pytest.raises(ValueError, match=r"^c must be a non-empty sequence of epsilons, got \[\]$"):
         checkpoints([], "c")
+
+
+def test_tuple_of_wants_exactly_n_checked_values():
+    per_app = tuple_of(int_at_least(1), 3, "a list of 3 values (App. 1, 2, 3)")
+    assert per_app([1, 2, 3], "copies") == (1, 2, 3)
+    with pytest.raises(ValueError, match=r"^copies must be a list of 3 values \(App. 1, 2, 3\)"):
+        per_app([1, 2], "copies")
+    with pytest.raises(ValueError, match=r"^copies\[2\] must be >= 1, got 0$"):
+        per_app([1, 2, 0], "copies")
+
+
+def test_check_unique_items_names_the_repeated_item():
+    import pandas as pd
+
+    assert check_unique_items(pd.Index(["b", "a"]), "s") == ["b", "a"]
+    assert check_unique_items(np.array([2, 1]), "s") == [2, 1]
+    with pytest.raises(ValueError, match=r"^s has the item 'a' twice; its items must be distinct$"):
+        check_unique_items(["a", "b", "a"], "s")
+    with pytest.raises(TypeError, match=r"^s must be a sequence of items, got str$"):
+        check_unique_items("ab", "s")
+    with pytest.raises(ValueError, match=r"^s must hold at least 1 item\(s\), got \[\]$"):
+        check_unique_items([], "s", min_len=1)
+    seen = []
+    check_unique_items(["x", "y"], "s", seen.append)
+    assert seen == ["x", "y"]
+
+
+def test_check_sample_frame_aligns_the_columns():
+    import pandas as pd
+
+    sample = pd.DataFrame({"b": [1, 2], "extra": [0, 0], "a": [3, 4]})
+    out = check_sample_frame(sample, 2, ["a", "b"], "the sample")
+    assert list(out.columns) == ["a", "b"] and out["a"].tolist() == [3, 4]
+    with pytest.raises(ValueError, match=r"^the sample lacks the column\(s\) \['c'\]"):
+        check_sample_frame(sample, 2, ["a", "c"], "the sample")
+    with pytest.raises(ValueError, match=r"^sample\(3\) returned 2 rows; it must return 3$"):
+        check_sample_frame(sample, 3, ["a"])
+
+
+def test_validate_params_checks_named_arguments_before_the_call():
+    calls = []
+
+    @validate_params({"k": int_at_least(1), "p": real_in(0.0, 1.0)})
+    def f(k, *, p=0.5, label="x"):
+        """Doc."""
+        calls.append((k, p, label))
+        return k
+
+    assert f(2) == 2 and f(k=3, p=1, label="y") == 3
+    assert calls == [(2, 0.5, "x"), (3, 1.0, "y")]  # the checked value (1 -> 1.0) is passed on
+    assert f.__doc__ == "Doc." and f.__name__ == "f"
+    with pytest.raises(ValueError, match=r"^k must be >= 1, got 0$"):
+        f(0)
+    with pytest.raises(ValueError, match=r"^p must be in \[0.0, 1.0\], got 1.5$"):
+        f(1, p=1.5)
+    assert len(calls) == 2  # nothing ran on bad input
+
+    def g(k):
+        return k
+
+    g.__name__ = "g"
+    with pytest.raises(TypeError, match=r"g has no parameter\(s\) \['q'\]"):
+        validate_params({"q": int_at_least(1)})(g)
+
+
+def test_check_is_fitted_wants_fit_first():
+    class Model:
+        def fit(self):
+            self._fitted = True
+            return self
+
+    with pytest.raises(
+        NotFittedError, match=r"^this Model is not fitted yet; call fit\(X\) first$"
+    ):
+        check_is_fitted(Model())
+    check_is_fitted(Model().fit())
+    assert issubclass(NotFittedError, ValueError) and issubclass(NotFittedError, AttributeError)
+
+
+def test_check_domain_orders_by_columns_and_names_the_parameter():
+    assert check_domain({"b": 2, "a": np.int64(3)}, ["a", "b"]) == {"a": 3, "b": 2}
+    assert check_domain({0: 1}) == {0: 1}  # any column label; one level allowed by default
+    with pytest.raises(ValueError, match=r"^columns\['x'\] must be an integer >= 2, got 1$"):
+        check_domain({"x": 1}, name="columns", min_levels=2)
+    with pytest.raises(TypeError, match=r"^columns: column names must be non-empty strings"):
+        check_domain({0: 2}, name="columns", str_keys=True)
+    with pytest.raises(ValueError, match=r"^columns \['c'\] of the data are not in the domain"):
+        check_domain({"a": 2}, ["a", "c"])
+    with pytest.raises(ValueError, match=r"^domain columns \['a'\] are not in the data"):
+        check_domain({"a": 2, "b": 2}, ["b"])
+    with pytest.raises(ValueError, match=r"^domain is empty"):
+        check_domain({})

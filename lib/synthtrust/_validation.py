@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+import inspect
 import numbers
 import os
 from collections.abc import Hashable, Iterable, Mapping, Sequence
@@ -9,6 +11,13 @@ from collections.abc import Hashable, Iterable, Mapping, Sequence
 import numpy as np
 
 __all__ = [
+    "NotFittedError",
+    "check_domain",
+    "check_is_fitted",
+    "check_unique_items",
+    "check_sample_frame",
+    "validate_params",
+    "tuple_of",
     "check_unit_interval",
     "check_real",
     "check_array",
@@ -44,6 +53,19 @@ __all__ = [
     "check_positive_int",
     "check_random_state",
 ]
+
+
+class NotFittedError(ValueError, AttributeError):
+    """Raised when ``sample`` (or a fitted attribute) is used before ``fit``."""
+
+
+def check_is_fitted(estimator) -> None:
+    """NotFittedError naming the class unless ``estimator`` has been fitted (its ``fit`` set
+    ``_fitted``), as scikit-learn's ``utils.validation.check_is_fitted``."""
+    if not getattr(estimator, "_fitted", False):
+        raise NotFittedError(
+            f"this {type(estimator).__name__} is not fitted yet; call fit(X) first"
+        )
 
 
 def check_random_state(random_state) -> np.random.Generator:
@@ -195,19 +217,28 @@ def check_generator(generator, name: str):
     return generator
 
 
-def check_int_array(value, name: str, low: int):
-    """An integer ≥ ``low`` (returned as ``int``) or an integer array with all entries ≥ ``low``
-    (returned as an array)."""
+def check_int_array(value, name: str, low: int, high: int | None = None):
+    """An integer in ``low..high`` (``high`` None: no upper bound; returned as ``int``) or an
+    integer array with all entries in it (returned as an array)."""
+
+    def check_one(x):
+        return (
+            check_int_at_least(x, name, low)
+            if high is None
+            else check_int_range(x, name, low, high)
+        )
+
     if np.ndim(value) == 0 and not isinstance(value, np.ndarray):
-        return check_int_at_least(value, name, low)
+        return check_one(value)
     arr = np.asarray(value)
     if arr.dtype.kind not in "iu":
         raise TypeError(f"{name} must be an integer or an integer array, got dtype {arr.dtype}")
     if arr.ndim == 0:
-        return check_int_at_least(arr.item(), name, low)
-    bad = arr < low
+        return check_one(arr.item())
+    bad = (arr < low) | (arr > high) if high is not None else arr < low
     if bad.any():
-        raise ValueError(f"{name} must be >= {low}, got {arr[bad].flat[0].item()!r}")
+        allowed = f">= {low}" if high is None else f"in {low}..{high}"
+        raise ValueError(f"{name} must be {allowed}, got {arr[bad].flat[0].item()!r}")
     return arr
 
 
@@ -254,6 +285,47 @@ def check_array(x, name: str, ndim_min: int = 1) -> np.ndarray:
     if not np.all(np.isfinite(arr)):
         raise ValueError(f"{name} contains NaN or infinite values; remove or impute them first")
     return arr
+
+
+def check_domain(
+    domain, columns=None, *, name: str = "domain", min_levels: int = 1, str_keys: bool = False
+) -> dict:
+    """Validate a domain ``{column: number of levels}`` and return it as a plain dict.
+
+    If ``columns`` is given, the domain must have exactly these columns; the result is ordered like
+    ``columns``. ``min_levels`` is the fewest levels a column may have (a generator card asks 2);
+    ``str_keys`` asks the column names to be non-empty strings (a card is written as JSON).
+
+    Raises
+    ------
+    TypeError
+        ``domain`` not a mapping; a level count not an integer; a column name not a string
+        (``str_keys``).
+    ValueError
+        Empty domain; a level count < ``min_levels``; columns missing from or extra to the domain.
+    """
+    if not isinstance(domain, Mapping):
+        raise TypeError(
+            f"{name} must be a dict {{column: number of levels}}, got {type(domain).__name__}"
+        )
+    if len(domain) == 0:
+        raise ValueError(f"{name} is empty; give {{column: number of levels}} for every column")
+    bad_keys = [c for c in domain if not (isinstance(c, str) and c)] if str_keys else []
+    if bad_keys:
+        raise TypeError(f"{name}: column names must be non-empty strings, got {bad_keys[0]!r}")
+    checked = {col: check_int_range(k, f"{name}[{col!r}]", min_levels) for col, k in domain.items()}
+    if columns is not None:
+        columns = list(columns)
+        missing = [c for c in columns if c not in checked]
+        extra = [c for c in checked if c not in columns]
+        if missing:
+            raise ValueError(
+                f"columns {missing} of the data are not in the {name} ({name} has {list(checked)})"
+            )
+        if extra:
+            raise ValueError(f"{name} columns {extra} are not in the data (data has {columns})")
+        checked = {c: checked[c] for c in columns}
+    return checked
 
 
 def check_real_range(
@@ -321,9 +393,30 @@ def check_choice(value, name: str, options) -> object:
     raise ValueError(f"{name} must be one of {tuple(options)}, got {value!r}")
 
 
+def check_sample_frame(sample, n: int, columns, name: str = "the generator's sample"):
+    """A generator's ``sample(n)``: a DataFrame of ``n`` rows holding ``columns``, returned with
+    exactly these columns in this order.
+
+    Raises
+    ------
+    TypeError
+        Not a DataFrame.
+    ValueError
+        Not ``n`` rows; a missing column (the error names ``name`` and the columns).
+    """
+    import pandas as pd
+
+    if not isinstance(sample, pd.DataFrame):
+        raise TypeError(f"sample({n}) must return a pandas DataFrame, got {type(sample).__name__}")
+    if len(sample) != n:
+        raise ValueError(f"sample({n}) returned {len(sample)} rows; it must return {n}")
+    return check_frame(sample, name, columns, min_rows=0)[list(columns)]
+
+
 def check_sample(sample, domain: dict, n: int) -> np.ndarray:
     """A generator's ``sample(n)`` as the int64 codes of the columns of ``domain`` (rows, columns
-    in domain order): a DataFrame of n rows with codes 0..levels − 1 (:func:`check_codes`).
+    in domain order): a DataFrame of n rows with codes 0..levels − 1 (:func:`check_sample_frame`,
+    :func:`check_codes`).
 
     Raises
     ------
@@ -332,14 +425,65 @@ def check_sample(sample, domain: dict, n: int) -> np.ndarray:
     ValueError
         Not n rows; a missing column; a missing, non-integral or out-of-range code.
     """
+    name = "the generator's sample"
+    return check_codes(check_sample_frame(sample, n, domain, name), domain, name)
+
+
+def check_unique_items(value, name: str, check=None, *, min_len: int = 0) -> list:
+    """A sequence (not a string) of at least ``min_len`` distinct items, each passing
+    ``check(item)`` if given, as a list; TypeError/ValueError naming ``name`` and the repeated
+    item otherwise (e.g. a ranking, a list of classifier names)."""
     import pandas as pd
 
-    name = "the generator's sample"
-    if not isinstance(sample, pd.DataFrame):
-        raise TypeError(f"sample(n) must return a pandas DataFrame, got {type(sample).__name__}")
-    if len(sample) != n:
-        raise ValueError(f"sample({n}) returned {len(sample)} rows; it must return {n}")
-    return check_codes(sample, domain, name)
+    if isinstance(value, (str, bytes)) or not isinstance(value, (Sequence, np.ndarray, pd.Index)):
+        raise TypeError(f"{name} must be a sequence of items, got {type(value).__name__}")
+    items = list(value)
+    if len(items) < min_len:
+        raise ValueError(f"{name} must hold at least {min_len} item(s), got {items!r}")
+    seen = set()
+    for item in items:
+        if check is not None:
+            check(item)
+        if item in seen:
+            raise ValueError(f"{name} has the item {item!r} twice; its items must be distinct")
+        seen.add(item)
+    return items
+
+
+def validate_params(constraints: dict):
+    """Decorator that checks the named arguments of a function, before the call, with the
+    checkers of ``constraints`` (``{parameter: check(value, name)}``, the form of the estimators'
+    ``_parameter_constraints``) and passes on the checked values, as scikit-learn's
+    ``utils._param_validation.validate_params``.
+
+    Examples
+    --------
+    >>> @validate_params({"k": int_at_least(1)})
+    ... def f(k):
+    ...     return k
+    >>> f(0)
+    Traceback (most recent call last):
+    ...
+    ValueError: k must be >= 1, got 0
+    """
+
+    def decorate(func):
+        signature = inspect.signature(func)
+        unknown = set(constraints) - set(signature.parameters)
+        if unknown:
+            raise TypeError(f"{func.__name__} has no parameter(s) {sorted(unknown)}")
+
+        @functools.wraps(func)
+        def wrapper(*args, **kwargs):
+            bound = signature.bind(*args, **kwargs)
+            bound.apply_defaults()
+            for name, check in constraints.items():
+                bound.arguments[name] = check(bound.arguments[name], name)
+            return func(*bound.args, **bound.kwargs)
+
+        return wrapper
+
+    return decorate
 
 
 def one_line(error) -> str:
@@ -510,16 +654,22 @@ def dict_of(check, what: str = "a dict"):
     return check_dict_of
 
 
-def pair_of(check, what: str = "a pair"):
-    """The checker of a sequence of exactly two values, each passing ``check``; returns a
-    tuple. ValueError names ``what`` (e.g. ``"a pair (beta1, beta2) in [0, 1)"``)."""
+def tuple_of(check, length: int, what: str):
+    """The checker of a sequence of exactly ``length`` values, each passing ``check``; returns
+    a tuple. ValueError names ``what`` (e.g. ``"a list of 3 values (App. 1, 2, 3)"``)."""
 
-    def check_pair_of(value, name: str) -> tuple:
-        if isinstance(value, str) or not isinstance(value, Sequence) or len(value) != 2:
+    def check_tuple_of(value, name: str) -> tuple:
+        if isinstance(value, str) or not isinstance(value, Sequence) or len(value) != length:
             raise ValueError(f"{name} must be {what}, got {value!r}")
         return tuple(check(v, f"{name}[{i}]") for i, v in enumerate(value))
 
-    return check_pair_of
+    return check_tuple_of
+
+
+def pair_of(check, what: str = "a pair"):
+    """The checker of a sequence of exactly two values, each passing ``check``; returns a
+    tuple. ValueError names ``what`` (e.g. ``"a pair (beta1, beta2) in [0, 1)"``)."""
+    return tuple_of(check, 2, what)
 
 
 def increasing_of(check, what: str = "values"):

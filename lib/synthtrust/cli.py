@@ -738,7 +738,12 @@ class _Parser(argparse.ArgumentParser):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """The ``synthtrust`` argument parser."""
+    """The ``synthtrust`` argument parser, with ``--version`` and one subcommand per command.
+
+    The subcommands (``list``, ``run``, ``book``, ``fidelity``, ``audit``, ``dp-audit``) are
+    required; each sets ``handler`` to the function that runs it. Usage errors exit with
+    status 2 and a one-line message.
+    """
     from synthtrust import __version__
 
     parser = _Parser(

@@ -68,7 +68,11 @@ DEFAULT_TIMEOUT = 600.0
 
 
 def active() -> Path | None:
-    """The record file when estimate mode is on, else None."""
+    """The stage-record file when estimate mode is on (:data:`ESTIMATE_ENV` set), else None.
+
+    :func:`~synthtrust.experiment.run_grid` checks it to time a sample of its tasks instead of
+    running the whole grid; an empty value counts as unset.
+    """
     path = os.environ.get(ESTIMATE_ENV)
     return Path(path) if path else None
 

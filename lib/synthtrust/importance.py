@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import math
 import numbers
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 import numpy as np
@@ -42,7 +42,7 @@ from scipy.optimize import linear_sum_assignment
 
 from ._optional import import_optional
 from ._result import ResultMixin
-from ._validation import check_positive_int, check_random_state
+from ._validation import check_positive_int, check_random_state, check_unique_items, real_in
 from .blocks import in_dask_task, map_blocks
 
 __all__ = [
@@ -64,30 +64,9 @@ _IMPORTANCE_METHODS = ("mdi", "permutation", "shap")
 _MULTICLASS = ("mean", "last")
 
 
-# --------------------------------------------------------------------------------------------
-# validation
-# --------------------------------------------------------------------------------------------
-def _check_p(p, *, allow_one: bool = False) -> float:
-    if isinstance(p, bool) or not isinstance(p, numbers.Real):
-        raise TypeError(f"p must be a real number, got {type(p).__name__} {p!r}")
-    p = float(p)
-    upper_ok = p <= 1.0 if allow_one else p < 1.0
-    if not (math.isfinite(p) and p > 0.0 and upper_ok):
-        allowed = "0 < p <= 1" if allow_one else "0 < p < 1"
-        raise ValueError(f"p (persistence) must satisfy {allowed}, got {p!r}")
-    return p
-
-
-def _check_ranking(r, name: str) -> list:
-    if isinstance(r, (str, bytes)) or not isinstance(r, (Sequence, np.ndarray, pd.Index)):
-        raise TypeError(f"{name} must be a sequence of items (a ranking), got {type(r).__name__}")
-    items = list(r)
-    seen = set()
-    for item in items:
-        if item in seen:
-            raise ValueError(f"{name} has the item {item!r} twice; a ranking has no duplicates")
-        seen.add(item)
-    return items
+#: The persistence p of RBO, 0 < p < 1 (p = 1 allowed only where the sum is finite).
+_P = real_in(0.0, 1.0, low_open=True, high_open=True)
+_P_OR_ONE = real_in(0.0, 1.0, low_open=True)
 
 
 def _overlaps(s: list, t: list, depth: int) -> np.ndarray:
@@ -125,7 +104,7 @@ def top_weightness(p: float, depth: int) -> float:
     ValueError
         ``p`` outside (0, 1) or ``depth`` < 1.
     """
-    p = _check_p(p)
+    p = _P(p, "p")
     if isinstance(depth, bool) or not isinstance(depth, numbers.Integral) or depth < 1:
         raise ValueError(f"depth must be an integer >= 1, got {depth!r}")
     i = np.arange(1, int(depth))
@@ -216,9 +195,9 @@ def rank_biased_overlap(s, t, p: float = 0.9) -> RBOResult:
     truncated 0.152 (what ``RankingSimilarity(S, T).rbo(p=0.9)`` of the ``rbo`` package 0.1.3,
     ``changyaochen/rbo``, returns) and max 0.581 (the Eq. 13 residual would give 0.790).
     """
-    s = _check_ranking(s, "s")
-    t = _check_ranking(t, "t")
-    p = _check_p(p)
+    s = check_unique_items(s, "s")
+    t = check_unique_items(t, "t")
+    p = _P(p, "p")
     if len(s) > len(t):
         s, t = t, s
     n_s, n_l = len(s), len(t)
@@ -255,8 +234,8 @@ def average_overlap(s, t, depth: int | None = None) -> float:
     S = abcdefg, T = zcavwxy → 0.312 (Webber et al.'s Fig. 5 example; the value the tests of the
     ``rbo`` package 0.1.3, ``changyaochen/rbo``, assert).
     """
-    s = _check_ranking(s, "s")
-    t = _check_ranking(t, "t")
+    s = check_unique_items(s, "s")
+    t = check_unique_items(t, "t")
     k = min(len(s), len(t)) if depth is None else depth
     if isinstance(k, bool) or not isinstance(k, numbers.Integral) or k < 1:
         raise ValueError(f"depth must be an integer >= 1 (and both rankings non-empty), got {k!r}")
@@ -418,9 +397,9 @@ def correlated_rank_similarity(
         Bad rankings or ``p``; a feature missing from ``association``; an association outside
         [0, 1] or NaN; ``depth`` < 1 or beyond the shorter ranking.
     """
-    s = _check_ranking(s, "s")
-    t = _check_ranking(t, "t")
-    p = _check_p(p, allow_one=True)
+    s = check_unique_items(s, "s")
+    t = check_unique_items(t, "t")
+    p = _P_OR_ONE(p, "p")
     weight = _association_weight(s, t, association)
     k = min(len(s), len(t)) if depth is None else depth
     if (
@@ -450,7 +429,7 @@ def _random_permutations(n_items: int, n_draws, random_state) -> np.ndarray:
 
 
 def _nonempty_ranking(ranking, name: str) -> list:
-    items = _check_ranking(ranking, name)
+    items = check_unique_items(ranking, name)
     if not items:
         raise ValueError(f"{name} is empty; at least one item is needed")
     return items
@@ -502,7 +481,7 @@ def random_permutation_rbo(
     """
     scores = ranking if isinstance(ranking, pd.Series) else None
     s = _nonempty_ranking(importance_ranking(scores) if scores is not None else ranking, "ranking")
-    p = _check_p(p)
+    p = _P(p, "p")
     weight = None if association is None else _association_weight(s, s, association)
     n = len(s)
     perms = _random_permutations(n, n_draws, random_state)
@@ -559,7 +538,7 @@ def expected_rbo_random_permutation(n_features: int, p: float) -> float:
         ``n_features`` not an integer ≥ 1; ``p`` outside (0, 1).
     """
     n = check_positive_int(n_features, "n_features")
-    p = _check_p(p)
+    p = _P(p, "p")
     return (1.0 - p**n) / (n * (1.0 - p))
 
 

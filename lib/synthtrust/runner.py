@@ -70,7 +70,11 @@ def repo_root() -> Path:
 
 
 def chapters_dir() -> Path:
-    """``<root>/chapters``."""
+    """The chapters folder ``<root>/chapters``, ``<root>`` being :func:`repo_root`.
+
+    It holds the chapter sources ``<name>.md`` and their presets under ``params/<name>/``;
+    chapter notebooks are executed with it as the working directory.
+    """
     return repo_root() / "chapters"
 
 

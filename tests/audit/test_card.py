@@ -61,11 +61,13 @@ def test_card_convenience_constructors():
         ({"a": 2, "b": 3}, [()], ValueError, "is empty"),
         ({"a": 2, "b": 3}, ["ab"], TypeError, "sequence of column names"),
         ({"a": 2, "b": 3}, "a", TypeError, "marginals must be a list"),
-        ({"a": 1, "b": 3}, [], ValueError, r"columns\['a'\] \(domain size\) must be >= 2"),
+        ({"a": 1, "b": 3}, [], ValueError, r"columns\['a'\] must be an integer >= 2, got 1"),
         ({"a": 2.0, "b": 3}, [], TypeError, "must be an integer"),
         ({"a": True, "b": 3}, [], TypeError, "must be an integer"),
         ({}, [], ValueError, "columns is empty"),
-        ([("a", 2)], [], TypeError, "columns must be a mapping"),
+        ([("a", 2)], [], TypeError, r"columns must be a dict \{column: number of levels\}"),
+        ({"": 2, "b": 3}, [], TypeError, "column names must be non-empty strings, got ''"),
+        ({1: 2, "b": 3}, [], TypeError, "column names must be non-empty strings, got 1"),
     ],
 )
 def test_card_validation(columns, marginals, exc, match):

@@ -88,9 +88,6 @@ def test_smoke_run_writes_verdicts_that_follow_from_their_intervals(name, smoke_
 # ------------------------------------------------------------------ a page a student can read
 #: Longest chapter source, in lines of chapters/<name>.md: the model shown, the plumbing folded.
 MAX_CHAPTER_LINES = 700
-#: Chapters still over it, with the length they may not exceed until they are cut (chapter 1:
-#: its exercises are a page of their own, exercises/hypothesis_validity.md; issue 28).
-LONG_CHAPTERS = {"hypothesis_validity": 830}
 
 
 def code_cell_tags(text: str) -> list[list[str]]:
@@ -137,4 +134,4 @@ def test_the_readability_rule_sees_removed_cells_closed_pages_and_length():
 @pytest.mark.parametrize("name", CHAPTERS)
 def test_chapters_fold_and_open_a_cell(name):
     text = (runner.chapters_dir() / f"{name}.md").read_text(encoding="utf-8")
-    assert readability_problems(text, LONG_CHAPTERS.get(name, MAX_CHAPTER_LINES)) == []
+    assert readability_problems(text, MAX_CHAPTER_LINES) == []

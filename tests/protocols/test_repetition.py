@@ -122,6 +122,52 @@ def test_evaluate_repetition_bad_input(pima):
         P.evaluate_repetition(pima.assign(Outcome=pima["Pregnancies"]), TARGET, BootstrapStub, 1.0)
     with pytest.raises(TypeError, match="make_synthesizer"):
         P.evaluate_repetition(pima, TARGET, "mst", 1.0)
+    with pytest.raises(ValueError, match=r"classifiers must hold at least 1 item\(s\), got \[\]"):
+        P.evaluate_repetition(pima, TARGET, BootstrapStub, 1.0, [])
+    with pytest.raises(ValueError, match="classifiers has the item 'linear_svm' twice"):
+        P.evaluate_repetition(pima, TARGET, BootstrapStub, 1.0, ["linear_svm", "linear_svm"])
+
+
+class ShortStub(BootstrapStub):
+    def sample(self, n):
+        return super().sample(n - 1)
+
+
+class NoTargetStub(BootstrapStub):
+    def sample(self, n):
+        return super().sample(n).drop(columns=TARGET)
+
+
+class ArrayStub(BootstrapStub):
+    def sample(self, n):
+        return super().sample(n).to_numpy()
+
+
+@pytest.mark.parametrize(
+    ("stub", "exc", "match"),
+    [
+        (ShortStub, ValueError, r"sample\(768\) returned 767 rows; it must return 768"),
+        (NoTargetStub, ValueError, r"the Protocol A sample lacks the column\(s\) \['Outcome'\]"),
+        (ArrayStub, TypeError, r"sample\(768\) must return a pandas DataFrame, got ndarray"),
+    ],
+)
+def test_evaluate_repetition_refuses_a_bad_sample(pima, stub, exc, match):
+    with pytest.raises(exc, match=match):
+        P.evaluate_repetition(pima, TARGET, stub, 1.0, ["linear_svm"], random_state=0)
+
+
+def test_evaluate_repetition_sample_columns_follow_the_real_data(pima):
+    """A sample with its columns in another order and an extra column is aligned to ``real``."""
+
+    class Shuffled(BootstrapStub):
+        def sample(self, n):
+            out = super().sample(n)
+            return out[out.columns[::-1]].assign(extra=1)
+
+    args = (pima, TARGET)
+    a = P.evaluate_repetition(*args, Shuffled, 1.0, ["linear_svm"], random_state=5)
+    b = P.evaluate_repetition(*args, BootstrapStub, 1.0, ["linear_svm"], random_state=5)
+    pd.testing.assert_frame_equal(a, b)
 
 
 def test_evaluate_repetition_keeps_one_fitted_model_alive(pima, monkeypatch):

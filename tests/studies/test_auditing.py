@@ -74,6 +74,10 @@ def test_bad_input():
         au.build_grid(applications=[7], generators=["cart"])
     with pytest.raises(ValueError, match=r"copies must be a list of 3 values"):
         au.build_grid(applications=[1], generators=["cart"], copies=[1000])
+    with pytest.raises(ValueError, match=r"^pgm_iters\[2\] must be >= 1, got 0$"):
+        au.build_grid(applications=[1], generators=["cart"], pgm_iters=[10, 10, 0])
+    with pytest.raises(ValueError, match=r"^generators must be a list of 3 values"):
+        au.build_grid(applications=[1], generators=[["cart"], ["cart"]])
     with pytest.raises(ValueError, match="n_candidates must be an int >= 1"):
         au.basis(3, n_candidates=0)
     with pytest.raises(ValueError, match="results must have the columns"):

@@ -252,8 +252,14 @@ def test_bad_parameters(kw, exc, msg):
 
 
 def test_bad_helper_input_and_unfitted():
-    with pytest.raises(ValueError, match=r"votes must be integers in \[0, n_teachers = 3\]"):
+    with pytest.raises(ValueError, match=r"^votes must be in 0\.\.3, got 4$"):
         pate_moments([4], 3, 1.0)
+    with pytest.raises(ValueError, match=r"^votes must be in 0\.\.3, got -1$"):
+        noisy_vote_labels([1, -1], 3, 1.0, 0)
+    with pytest.raises(
+        TypeError, match=r"^votes must be an integer or an integer array, got dtype"
+    ):
+        pate_moments([1.5], 3, 1.0)
     with pytest.raises(ValueError, match="noise_multiplier must be in"):
         noisy_vote_labels([1], 3, 0.0, 0)
     with pytest.raises(ValueError, match="sample_per_teacher must be >= 1, got 0"):

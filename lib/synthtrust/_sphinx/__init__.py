@@ -84,6 +84,17 @@ def _check_assets(app, exception) -> None:
 
 
 def setup(app) -> dict[str, Any]:
+    """Register the extension with Sphinx: the config value and the two event handlers.
+
+    Adds the HTML config value ``synthtrust_vega_bundle`` (default ``"synthtrust-vega.js"``),
+    connects the page clean-up to ``html-page-context`` (priority 900, after other handlers)
+    and the asset check to ``build-finished``.
+
+    Returns
+    -------
+    dict
+        Extension metadata: the synthtrust version, parallel read and write safe.
+    """
     app.add_config_value("synthtrust_vega_bundle", "synthtrust-vega.js", "html", types=[str])
     app.connect("html-page-context", _page_context, priority=900)
     app.connect("build-finished", _check_assets)

@@ -21,6 +21,13 @@ __all__ = ["candidate_bins"]
 
 
 def card_parts(card):
+    """A generator card's ``(columns, sizes, clique_indices)``, each as a tuple.
+
+    Raises
+    ------
+    TypeError
+        ``card`` lacks any of those attributes (it is not a GeneratorCard).
+    """
     try:
         return tuple(card.columns), tuple(card.sizes), tuple(card.clique_indices)
     except AttributeError:

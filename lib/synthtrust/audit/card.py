@@ -19,33 +19,12 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from .._result import ResultMixin
-from .._validation import check_str, one_line
+from .._validation import check_domain, check_str, one_line
 from .basis import Bins, span_dimension
 
 __all__ = ["GeneratorCard"]
 
 _KEYS = ("name", "description", "columns", "marginals")
-
-
-def _check_columns(columns) -> dict[str, int]:
-    if not isinstance(columns, Mapping):
-        raise TypeError(
-            f"columns must be a mapping column -> domain size, got {type(columns).__name__}"
-        )
-    if not columns:
-        raise ValueError("columns is empty; a card needs at least one column")
-    out: dict[str, int] = {}
-    for col, n in columns.items():
-        if not isinstance(col, str) or not col:
-            raise TypeError(f"column names must be non-empty strings, got {col!r}")
-        if isinstance(n, bool) or not isinstance(n, numbers.Integral):
-            raise TypeError(
-                f"columns[{col!r}] (domain size) must be an integer, got {type(n).__name__} {n!r}"
-            )
-        if n < 2:
-            raise ValueError(f"columns[{col!r}] (domain size) must be >= 2, got {n!r}")
-        out[col] = int(n)
-    return out
 
 
 def _check_marginals(marginals, columns: dict[str, int]) -> tuple[tuple[str, ...], ...]:
@@ -117,7 +96,7 @@ class GeneratorCard(ResultMixin):
     __slots__ = ("_columns", "_marginals", "_name", "_description")
 
     def __init__(self, columns, marginals, name: str = "", description: str = ""):
-        cols = _check_columns(columns)
+        cols = check_domain(columns, name="columns", min_levels=2, str_keys=True)
         object.__setattr__(self, "_columns", cols)
         object.__setattr__(self, "_marginals", _check_marginals(marginals, cols))
         object.__setattr__(self, "_name", check_str(name, "name"))
@@ -135,7 +114,7 @@ class GeneratorCard(ResultMixin):
     @classmethod
     def k_way(cls, columns, k: int, name: str = "", description: str = "") -> GeneratorCard:
         """A card declaring every k-subset of the columns (in column order)."""
-        cols = _check_columns(columns)
+        cols = check_domain(columns, name="columns", min_levels=2, str_keys=True)
         if isinstance(k, bool) or not isinstance(k, numbers.Integral) or not 1 <= k <= len(cols):
             raise ValueError(
                 f"k must be an integer in 1..{len(cols)} (the number of columns), got {k!r}"

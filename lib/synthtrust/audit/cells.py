@@ -25,6 +25,22 @@ _DENSE_MAX_CELLS = 200_000  # largest domain for which dense M-vectors are forme
 # validation helpers
 # --------------------------------------------------------------------------------------------
 def check_sizes(sizes, name: str = "sizes") -> tuple[int, ...]:
+    """Validate domain sizes n_j and return them as a tuple of int.
+
+    Parameters
+    ----------
+    sizes : sequence of int, ndarray or mapping
+        One size per column; a mapping contributes its values, in order.
+    name : str
+        Argument name used in error messages.
+
+    Raises
+    ------
+    TypeError
+        ``sizes`` is a string or not a sequence, or a size is not an integer (bools rejected).
+    ValueError
+        A size is below 1, or there are no sizes at all.
+    """
     if isinstance(sizes, Mapping):
         sizes = list(sizes.values())
     if isinstance(sizes, (str, bytes)) or not isinstance(sizes, (Sequence, np.ndarray)):
@@ -81,6 +97,13 @@ def check_card_codes(
 
 
 def check_cell_counts(counts, n: int, name: str = "counts") -> np.ndarray:
+    """Validate per-row weights, shape (n,), as floats; ``None`` gives a weight of 1 per row.
+
+    Raises
+    ------
+    ValueError
+        Wrong shape, a negative or non-finite weight, or weights summing to 0.
+    """
     if counts is None:
         return np.ones(n)
     arr = np.asarray(counts, dtype=float)

@@ -59,7 +59,13 @@ def gram(bins_a: Bins, bins_b: Bins | None = None) -> np.ndarray:
 
 
 def downward_closure_masks(cliques) -> set[frozenset]:
-    """Every subset of every clique, the empty set included."""
+    """Every subset of every clique, the empty set included: the downward closure ↓cliques.
+
+    Returns
+    -------
+    set of frozenset
+        Each subset U as a frozenset of the column indices in it.
+    """
     out: set[frozenset] = {frozenset()}
     for clique in cliques:
         s = tuple(clique)

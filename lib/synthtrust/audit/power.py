@@ -20,6 +20,7 @@ import pandas as pd
 
 from .._validation import (
     check_generator,
+    check_is_fitted,
     check_positive_int,
     check_random_state,
     check_random_state_param,
@@ -105,7 +106,7 @@ class LeakMixture(ParamsMixin, FittedMixin):
         TypeError, ValueError
             ``n`` not an integer ≥ 1.
         """
-        self._check_fitted()
+        check_is_fitted(self)
         n = check_positive_int(n, "n")
         m = int(self._rng.binomial(n, float(self.leak)))
         parts = [

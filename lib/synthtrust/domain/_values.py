@@ -22,6 +22,7 @@ MAX_ALLOWED_SHOWN = 20  # allowed categories shown in an error message
 
 
 def column_label(column) -> str:
+    """How an error message names a column: ``"column 'age'"``, or ``"value"`` for ``None``."""
     return "value" if column is None else f"column {column!r}"
 
 
@@ -45,18 +46,39 @@ def json_scalar(value, what: str):
 
 
 def check_token(missing, what: str):
+    """Validate a missing-value token: ``None`` (no token) or a JSON scalar (:func:`json_scalar`).
+
+    Raises
+    ------
+    TypeError, ValueError
+        As :func:`json_scalar`: not a str, int, float or bool, or a non-finite float.
+    """
     if missing is None:
         return None
     return json_scalar(missing, f"{what}: missing token")
 
 
 def check_bool(value, name: str) -> bool:
+    """Validate a flag: a Python or NumPy bool, returned as ``bool``.
+
+    Raises
+    ------
+    TypeError
+        ``value`` is not a bool (0 and 1 included), naming ``name``.
+    """
     if not isinstance(value, (bool, np.bool_)):
         raise TypeError(f"{name} must be True or False, got {type(value).__name__} {value!r}")
     return bool(value)
 
 
 def check_integer(value, name: str) -> int:
+    """Validate an integer of any sign (booleans rejected), returned as ``int``.
+
+    Raises
+    ------
+    TypeError
+        ``value`` is a bool or not an integral number, naming ``name``.
+    """
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
         raise TypeError(f"{name} must be an integer, got {type(value).__name__} {value!r}")
     return int(value)
@@ -72,6 +94,13 @@ def show_values(values) -> str:
 
 
 def as_series(values, column) -> pd.Series:
+    """A column's values as a pandas Series (a Series is returned as it is, not copied).
+
+    Raises
+    ------
+    TypeError
+        ``values`` is a DataFrame, a mapping or not one-dimensional.
+    """
     if isinstance(values, pd.Series):
         return values
     if isinstance(values, (pd.DataFrame, Mapping)) or np.ndim(values) != 1:
@@ -154,6 +183,13 @@ def float_values(series: pd.Series, token, column, spec: str) -> np.ndarray:
 
 
 def missing_rows(x: np.ndarray, token, column, spec: str) -> np.ndarray:
+    """Boolean mask, shape (n,), of the missing rows: the NaNs of :func:`float_values` output.
+
+    Raises
+    ------
+    ValueError
+        Some value is missing but the specification ``spec`` has no missing ``token``.
+    """
     nan = np.isnan(x)
     if nan.any() and token is None:
         raise ValueError(
@@ -164,7 +200,17 @@ def missing_rows(x: np.ndarray, token, column, spec: str) -> np.ndarray:
 
 
 def check_codes(codes, size: int, column) -> np.ndarray:
-    """Integer codes in ``0..size-1`` as int64, or a clear error."""
+    """Validate a column of codes: integer values in ``0..size-1``, returned as int64.
+
+    Float values are accepted when integral (e.g. ``2.0``).
+
+    Raises
+    ------
+    TypeError
+        ``codes`` is not 1-D (:func:`as_series`), or its dtype is boolean or not numeric.
+    ValueError
+        A code is missing, non-integral or outside ``0..size-1``.
+    """
     series = as_series(codes, column)
     if pd.api.types.is_bool_dtype(series.dtype) or not pd.api.types.is_numeric_dtype(series.dtype):
         raise TypeError(f"{column_label(column)}: codes must be integers, got dtype {series.dtype}")
@@ -188,4 +234,5 @@ def numbers_out(values: np.ndarray, missing: np.ndarray, integer: bool) -> np.nd
 
 
 def format_number(x: float) -> str:
+    """A number for a message or a bin label, in ``%g`` form (``0.5``, ``1e+06``)."""
     return f"{x:g}"

@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from .._validation import check_random_state
+from .._validation import check_frame, check_random_state
 from ._values import check_integer
 from .categorical import Categorical
 from .numeric import Numeric
@@ -165,8 +165,8 @@ class Domain:
 
     # ---------------------------------------------------------------- encode / decode
     def _check_frame(self, df, what: str) -> None:
-        if not isinstance(df, pd.DataFrame):
-            raise TypeError(f"{what} must be a pandas DataFrame, got {type(df).__name__}")
+        """``df`` holds exactly the domain's columns, once each (any order, any rows)."""
+        check_frame(df, what, min_rows=0)
         if df.columns.has_duplicates:
             dup = df.columns[df.columns.duplicated()].tolist()
             raise ValueError(f"{what} has duplicated columns {dup}")

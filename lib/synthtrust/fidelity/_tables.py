@@ -190,6 +190,15 @@ def check_tables(
 
 
 def check_bins(bins, name: str = "bins") -> int:
+    """Validate c, the number of quantile bins / retained categories per column: an int ≥ 1.
+
+    Raises
+    ------
+    TypeError
+        ``bins`` is a bool or not an integer, naming ``name``.
+    ValueError
+        ``bins`` < 1.
+    """
     if isinstance(bins, bool) or not isinstance(bins, numbers.Integral):
         raise TypeError(f"{name} must be an integer >= 1, got {type(bins).__name__} {bins!r}")
     if bins < 1:
@@ -198,6 +207,13 @@ def check_bins(bins, name: str = "bins") -> int:
 
 
 def check_k(k) -> int:
+    """Validate the order k of the k-way marginals: 1, 2 or 3 (the keys of :data:`TVD_BINS`).
+
+    Raises
+    ------
+    ValueError
+        ``k`` is not one of 1, 2, 3 (a bool or a non-integer included).
+    """
     if isinstance(k, bool) or not isinstance(k, numbers.Integral) or k not in (1, 2, 3):
         raise ValueError(f"k must be 1, 2 or 3, got {k!r}")
     return int(k)

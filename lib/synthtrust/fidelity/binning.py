@@ -121,6 +121,26 @@ class _ColumnBinning:
 
 
 def fit_binning(train: pd.DataFrame, kinds: list[str], bins: int) -> list[_ColumnBinning]:
+    """How to discretize each column, fitted on the training table alone (``platzer2021``, §2.1).
+
+    Numeric and datetime columns get the :func:`quantile_breaks` of the training column; other
+    columns keep their ``bins`` most frequent training values (:func:`_top_categories`). Every
+    column then gets an :data:`OTHER` and a :data:`MISSING` label, in that order, last.
+
+    Parameters
+    ----------
+    train : pandas.DataFrame
+        The aligned training table (n_T × d), as returned by :func:`check_tables`.
+    kinds : list of str
+        Type class of each column (:func:`column_kind`), in ``train``'s column order.
+    bins : int
+        c, the maximum number of quantile bins / retained categories per column.
+
+    Returns
+    -------
+    list of _ColumnBinning
+        One per column, in ``train``'s column order.
+    """
     specs = []
     for col, kind in zip(train.columns, kinds, strict=True):
         if kind in ("numeric", "datetime"):
@@ -142,13 +162,19 @@ def fit_binning(train: pd.DataFrame, kinds: list[str], bins: int) -> list[_Colum
 
 
 def codes_matrix(df: pd.DataFrame, specs: list[_ColumnBinning]) -> np.ndarray:
+    """Integer bin codes of a table, shape (n, d), one column per entry of ``specs``.
+
+    Codes 0 … m−1 are a column's m retained bins / categories, m its :data:`OTHER` and
+    m + 1 its :data:`MISSING` code (:class:`_ColumnBinning`); ``df`` is looked up by column
+    name.
+    """
     return np.column_stack([spec.codes(df[spec.name]) for spec in specs])
 
 
 def discretize(
     train: pd.DataFrame, others: Sequence[pd.DataFrame], bins: int
 ) -> list[pd.DataFrame]:
-    """Discretize ``train`` and ``others`` with statistics of ``train`` alone (paper Sec. 2.1).
+    """Discretize ``train`` and ``others`` with statistics of ``train`` alone (``platzer2021``, §2.1).
 
     As ``bin_data`` of the reference's ``fidelity.ipynb`` [``mostlyai2024``], with the fixes of
     the module docstring:

@@ -591,6 +591,13 @@ class DCRResult(ResultMixin):
 
 
 def check_flag(value, name: str) -> bool:
+    """Validate a flag: a Python or NumPy bool, returned as ``bool``.
+
+    Raises
+    ------
+    TypeError
+        ``value`` is not a bool (0 and 1 included), naming ``name``.
+    """
     if not isinstance(value, (bool, np.bool_)):
         raise TypeError(f"{name} must be True or False, got {type(value).__name__} {value!r}")
     return bool(value)
@@ -605,7 +612,7 @@ def dcr(
     synthetic_is_holdout: bool = False,
     n_jobs: int | None = None,
 ) -> DCRResult:
-    """Distance to closest record: synthetic vs training and vs holdout (paper Sec. 2.2).
+    """Distance to closest record: synthetic vs training and vs holdout (``platzer2021``, §2.2).
 
     As ``priv()`` in the paper's ``privacy.ipynb`` [``mostlyai2024``]:
 
@@ -670,6 +677,22 @@ def dcr(
 
 
 def dcr_result(d_t, d_h, n_t, n_h, is_holdout, bins) -> DCRResult:
+    """Summarize the nearest-record distances into a :class:`DCRResult` (``platzer2021``, §2.2).
+
+    share = mean[d_t < d_h] + n_t / (n_t + n_h) · mean[d_t = d_h]: ties are split in
+    proportion to the table sizes, as step 4 of :func:`dcr`.
+
+    Parameters
+    ----------
+    d_t, d_h : ndarray of int, shape (n_synthetic,)
+        Distance of each synthetic record to its nearest training / holdout record.
+    n_t, n_h : int
+        Number of training and holdout records.
+    is_holdout : bool
+        Whether the holdout itself was scored (``synthetic_is_holdout``).
+    bins : int
+        Quantile bins of numeric columns used for the distances.
+    """
     closer = d_t < d_h
     equal = d_t == d_h
     share = float(np.mean(closer) + n_t / (n_t + n_h) * np.mean(equal))

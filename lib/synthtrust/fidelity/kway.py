@@ -105,6 +105,25 @@ def _tvd_codes(
 def tvd_series(
     columns: list, combos: list[tuple[int, ...]], values: np.ndarray, k: int
 ) -> pd.Series:
+    """The k-way TVD values as the Series that :func:`tvd` returns.
+
+    Parameters
+    ----------
+    columns : list
+        Column names; ``combos`` index into it.
+    combos : list of tuple of int
+        The column indices of each combination, one tuple of length k per value.
+    values : ndarray, shape (len(combos),)
+        TVD of each combination.
+    k : int
+        Order of the marginals: the number of index levels.
+
+    Returns
+    -------
+    pandas.Series
+        Name ``"tvd"``, float, indexed by a MultiIndex of column-name tuples with levels
+        ``column_1`` … ``column_k``, in the order of ``combos``.
+    """
     index = pd.MultiIndex.from_tuples(
         [tuple(columns[j] for j in combo) for combo in combos],
         names=[f"column_{i + 1}" for i in range(k)],
@@ -113,7 +132,7 @@ def tvd_series(
 
 
 def tvd(train: pd.DataFrame, other: pd.DataFrame, k: int, bins: int | None = None) -> pd.Series:
-    """Total variation distance of every k-way marginal, training vs ``other`` (paper Sec. 2.1).
+    """Total variation distance of every k-way marginal, training vs ``other`` (``platzer2021``, §2.1).
 
     Both tables are discretized with :func:`discretize` (statistics of ``train``, at most
     ``bins`` = c categories per column, plus ``OTHER`` and ``MISSING``). For every combination

@@ -52,6 +52,30 @@ def check_counts(c, name):
 
 
 def two_counts(cx, cy, values=None, increasing=False):
+    """Validate the per-bin counts of two samples and broadcast their leading axes.
+
+    Parameters
+    ----------
+    cx, cy : array_like, shape (..., n_bins)
+        Nonnegative integer counts (:func:`check_counts`), the same number of bins.
+    values : array_like, shape (n_bins,), optional
+        Finite bin values (``check_array``).
+    increasing : bool
+        Require ``values`` to be strictly increasing.
+
+    Returns
+    -------
+    cx, cy : ndarray of int64, broadcast to one shape (..., n_bins)
+    values : ndarray of float, shape (n_bins,), or None
+
+    Raises
+    ------
+    TypeError
+        Counts of a non-numeric or boolean dtype, or non-numeric ``values``.
+    ValueError
+        Invalid counts, different numbers of bins, leading shapes that do not broadcast,
+        ``values`` of the wrong shape or not finite, or not increasing when asked.
+    """
     cx = check_counts(cx, "cx")
     cy = check_counts(cy, "cy")
     if cx.shape[-1] != cy.shape[-1]:

@@ -37,22 +37,16 @@ import math
 
 import numpy as np
 
-from .._validation import check_delta, check_epsilon, check_positive_int, check_real_range
+from .._validation import (
+    check_delta,
+    check_epsilon,
+    check_int_array,
+    check_positive_int,
+    check_real_range,
+)
 from .mechanisms import laplace
 
 __all__ = ["noisy_vote_labels", "pate_epsilon", "pate_moments", "pate_noise_for_budget"]
-
-
-def _check_votes(votes, n_teachers: int) -> np.ndarray:
-    v = np.asarray(votes)
-    if v.ndim != 1 or not (
-        np.issubdtype(v.dtype, np.integer) or np.issubdtype(v.dtype, np.floating)
-    ):
-        raise ValueError(f"votes must be a 1-D array of vote counts, got shape {v.shape}")
-    v = v.astype(np.float64)
-    if np.any(~np.isfinite(v)) or np.any(v != np.round(v)) or np.any((v < 0) | (v > n_teachers)):
-        raise ValueError(f"votes must be integers in [0, n_teachers = {n_teachers}]")
-    return v
 
 
 def pate_moments(
@@ -89,7 +83,7 @@ def pate_moments(
     k = check_positive_int(n_teachers, "n_teachers")
     lam = check_real_range(noise_multiplier, "noise_multiplier", 0.0)
     order = check_positive_int(moments_order, "moments_order")
-    v = _check_votes(votes, k)
+    v = check_int_array(np.atleast_1d(votes), "votes", 0, k).astype(np.float64)
     ls = np.arange(1, order + 1, dtype=np.float64)
     indep = lam * lam * ls * (ls + 1) / 2  # (L,)
     if v.size == 0:
@@ -165,6 +159,6 @@ def noisy_vote_labels(votes, n_teachers: int, noise_multiplier: float, rng) -> n
     """
     k = check_positive_int(n_teachers, "n_teachers")
     lam = check_real_range(noise_multiplier, "noise_multiplier", 0.0)
-    v = _check_votes(votes, k)
+    v = check_int_array(np.atleast_1d(votes), "votes", 0, k).astype(np.float64)
     noisy = laplace(v, scale=1.0 / lam, random_state=rng)
     return (noisy > k / 2.0).astype(np.int64)

@@ -42,10 +42,13 @@ import math
 import numpy as np
 
 from .._validation import (
+    check_choice,
     check_delta,
     check_epsilon,
     check_nonnegative_int,
     check_positive_int,
+    one_of,
+    validate_params,
 )
 
 __all__ = [
@@ -64,11 +67,15 @@ DEFAULT_ORDERS: tuple[float, ...] = tuple(
 _CONVERSIONS = ("classic", "improved")
 _COMPOSITIONS = ("per_sample", "per_iteration")
 
-
-def _choice(value, name: str, allowed: tuple[str, ...]) -> str:
-    if value not in allowed:
-        raise ValueError(f"{name} must be one of {allowed}, got {value!r}")
-    return value
+#: The checks of the GS-WGAN accounting parameters (:func:`gswgan_epsilon`).
+_GSWGAN_PARAMS = {
+    "n_discriminators": check_positive_int,
+    "batch_size": check_positive_int,
+    "noise_multiplier": check_epsilon,
+    "delta": check_delta,
+    "composition": one_of(*_COMPOSITIONS),
+    "conversion": one_of(*_CONVERSIONS),
+}
 
 
 @functools.lru_cache(maxsize=64)
@@ -147,7 +154,7 @@ def rdp_to_epsilon(rdp, delta: float, conversion: str = "classic", orders=DEFAUL
         Bad ``delta`` or ``conversion``; mismatched shapes; negative or NaN RDP values.
     """
     delta = check_delta(delta)
-    conversion = _choice(conversion, "conversion", _CONVERSIONS)
+    conversion = check_choice(conversion, "conversion", _CONVERSIONS)
     orders = np.asarray(orders, dtype=float)
     rdp = np.asarray(rdp, dtype=float)
     if rdp.shape != orders.shape or orders.ndim != 1:
@@ -174,17 +181,7 @@ def _unit_curve(
     return sampled_gaussian_rdp(n_discriminators, 1, noise_multiplier / math.sqrt(batch_size)), 1
 
 
-def _check_common(n_discriminators, batch_size, noise_multiplier, delta, composition, conversion):
-    return (
-        check_positive_int(n_discriminators, "n_discriminators"),
-        check_positive_int(batch_size, "batch_size"),
-        check_epsilon(noise_multiplier, "noise_multiplier"),
-        check_delta(delta),
-        _choice(composition, "composition", _COMPOSITIONS),
-        _choice(conversion, "conversion", _CONVERSIONS),
-    )
-
-
+@validate_params({**_GSWGAN_PARAMS, "iterations": check_nonnegative_int})
 def gswgan_epsilon(
     iterations: int,
     *,
@@ -233,16 +230,15 @@ def gswgan_epsilon(
     ...                      noise_multiplier=1.07, delta=1e-5), 2)
     9.99
     """
-    iterations = check_nonnegative_int(iterations, "iterations")
-    k, b, sigma, delta, composition, conversion = _check_common(
-        n_discriminators, batch_size, noise_multiplier, delta, composition, conversion
-    )
     if iterations == 0:
         return 0.0
-    unit, per_it = _unit_curve(k, b, sigma, composition)
+    unit, per_it = _unit_curve(n_discriminators, batch_size, noise_multiplier, composition)
     return rdp_to_epsilon(unit * float(iterations * per_it), delta, conversion)
 
 
+@validate_params(
+    {**_GSWGAN_PARAMS, "epsilon": check_epsilon, "max_iterations": check_nonnegative_int}
+)
 def gswgan_max_iterations(
     epsilon: float,
     *,
@@ -278,12 +274,7 @@ def gswgan_max_iterations(
     TypeError, ValueError
         As :func:`gswgan_epsilon`; ``epsilon`` not a finite number > 0.
     """
-    epsilon = check_epsilon(epsilon, "epsilon")
-    max_iterations = check_nonnegative_int(max_iterations, "max_iterations")
-    k, b, sigma, delta, composition, conversion = _check_common(
-        n_discriminators, batch_size, noise_multiplier, delta, composition, conversion
-    )
-    unit, per_it = _unit_curve(k, b, sigma, composition)
+    unit, per_it = _unit_curve(n_discriminators, batch_size, noise_multiplier, composition)
 
     def eps(t: int) -> float:
         return 0.0 if t == 0 else rdp_to_epsilon(unit * float(t * per_it), delta, conversion)

@@ -16,6 +16,14 @@ from .._result import python_scalar
 
 
 def check_target(data: pd.DataFrame, target, name: str) -> None:
+    """Check that ``data`` has the target column, at least one feature and no missing target.
+
+    Raises
+    ------
+    ValueError
+        ``target`` is not a column of ``data``, it is the only column, or it has missing
+        values; the message names the table as ``name``.
+    """
     if target not in data.columns:
         raise ValueError(
             f"target column {target!r} is not in {name}; its columns are {list(data.columns)}"
@@ -27,10 +35,21 @@ def check_target(data: pd.DataFrame, target, name: str) -> None:
 
 
 def labels_of(y: pd.Series) -> list:
+    """The distinct labels of a target as plain Python scalars, sorted by ``repr``."""
     return sorted((python_scalar(v) for v in pd.unique(y)), key=repr)
 
 
 def default_positive(labels: Sequence, name: str):
+    """The positive class F1 is computed for when none is given: True or 1.
+
+    ``True`` when every label is a bool; ``1`` when the labels are among 0 and 1 and none is a
+    string.
+
+    Raises
+    ------
+    ValueError
+        Any other labels: the caller must pass ``positive=``.
+    """
     labels_set = set(labels)
     if all(isinstance(v, (bool, np.bool_)) for v in labels):
         return True
@@ -63,6 +82,13 @@ def resolve_classes(y: pd.Series, positive, name: str, *, exact_two: bool) -> tu
 
 
 def check_labels_subset(y: pd.Series, allowed: Sequence, name: str) -> None:
+    """Check that every label of ``y`` is one of the real data's labels ``allowed``.
+
+    Raises
+    ------
+    ValueError
+        ``y`` has labels not in ``allowed``, listed in the message with the table ``name``.
+    """
     extra = [v for v in labels_of(y) if v not in allowed]
     if extra:
         raise ValueError(

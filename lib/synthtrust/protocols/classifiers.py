@@ -22,6 +22,13 @@ _SEED_HIGH = 2**31 - 1  # scikit-learn seeds must fit in 32 bits
 
 
 def check_classifier_name(name) -> str:
+    """Validate a classifier name: one of :data:`CLASSIFIERS` (paper §IV.C), returned as is.
+
+    Raises
+    ------
+    ValueError
+        ``name`` is not one of those strings.
+    """
     if not isinstance(name, str) or name not in CLASSIFIERS:
         raise ValueError(f"unknown classifier {name!r}; allowed: {', '.join(CLASSIFIERS)}")
     return name

@@ -42,6 +42,15 @@ def confusion_matrix(y_true, y_pred, positive=1) -> np.ndarray:
 
 
 def check_confusion(cm) -> np.ndarray:
+    """Validate confusion matrices ``[[TN, FP], [FN, TP]]``, shape (..., 2, 2), as floats.
+
+    Raises
+    ------
+    TypeError
+        ``cm`` cannot be converted to a float array.
+    ValueError
+        Another shape, or a cell that is negative or not finite.
+    """
     try:
         arr = np.asarray(cm, dtype=float)
     except (TypeError, ValueError) as exc:

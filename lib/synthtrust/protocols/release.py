@@ -27,6 +27,16 @@ NEIGHBOURING: dict[str, float] = {"add_remove": 1.0, "replace_one": 2.0}
 
 
 def check_neighbouring(neighbouring) -> float:
+    """The L1 sensitivity of the confusion-matrix cells under a neighbouring relation.
+
+    1 for ``"add_remove"``, 2 for ``"replace_one"`` (:data:`NEIGHBOURING`; ``dwork2014``,
+    Thm. 3.6 sets the Laplace scale to sensitivity / ε).
+
+    Raises
+    ------
+    ValueError
+        ``neighbouring`` is not one of those names.
+    """
     if not isinstance(neighbouring, str) or neighbouring not in NEIGHBOURING:
         raise ValueError(
             f"unknown neighbouring relation {neighbouring!r}; allowed: {', '.join(NEIGHBOURING)}"

@@ -11,7 +11,13 @@ from collections.abc import Callable, Sequence
 
 import pandas as pd
 
-from .._validation import check_epsilon, check_frame, check_random_state
+from .._validation import (
+    check_epsilon,
+    check_frame,
+    check_random_state,
+    check_sample_frame,
+    check_unique_items,
+)
 from ..privacy.ledger import PrivacyLedger
 from ._checks import check_labels_subset, check_target, resolve_classes
 from .classifiers import CLASSIFIERS, check_classifier_name
@@ -21,34 +27,6 @@ from .estimates import evaluate_model, protocol_a, protocol_b, split_train_test,
 from .release import check_neighbouring
 
 _FRAME_COLUMNS = ["protocol", "classifier", "metric", "estimate", "truth", "reference"]
-
-
-def _check_classifiers(classifiers) -> list[str]:
-    if isinstance(classifiers, str):
-        classifiers = [classifiers]
-    classifiers = list(classifiers)
-    if not classifiers:
-        raise ValueError(f"classifiers is empty; allowed: {', '.join(CLASSIFIERS)}")
-    for c in classifiers:
-        check_classifier_name(c)
-    if len(set(classifiers)) != len(classifiers):
-        raise ValueError(f"classifiers has duplicates: {classifiers}")
-    return classifiers
-
-
-def _check_sample(sample, n: int, real: pd.DataFrame, target, labels, name: str) -> pd.DataFrame:
-    if not isinstance(sample, pd.DataFrame):
-        raise TypeError(
-            f"the synthesizer's sample({n}) must return a DataFrame, got {type(sample).__name__}"
-        )
-    if len(sample) != n:
-        raise ValueError(f"the synthesizer's sample({n}) returned {len(sample)} rows")
-    missing = [c for c in real.columns if c not in sample.columns]
-    if missing:
-        raise ValueError(f"the {name} sample lacks the real data's column(s) {missing}")
-    sample = sample[list(real.columns)]
-    check_labels_subset(sample[target], labels, name)
-    return sample
 
 
 def evaluate_repetition(
@@ -115,7 +93,9 @@ def evaluate_repetition(
     check_frame(real, "real")
     check_target(real, target, "real")
     epsilon = check_epsilon(epsilon)
-    classifiers = _check_classifiers(classifiers)
+    if isinstance(classifiers, str):
+        classifiers = [classifiers]
+    classifiers = check_unique_items(classifiers, "classifiers", check_classifier_name, min_len=1)
     check_neighbouring(neighbouring)
     if not callable(make_synthesizer):
         raise TypeError(f"make_synthesizer must be callable, got {type(make_synthesizer).__name__}")
@@ -127,8 +107,10 @@ def evaluate_repetition(
     n_train, n_test = len(train), len(test)
 
     syn_a, syn_b = _synthetic_sets(make_synthesizer(epsilon, synth_rng), train, n_test)
-    syn_a = _check_sample(syn_a, n_train + n_test, real, target, labels, "Protocol A")
-    syn_b = _check_sample(syn_b, n_train, real, target, labels, "Protocol B")
+    syn_a = check_sample_frame(syn_a, n_train + n_test, real.columns, "the Protocol A sample")
+    syn_b = check_sample_frame(syn_b, n_train, real.columns, "the Protocol B sample")
+    check_labels_subset(syn_a[target], labels, "Protocol A")
+    check_labels_subset(syn_b[target], labels, "Protocol B")
 
     curator = Curator(test, target, positive=positive, neighbouring=neighbouring, ledger=ledger)
     streams = dict(zip(CLASSIFIERS, clf_root.spawn(len(CLASSIFIERS)), strict=True))

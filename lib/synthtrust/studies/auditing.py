@@ -34,6 +34,7 @@ import pandas as pd
 
 from synthtrust.audit.two_step import audit
 
+from .._validation import check_names, int_at_least, tuple_of
 from .auditing_applications import (  # noqa: F401 (CENSUS: for the benchmarks)
     APPLICATIONS,
     CENSUS,
@@ -85,12 +86,10 @@ __all__ = [
 # --------------------------------------------------------------------------------------------
 # the experiment
 # --------------------------------------------------------------------------------------------
-def _check_per_app(value, name: str) -> list:
-    if not isinstance(value, (list, tuple)) or len(value) != len(APPLICATIONS):
-        raise ValueError(
-            f"{name} must be a list of {len(APPLICATIONS)} values (App. 1, 2, 3), got {value!r}"
-        )
-    return list(value)
+def _per_app(check):
+    """The checker of one value per application (App. 1, 2, 3), each passing ``check``."""
+    n = len(APPLICATIONS)
+    return tuple_of(check, n, f"a list of {n} values (App. 1, 2, 3)")
 
 
 def build_grid(
@@ -143,10 +142,10 @@ def build_grid(
     ValueError
         An unknown application or generator; a per-application list of the wrong length.
     """
-    copies = _check_per_app(copies, "copies")
-    pgm_iters = _check_per_app(pgm_iters, "pgm_iters")
+    copies = _per_app(int_at_least(1))(copies, "copies")
+    pgm_iters = _per_app(int_at_least(1))(pgm_iters, "pgm_iters")
     if generators and all(isinstance(g, (list, tuple)) for g in generators):
-        per_app = _check_per_app(generators, "generators")
+        per_app = _per_app(check_names)(generators, "generators")
     else:
         per_app = [list(generators)] * len(APPLICATIONS)
     cells = []

@@ -149,6 +149,11 @@ def application(app) -> Application:
 
 
 def application_sizes(app: Application) -> dict[str, int]:
+    """Domain sizes ``{column: number of codes}`` of an application's columns A*.
+
+    Taken from the public census domain (``dataset_domain("census2011")``), in the order of
+    ``app.columns``; no census record is read (``houssiau2022``, §4.1).
+    """
     from synthtrust.domain import dataset_domain
 
     sizes = dataset_domain(CENSUS).sizes

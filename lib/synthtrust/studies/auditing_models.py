@@ -19,6 +19,11 @@ __all__: list[str] = []
 
 
 def one_hot(columns, sizes):
+    """An unfitted scikit-learn ``OneHotEncoder`` over the full census codes of ``columns``.
+
+    Each column's categories are fixed to ``0 .. sizes[column] − 1``, so a code missing from
+    a (synthetic) training set still gets its own indicator.
+    """
     from sklearn.preprocessing import OneHotEncoder
 
     return OneHotEncoder(categories=[list(range(sizes[c])) for c in columns])
@@ -34,6 +39,12 @@ def _synthetic_split(X: pd.DataFrame, y: pd.Series):
 
 
 def fit_classifier(make, X, y):
+    """``make()`` fitted on ``(X, y)``, or a constant classifier if ``y`` has a single class.
+
+    A synthetic training split can hold one class only; it then gets scikit-learn's
+    ``DummyClassifier`` that predicts that class. ``ConvergenceWarning`` is silenced (lbfgs
+    stops at 100 iterations on some synthetic sets, as in the reference notebooks).
+    """
     if y.nunique() < 2:  # a synthetic training split with a single class
         from sklearn.dummy import DummyClassifier
 

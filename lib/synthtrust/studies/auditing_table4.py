@@ -128,6 +128,11 @@ def summarize(results: pd.DataFrame) -> pd.DataFrame:
 
 
 def format_pvalue(p: float, log10_p: float) -> str:
+    """A p-value as Table 4 writes it: ``"0.031"`` (two significant digits) or ``"10^-412"``.
+
+    The power-of-ten form, from ``log10_p`` rounded to an integer, is used when ``p`` is 0
+    (underflow) or ``log10_p`` ≤ −300; ``"n/a"`` when ``log10_p`` is not finite.
+    """
     if not np.isfinite(log10_p):
         return "n/a"
     if p > 0 and log10_p > -300:

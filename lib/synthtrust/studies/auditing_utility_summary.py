@@ -65,6 +65,31 @@ def summarize_utility(results: pd.DataFrame) -> pd.DataFrame:
 def paper_vs_run(
     results: pd.DataFrame, paper: dict, metrics: list[tuple[str, str]], paper_rows: bool
 ) -> pd.DataFrame:
+    """The "paper | this run" layout shared by Tables 1, 2 and 3 (``houssiau2022``).
+
+    Parameters
+    ----------
+    results : pandas.DataFrame
+        Utility runs, as :func:`summarize_utility` takes them.
+    paper : dict
+        ``{generator: (value of metric 1, value of metric 2, ...)}``, the paper's numbers.
+    metrics : list of (str, str)
+        ``(column title, metric column of the summary)`` of each metric, in table order.
+    paper_rows : bool
+        Also list generators the paper reports but this run lacks (NaN for this run).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per generator (its label, :data:`PAPER_LABELS` order); columns a MultiIndex
+        ``(title, "paper" | "this run")``; this run's values are means over the runs; NaN
+        where a side has no value.
+
+    Raises
+    ------
+    ValueError
+        As :func:`summarize_utility`: ``results`` lacks its columns.
+    """
     s = summarize_utility(results).set_index("generator")
     order = [g for g in PAPER_LABELS if g in s.index or (paper_rows and g in paper)]
     cols = pd.MultiIndex.from_tuples(

@@ -35,8 +35,11 @@ import numpy as np
 import pandas as pd
 
 from .._validation import (
+    NotFittedError,
+    check_domain,
     check_epsilon,
     check_int_range,
+    check_is_fitted,
     check_positive_int,
     check_random_state,
     check_random_state_param,
@@ -48,7 +51,6 @@ __all__ = [
     "NotFittedError",
     "as_count_matrix",
     "check_cliques_param",
-    "check_domain",
     "check_domain_param",
     "check_shape",
     "counts_to_frame",
@@ -64,47 +66,9 @@ __all__ = [
 ]
 
 
-class NotFittedError(ValueError, AttributeError):
-    """Raised when ``sample`` (or a fitted attribute) is used before ``fit``."""
-
-
 # --------------------------------------------------------------------------------------------
 # domains and shapes
 # --------------------------------------------------------------------------------------------
-def check_domain(domain, columns: Sequence | None = None) -> dict:
-    """Validate a domain ``{column: number of levels}`` and return it as a plain dict.
-
-    If ``columns`` is given, the domain must have exactly these columns; the result is ordered like
-    ``columns``.
-
-    Raises
-    ------
-    TypeError
-        ``domain`` not a mapping; a level count not an integer.
-    ValueError
-        Empty domain; a level count < 1; columns missing from or extra to the domain.
-    """
-    if not isinstance(domain, Mapping):
-        raise TypeError(
-            f"domain must be a dict {{column: number of levels}}, got {type(domain).__name__}"
-        )
-    if len(domain) == 0:
-        raise ValueError("domain is empty; give {column: number of levels} for every column")
-    checked = {col: check_int_range(k, f"domain[{col!r}]", 1) for col, k in domain.items()}
-    if columns is not None:
-        columns = list(columns)
-        missing = [c for c in columns if c not in checked]
-        extra = [c for c in checked if c not in columns]
-        if missing:
-            raise ValueError(
-                f"columns {missing} of the data are not in the domain (domain has {list(checked)})"
-            )
-        if extra:
-            raise ValueError(f"domain columns {extra} are not in the data (data has {columns})")
-        checked = {c: checked[c] for c in columns}
-    return checked
-
-
 def is_encoder_domain(domain) -> bool:
     """True for a :class:`synthtrust.domain.Domain`-like object (encodes raw tables)."""
     return all(hasattr(domain, attr) for attr in ("columns", "sizes", "encode", "decode"))
@@ -490,16 +454,12 @@ def not_dp_card(synth, privacy: str, params: dict, fitted=None, **extra) -> dict
 
 
 class FittedMixin:
-    """``_check_fitted`` and ``_n_rows`` shared by the synthesizer base classes."""
-
-    def _check_fitted(self) -> None:
-        if not getattr(self, "_fitted", False):
-            raise NotFittedError(f"this {type(self).__name__} is not fitted yet; call fit(X) first")
+    """``_n_rows`` shared by the synthesizer base classes."""
 
     def _n_rows(self, n) -> int:
         """The number of records to sample: ``n`` validated, or the default; NotFittedError
         before ``fit``."""
-        self._check_fitted()
+        check_is_fitted(self)
         return self._default_n() if n is None else check_positive_int(n, "n")
 
 

@@ -30,7 +30,13 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from .._validation import check_positive_int, check_random_state, check_random_state_param, real_in
+from .._validation import (
+    check_is_fitted,
+    check_positive_int,
+    check_random_state,
+    check_random_state_param,
+    real_in,
+)
 from .base import SynthesizerMixin, not_dp_card
 
 __all__ = ["Bootstrap", "Flip", "IndependentMarginals", "Subsample"]
@@ -108,7 +114,7 @@ class _Baseline(SynthesizerMixin):
         TypeError, ValueError
             ``n`` not an integer ≥ 1.
         """
-        self._check_fitted()
+        check_is_fitted(self)
         n = self.n_records_ if n is None else check_positive_int(n, "n")
         return self._sample(n, self._rng)
 
@@ -299,7 +305,7 @@ class Subsample(_Baseline):
     @property
     def n_subsample_(self) -> int:
         """The natural subsample size max(1, round(fraction·N)) (after :meth:`fit`)."""
-        self._check_fitted()
+        check_is_fitted(self)
         return max(1, round(float(self.fraction) * self.n_records_))
 
     def sample(self, n: int | None = None) -> pd.DataFrame:
@@ -317,7 +323,7 @@ class Subsample(_Baseline):
         TypeError, ValueError
             ``n`` not an integer ≥ 1, or larger than the number of training records.
         """
-        self._check_fitted()
+        check_is_fitted(self)
         if n is None:
             n = self.n_subsample_
         n = check_positive_int(n, "n")

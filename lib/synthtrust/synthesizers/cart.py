@@ -13,7 +13,12 @@ import numbers
 import numpy as np
 import pandas as pd
 
-from .._validation import check_positive_int, check_random_state, check_random_state_param
+from .._validation import (
+    check_is_fitted,
+    check_positive_int,
+    check_random_state,
+    check_random_state_param,
+)
 from ._code_tables import CodeTableGenerator
 from .base import check_domain_param, not_dp_card
 
@@ -156,7 +161,7 @@ class SequentialCART(CodeTableGenerator):
     def leaves(self, j: int, X) -> np.ndarray:
         """Leaf (node id of ``trees_[j]``) of each row of ``X`` for column ``j`` ≥ 1: ``X`` is a
         DataFrame of codes with the fitted columns (or an array (rows, ≥ j)); int64 (rows,)."""
-        self._check_fitted()
+        check_is_fitted(self)
         if (
             isinstance(j, bool)
             or not isinstance(j, numbers.Integral)

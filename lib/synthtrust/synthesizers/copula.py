@@ -90,6 +90,7 @@ from scipy import special, stats
 
 from .._result import python_scalar
 from .._validation import (
+    check_is_fitted,
     check_random_state,
     check_random_state_param,
     dict_of,
@@ -334,7 +335,7 @@ class GaussianCopula(SynthesizerMixin):
         -------
         ndarray, shape (len(X), n_columns), columns in ``columns_`` order.
         """
-        self._check_fitted()
+        check_is_fitted(self)
         if not isinstance(X, pd.DataFrame):
             raise TypeError(f"X must be a pandas DataFrame, got {type(X).__name__}")
         absent = [c for c in self.columns_ if c not in X.columns]
@@ -371,7 +372,9 @@ class GaussianCopula(SynthesizerMixin):
         u = self._uniforms(n, rng)
         return {c: self._invert(c, u[:, j]) for j, c in enumerate(self.columns_)}
 
-    def _check_conditions(self, conditions) -> dict:
+    def _condition_codes(self, conditions) -> dict:
+        """``conditions`` {column: level} as {column: level code}; None gives {}. TypeError or
+        ValueError naming the column and the fitted levels for a condition that cannot hold."""
         if conditions is None:
             return {}
         if not isinstance(conditions, Mapping):
@@ -425,7 +428,7 @@ class GaussianCopula(SynthesizerMixin):
             level that was not fitted; conditions with probability below 1e-6 under the model.
         """
         n = self._n_rows(n)
-        cond = self._check_conditions(conditions)
+        cond = self._condition_codes(conditions)
         rng = self._rng if random_state is None else check_random_state(random_state)
         if not cond:
             draws = self._draw(n, rng)
@@ -470,7 +473,7 @@ class GaussianCopula(SynthesizerMixin):
     def describe(self) -> pd.DataFrame:
         """One row per column: ``family``, ``loc``, ``scale``, ``a``, ``b`` (continuous
         families; NaN otherwise), ``levels`` and ``probabilities`` (discrete; None otherwise)."""
-        self._check_fitted()
+        check_is_fitted(self)
         rows = []
         for c in self.columns_:
             fam = self.families_[c]

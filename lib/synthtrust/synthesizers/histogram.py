@@ -14,7 +14,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._validation import check_choice, check_epsilon, check_positive_int, one_of, optional
+from .._validation import (
+    check_choice,
+    check_epsilon,
+    check_is_fitted,
+    check_positive_int,
+    one_of,
+    optional,
+)
 from ..privacy.ledger import PrivacyLedger
 from ..privacy.mechanisms import discrete_laplace, exponential_mechanism_counts
 from .base import BaseSynthesizer, as_count_matrix, largest_remainder, replicate_generators
@@ -181,7 +188,7 @@ class PerturbedHistogram(BaseSynthesizer):
 
     @property
     def noisy_counts_(self) -> np.ndarray:
-        self._check_fitted()
+        check_is_fitted(self)
         return self._noisy.reshape(self.shape_).copy()
 
     def _sample_counts(self, n):
@@ -328,7 +335,7 @@ class SmoothedHistogram(BaseSynthesizer):
 
     @property
     def synthetic_counts_(self) -> np.ndarray:
-        self._check_fitted()
+        check_is_fitted(self)
         return self._released.reshape(self.shape_).copy()
 
     def _default_n(self) -> int:

@@ -27,7 +27,13 @@ import warnings
 
 import numpy as np
 
-from .._validation import check_positive_int, check_random_state, check_random_state_param, real_in
+from .._validation import (
+    check_is_fitted,
+    check_positive_int,
+    check_random_state,
+    check_random_state_param,
+    real_in,
+)
 from ._code_tables import CodeTableGenerator
 from .base import (
     card_params,
@@ -162,7 +168,7 @@ class DeclaredMarginals(CodeTableGenerator):
     def fitted_marginal(self, clique) -> np.ndarray:
         """The model's marginal counts over ``clique`` (column names, any order): array of shape
         ``tuple(domain_[c] for c in clique)`` summing to ``n_records_``."""
-        self._check_fitted()
+        check_is_fitted(self)
         (clique,) = check_cliques_param([clique], "clique")
         pos = {c: i for i, c in enumerate(self.columns_)}
         unknown = [c for c in clique if c not in pos]

@@ -52,7 +52,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._validation import check_epsilon, check_nonnegative_int, check_positive_int, optional
+from .._validation import (
+    check_epsilon,
+    check_is_fitted,
+    check_nonnegative_int,
+    check_positive_int,
+    optional,
+)
 from ..privacy.ledger import PrivacyLedger
 from ..privacy.mechanisms import exponential_mechanism, laplace
 from .base import (
@@ -354,7 +360,7 @@ class MWEM(BaseSynthesizer):
 
     @property
     def histogram_(self) -> np.ndarray:
-        self._check_fitted()
+        check_is_fitted(self)
         return self._hist.reshape(self.shape_).copy()
 
     def _sample_counts(self, n):

@@ -35,12 +35,21 @@ def scores_from_json(text: str) -> pd.Series:
 
 
 def split_table(X: pd.DataFrame, y: pd.Series, test_size: float, seed: int):
+    """The train/test split of App. A (``giles2022``): ``(X_train, X_test, y_train, y_test)``.
+
+    scikit-learn's shuffled, unstratified ``train_test_split`` with ``test_size`` (0.3 in the
+    paper) and ``random_state=seed``.
+    """
     from sklearn.model_selection import train_test_split
 
     return train_test_split(X, y, test_size=test_size, random_state=seed)
 
 
 def make_forest(n_trees: int, seed: int):
+    """The unfitted random forest of App. A (``giles2022``): scikit-learn's default settings.
+
+    A ``RandomForestClassifier`` with ``n_trees`` trees, ``random_state=seed`` and one job.
+    """
     from sklearn.ensemble import RandomForestClassifier
 
     return RandomForestClassifier(n_estimators=n_trees, random_state=seed, n_jobs=1)

@@ -14,6 +14,13 @@ from .specs import DATASETS
 
 
 def numeric_column(frame: pd.DataFrame, col: str) -> pd.Series:
+    """Column ``col`` of ``frame`` as float64; missing values stay NaN.
+
+    Raises
+    ------
+    TypeError
+        The column holds booleans, or values that are not numbers (up to five named).
+    """
     s = frame[col]
     if pd.api.types.is_bool_dtype(s.dtype):
         raise TypeError(f"column {col!r} must be numeric, got booleans")
@@ -62,6 +69,22 @@ def group_skew(grouped) -> pd.Series:
 
 
 def finish(name: str, X: pd.DataFrame, y: pd.Series, columns: list[str]) -> tuple:
+    """QUIPP's final cleaning of a recipe's output: ``(X, y)`` ready for the model.
+
+    Keeps ``columns`` of ``X`` (in that order), drops those whose name contains the target
+    column's name, turns ±inf into NaN, and drops every row with a missing feature or target;
+    both are re-indexed 0..n−1 and ``y`` becomes int64. An ``AssertionError`` guards the
+    number of features against :attr:`DataSpec.features`.
+
+    Parameters
+    ----------
+    name : str
+        Dataset name, a key of :data:`DATASETS`.
+    X : pandas.DataFrame (rows, engineered features)
+    y : pandas.Series (rows,), float target values
+    columns : list of str
+        The recipe's feature names.
+    """
     spec = DATASETS[name]
     X = X[columns]
     # QUIPP: drop columns derived from the label (name contains the label column's name)
@@ -76,6 +99,16 @@ def finish(name: str, X: pd.DataFrame, y: pd.Series, columns: list[str]) -> tupl
 
 
 def target_values(frame: pd.DataFrame, name: str) -> pd.Series:
+    """The target column of dataset ``name`` as float64 class values; missing stays NaN.
+
+    Polish maps ``"YES"``/``"NO"`` to 1/0; the other datasets must hold numbers among
+    :attr:`DataSpec.classes`.
+
+    Raises
+    ------
+    ValueError
+        A non-missing value outside those classes (up to five named).
+    """
     spec = DATASETS[name]
     col = spec.target
     s = frame[col]

@@ -178,6 +178,12 @@ _ADULT_COLUMNS = [
 
 
 def adult_feature_names() -> list[str]:
+    """The 141 columns of Adult's engineered ``X`` (``giles2022`` App. A), in order.
+
+    The 12 base columns, then for each parent entity (``education``, ``Workclass``,
+    ``Occupation``) its 43 aggregates, named as Featuretools writes them
+    (``education.MEAN(adults.age)``); see :func:`~.engineering.engineer_features`.
+    """
     keys = list(_ADULT_GROUPS.values())
     out = list(_ADULT_BASE)
     for parent, key in _ADULT_GROUPS.items():
@@ -192,6 +198,13 @@ def adult_feature_names() -> list[str]:
 
 
 def prepare_adult() -> pd.DataFrame:
+    """Adult's prepared table, 32 561 × 14, read from ``data/`` (``giles2022`` §4.2.1).
+
+    The first 32 561 rows of the UCI file, unknown values as the category ``"?"``, ``race``
+    dropped, columns renamed and ``label`` = 1 for ``>50K``; the uncached table behind
+    :func:`~.tables.load_table`, which describes it. A ``ValueError`` guards the data file
+    (other missing values, or an income other than ``<=50K``/``>50K``).
+    """
     raw = datasets.load("adult").iloc[:32_561].copy()
     # datasets.load reads "?" as NaN; the file's only empty cells are these "?"
     unknown = ["workclass", "occupation", "native-country"]
@@ -211,6 +224,12 @@ def prepare_adult() -> pd.DataFrame:
 
 
 def adult_domain() -> Domain:
+    """Adult's PUBLIC domain: UCI's category lists (``"?"`` included) and documented bounds.
+
+    Numeric columns in 10 equal-width, clipped bins; ``education-num`` one code per value
+    1..16; ``label`` categorical 0/1. See :func:`~.domains.study_domain` and the bounds table
+    of :mod:`.domains`.
+    """
     c = _ADULT_CATEGORIES
     return Domain(
         {
@@ -233,6 +252,21 @@ def adult_domain() -> Domain:
 
 
 def engineer_adult(frame: pd.DataFrame) -> tuple:
+    """Adult's App. A feature engineering (``giles2022``): ``(X, y)``, X with 141 columns.
+
+    Rows with a missing value are dropped; the categorical columns become label codes over
+    the public category lists; every parent entity adds its count, numeric aggregates,
+    NUM_UNIQUE and MODE columns (:func:`adult_feature_names`). The recipe is described under
+    :func:`~.engineering.engineer_features`.
+
+    Raises
+    ------
+    TypeError
+        ``frame`` is not a DataFrame, or a numeric column holds non-numbers.
+    ValueError
+        A column is missing, a value is outside its public categories, ``education-num`` is
+        not an integer in 1..16, or a label is not 0/1.
+    """
     name = "adult"
     check_frame(frame, f"frame for dataset {name!r}", _ADULT_COLUMNS, min_rows=0)
     df = frame[_ADULT_COLUMNS].dropna().reset_index(drop=True)

@@ -18,6 +18,12 @@ from .specs import ARTIFICIAL_SETTINGS
 
 
 def artificial_table(k: int) -> pd.DataFrame:
+    """Artificial dataset ``k`` (1..5) of ``giles2022`` §5.1, 10 000 rows, made afresh.
+
+    ``make_classification`` with the settings of ``ARTIFICIAL_SETTINGS[k]`` (``random_state``
+    123); categorical sets cut each feature into 5 equal-width bins (codes 0..4). The uncached
+    table behind :func:`~.tables.make_artificial`, which describes it.
+    """
     from sklearn.datasets import make_classification
     from sklearn.preprocessing import KBinsDiscretizer
 
@@ -58,6 +64,12 @@ _ARTIFICIAL_BOUND = 12.0
 
 
 def artificial_domain(k: int) -> Domain:
+    """The PUBLIC domain of artificial dataset ``k`` (1..5), features then ``label``.
+
+    A categorical feature is :class:`~synthtrust.domain.Ordinal` 0..4; a continuous one
+    (Artificial 4) 10 equal-width bins over ±12, clipped; ``label`` is categorical 0/1. See
+    :func:`~.domains.study_domain` for the bound.
+    """
     n_features, _, _, categorical, keep = ARTIFICIAL_SETTINGS[k]
     names = list(keep) if keep else [f"X{j}" for j in range(n_features)]
     b = _ARTIFICIAL_BOUND
@@ -68,6 +80,18 @@ def artificial_domain(k: int) -> Domain:
 
 
 def engineer_artificial(name: str, frame: pd.DataFrame) -> tuple:
+    """``(X, y)`` of an artificial dataset: its feature columns and ``label``, no engineering.
+
+    Rows with a missing value are dropped; categorical features become int64, continuous
+    ones float64.
+
+    Raises
+    ------
+    TypeError
+        ``frame`` is not a DataFrame, or a feature holds non-numbers.
+    ValueError
+        A column is missing, a categorical feature holds a non-integer, or a label is not 0/1.
+    """
     domain = artificial_domain(int(name.rsplit("_", 1)[1]))
     features = [c for c in domain.columns if c != "label"]
     check_frame(frame, f"frame for dataset {name!r}", features + ["label"], min_rows=0)

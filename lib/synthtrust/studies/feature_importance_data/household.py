@@ -165,6 +165,12 @@ _HOUSEHOLD_FIXED_DROPS: tuple[str, ...] = ()
 
 
 def household_feature_names() -> list[str]:
+    """The 39 columns of Household's engineered ``X`` (``giles2022`` App. A), in order.
+
+    The 18 household-level variables, ``COUNT(members)``, MIN/MAX/STD/SUM of escolari and
+    age, then MODE and NUM_UNIQUE of each member-level nominal variable
+    (``MODE(members.instlevel)``); see :func:`~.engineering.engineer_features`.
+    """
     out = list(_HOUSEHOLD_LEVEL) + ["COUNT(members)"]
     for col in _HOUSEHOLD_MEMBER_NUMERIC:
         for agg in ("MIN", "MAX", "STD", "SUM"):
@@ -176,6 +182,14 @@ def household_feature_names() -> list[str]:
 
 
 def prepare_household() -> pd.DataFrame:
+    """Household's prepared table, 9 554 × 29, read from ``data/`` (``giles2022`` §4.2.2).
+
+    As QUIPP's ``clean.py`` ("small" variant): members take their head's ``Target``, yes/no
+    become 1/0, the codebook's one-hot blocks become integer labels 0..k-1 and the three
+    members without an education level are dropped; the uncached table behind
+    :func:`~.tables.load_table`, which describes it. A ``ValueError`` guards the data file (a
+    block that is not exactly one-hot).
+    """
     data = datasets.load("costa_rica_poverty").copy()
     # every member takes the Target of the household head (Kaggle: scoring on heads only)
     heads = data.loc[data["parentesco1"] == 1].drop_duplicates("idhogar")
@@ -206,6 +220,13 @@ def prepare_household() -> pd.DataFrame:
 
 
 def household_domain() -> Domain:
+    """Household's PUBLIC domain: its 27 columns, ``Target`` included (not ``Id``, ``idhogar``).
+
+    Small integer counts one code per value (:class:`~synthtrust.domain.Ordinal`), other
+    numeric columns in 8 equal-width, clipped bins (``meaneduc`` with the missing token
+    ``"NA"``), the one-hot blocks their labels 0..k-1, ``Target`` 1..4. See
+    :func:`~.domains.study_domain` and the bounds table of :mod:`.domains`.
+    """
     n = 8
     cat = {b: Categorical(list(range(len(cols)))) for b, cols in _HOUSEHOLD_ONEHOT.items()}
     return Domain(
@@ -235,6 +256,22 @@ def household_domain() -> Domain:
 
 
 def engineer_household(frame: pd.DataFrame) -> tuple:
+    """Household's App. A feature engineering (``giles2022``): ``(X, y)``, one row a household.
+
+    Members are grouped by ``idhogar`` (without that column every row is a household of its
+    own, as for synthetic data); only households with a head (``parentesco == 0``) in
+    ``frame`` are kept; a column with under 30 % non-missing values is set to 0. Columns as
+    :func:`household_feature_names`; the recipe is described under
+    :func:`~.engineering.engineer_features`.
+
+    Raises
+    ------
+    TypeError
+        ``frame`` is not a DataFrame, or a numeric column holds non-numbers.
+    ValueError
+        A column is missing, a value is outside its public categories, or a ``Target``
+        outside 1..4.
+    """
     name = "household"
     members = _HOUSEHOLD_MEMBER_NUMERIC + _HOUSEHOLD_MEMBER_NOMINAL
     required = list(dict.fromkeys(_HOUSEHOLD_LEVEL + members + ["Target"]))

@@ -91,6 +91,12 @@ _POLISH_COMPLETE = ["smoke", "sex", "age", "edu", "sport", "marital", "wkabint",
 
 
 def polish_feature_names() -> list[str]:
+    """The 67 columns of Polish's engineered ``X`` (``giles2022`` App. A), in order.
+
+    The 12 base columns (``wkabint``, the target, left out), then on the five numeric columns
+    ``a ADD b``, ``a SUB b``, ``a MULT b`` for each pair, ``a DIV b`` for each ordered pair and
+    ``PERCENTILE(a)``; see :func:`~.engineering.engineer_features`.
+    """
     out = [c for c in _POLISH_COLUMNS if c != "wkabint"]
     pairs = list(itertools.combinations(_POLISH_NUMERIC, 2))
     for op in ("ADD", "SUB", "MULT"):
@@ -101,6 +107,12 @@ def polish_feature_names() -> list[str]:
 
 
 def prepare_polish() -> pd.DataFrame:
+    """Polish's prepared table, 4 895 × 13, read from ``data/`` (``giles2022`` §4.2.3).
+
+    As QUIPP's ``data_prep.R``: 13 SD2011 columns, both "YES, TO ..." answers of ``wkabint``
+    merged into ``"YES"``, complete cases on the classification variables; the uncached table
+    behind :func:`~.tables.load_table`, which describes it.
+    """
     raw = datasets.load("sd2011")
     df = raw[_POLISH_COLUMNS].copy()
     df["wkabint"] = df["wkabint"].replace(
@@ -113,6 +125,13 @@ def prepare_polish() -> pd.DataFrame:
 
 
 def polish_domain() -> Domain:
+    """Polish's PUBLIC domain: synthpop's SD2011 factor levels and documented bounds.
+
+    Numeric columns in 10 equal-width, clipped bins (``income`` with two more below 0,
+    [−8, −7) for synthpop's −8 and [−7, 0)), weight, height, bmi and income with the missing
+    token ``"NA"``. See
+    :func:`~.domains.study_domain` and the bounds table of :mod:`.domains`.
+    """
     c = _POLISH_CATEGORIES
     income_edges = [-8.0, -7.0] + list(np.linspace(0, 20_000, 11))
     return Domain(
@@ -135,6 +154,21 @@ def polish_domain() -> Domain:
 
 
 def engineer_polish(frame: pd.DataFrame) -> tuple:
+    """Polish's App. A feature engineering (``giles2022``): ``(X, y)``, X with 67 columns.
+
+    Rows with a missing value are dropped; categorical columns become label codes over the
+    public category lists; the numeric pairs are added, subtracted, multiplied and divided,
+    and each numeric column gets its percentile rank (:func:`polish_feature_names`); rows
+    made infinite by a division are dropped. See :func:`~.engineering.engineer_features`.
+
+    Raises
+    ------
+    TypeError
+        ``frame`` is not a DataFrame, or a numeric column holds non-numbers.
+    ValueError
+        A column is missing, a value is outside its public categories, or ``wkabint`` is not
+        ``"YES"``/``"NO"``.
+    """
     name = "polish"
     check_frame(frame, f"frame for dataset {name!r}", _POLISH_COLUMNS, min_rows=0)
     df = frame[_POLISH_COLUMNS].dropna().reset_index(drop=True)

@@ -90,6 +90,13 @@ for _k, (_nf, _ni, _nr, _cat, _keep) in ARTIFICIAL_SETTINGS.items():
 
 
 def check_name(name) -> DataSpec:
+    """The :class:`DataSpec` of dataset ``name``, a key of :data:`DATASETS`.
+
+    Raises
+    ------
+    ValueError
+        ``name`` is not one of those keys (a non-string included).
+    """
     if not isinstance(name, str) or name not in DATASETS:
         raise ValueError(f"unknown dataset name={name!r}; expected one of {', '.join(DATASETS)}")
     return DATASETS[name]

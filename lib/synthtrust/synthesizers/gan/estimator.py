@@ -19,6 +19,7 @@ import pandas as pd
 from ..._optional import import_optional
 from ..._validation import (
     check_epsilon,
+    check_is_fitted,
     check_names,
     check_nonnegative_int,
     check_positive_int,
@@ -273,7 +274,7 @@ class GSWGAN(GSWGANTraining, TabularSynthesizer):
         ∞ for iterations ≥ 1 in the non-private mode. Raises NotFittedError before :meth:`fit`,
         TypeError/ValueError for ``iterations`` not an integer ≥ 0.
         """
-        self._check_fitted()
+        check_is_fitted(self)
         return self._epsilon(check_nonnegative_int(iterations, "iterations"))
 
     def _epsilon(self, iterations: int) -> float:
@@ -406,7 +407,7 @@ class GSWGAN(GSWGANTraining, TabularSynthesizer):
 
         Returns ``{column: ndarray (levels,)}`` summing to 1 (post-processing; no budget).
         """
-        self._check_fitted()
+        check_is_fitted(self)
         n = check_positive_int(n, "n")
         logits = self._logits(n, check_random_state(random_state), self._ema)
         out, off = {}, 0
@@ -438,7 +439,7 @@ class GSWGAN(GSWGANTraining, TabularSynthesizer):
         NotFittedError
             Before :meth:`fit`.
         """
-        self._check_fitted()
+        check_is_fitted(self)
         epsilon = check_epsilon(epsilon)
         match = [i for i, c in enumerate(self._snapshots) if math.isclose(c, epsilon, rel_tol=1e-9)]
         if not match:

@@ -46,6 +46,12 @@ class FlatMLP:
 
 
 def batched_addmm(bias, x, w, torch):
+    """An affine layer ``bias + x @ w``, for one network or a stack of B networks.
+
+    ``x`` (n, in), ``w`` (in, out), ``bias`` (1, out) use ``torch.addmm``; a stacked ``x``
+    (B, n, in) with ``w`` (B, in, out) and ``bias`` (B, 1, out) uses ``torch.baddbmm``.
+    Returns shape (n, out) or (B, n, out).
+    """
     return torch.baddbmm(bias, x, w) if x.ndim == 3 else torch.addmm(bias, x, w)
 
 
@@ -57,6 +63,7 @@ def generator_logits(p, z, torch):
 
 
 def transpose_last(x):
+    """``x`` with its last two axes swapped (a view): Wᵀ of a weight, stacked or not."""
     return x.transpose(-1, -2)
 
 
@@ -65,6 +72,10 @@ def _bmm(x, w, torch):
 
 
 def leaky_relu(x, torch):
+    """LeakyReLU φ(x) = x if x > 0 else 0.2·x (slope :data:`LEAK`), the critics' activation.
+
+    Calls ATen's ``leaky_relu`` directly; its derivative is :func:`leaky_relu_backward`.
+    """
     return torch._C._nn.leaky_relu(x, LEAK)
 
 

@@ -89,7 +89,11 @@ def compress_domain(
 
 
 def compress_codes(X: np.ndarray, compression: Compression) -> np.ndarray:
-    """Map the (rows, d) original codes to compressed codes."""
+    """Map original codes (rows, d) to compressed codes (rows, d): ``mapping[i]`` per column.
+
+    Kept levels get their compressed code; every merged level of a column gets its one
+    extra code (``mckenna2021``, §4). The inverse is :func:`decompress_codes`.
+    """
     return np.column_stack([compression.mapping[i][X[:, i]] for i in range(X.shape[1])])
 
 

@@ -17,7 +17,15 @@ from .elimination import adjacency, elimination_cliques, greedy_order, is_tree, 
 
 
 def check_model_size(value, name: str = "max_model_size") -> float:
-    """Validate a model-size cap in MB: a finite real number > 0."""
+    """Validate a model-size cap in MB (``mckenna2022``): a finite real > 0, as ``float``.
+
+    Raises
+    ------
+    TypeError
+        ``value`` is a bool or not a real number, naming ``name``.
+    ValueError
+        ``value`` is not finite or not > 0.
+    """
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
         raise TypeError(f"{name} must be a real number (MB), got {type(value).__name__} {value!r}")
     value = float(value)

@@ -14,6 +14,7 @@ MIN_SCORE = -1e8
 
 
 def clique_cells(sizes, attrs) -> int:
+    """Number of cells Π_{a ∈ attrs} sizes[a] of the marginal over ``attrs`` (1 if empty)."""
     out = 1
     for a in attrs:
         out *= int(sizes[a])
@@ -78,6 +79,8 @@ def cliques_bits(adj: list[int], peo: list[int]) -> list[int]:
 
 
 def to_bits(graph: nx.Graph, d: int) -> list[int]:
+    """A graph on nodes 0..d−1 as adjacency bitmasks: bit ``b`` of ``adj[a]`` set iff a–b is an
+    edge (list of ``d`` ints)."""
     adj = [0] * d
     for a, b in graph.edges:
         adj[a] |= 1 << b
@@ -107,6 +110,11 @@ def triangulate(graph: nx.Graph) -> nx.Graph:
 
 
 def maximal_cliques(chordal: nx.Graph) -> list[tuple[int, ...]]:
+    """The maximal cliques of a (triangulated) graph, each a sorted tuple of nodes, sorted.
+
+    networkx's ``find_cliques``; an isolated node is a clique of its own. PrivMRF models the
+    data as a Markov random field over these cliques (``cai2021``, §4).
+    """
     return sorted(tuple(sorted(c)) for c in nx.find_cliques(chordal))
 
 

@@ -100,7 +100,19 @@ def initial_measures(cliques, r_hat, sizes, rng, limit_2way, limit_high) -> list
 
 
 def candidate_measures(cliques, sizes, limit_2way, limit_high, max_attrs) -> dict:
-    """Refinement candidates → weight (``generate_measure_set``)."""
+    """Candidate marginals of the iterative refinement and their weights (``cai2021``, §5).
+
+    As ``generate_measure_set`` of the authors' code: in each maximal clique, every proper
+    subset of at most ``max_attrs`` attributes is a candidate if it has one attribute, or two
+    with fewer than ``limit_2way`` cells, or more with fewer than ``limit_high`` cells. A
+    clique with k attributes and m candidates gives each of them weight k² / m; weights of a
+    candidate found in several cliques add up.
+
+    Returns
+    -------
+    dict
+        ``{tuple of attribute indices: weight}``.
+    """
     weights: dict = {}
     for clique in cliques:
         found = []
