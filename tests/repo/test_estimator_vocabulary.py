@@ -4,7 +4,6 @@ with deprecated old keywords, one meaning of ``domain=``, and the shared checker
 ``synthtrust._validation``."""
 
 import inspect
-import warnings
 
 import numpy as np
 import pandas as pd
@@ -23,7 +22,6 @@ from synthtrust._validation import (
 )
 from synthtrust.domain import Categorical, Domain
 from synthtrust.privacy.ledger import PrivacyLedger
-from synthtrust.synthesizers.base import renamed_params
 
 SYNTHESIZERS = sorted(
     (obj for obj in vars(syn).values() if inspect.isclass(obj) and hasattr(obj, "fit")),
@@ -98,42 +96,20 @@ RENAMED = [
 
 
 @pytest.mark.parametrize("cls,old,value", RENAMED, ids=lambda x: getattr(x, "__name__", str(x)))
-def test_old_iteration_keywords_still_work_with_a_warning(cls, old, value):
+def test_old_iteration_keywords_are_gone(cls, old, value):
+    """The package was never released: the old names of ``max_iter`` are refused, not mapped."""
     assert "max_iter" in _params(cls) and old not in _params(cls)
-    with pytest.warns(FutureWarning, match=f"{old} was renamed max_iter"):
-        est = _make(cls, **{old: value})
-    assert est.max_iter == value and est.get_params()["max_iter"] == value
-    with pytest.raises(TypeError, match=f"give max_iter= only \\({old}= is its deprecated"):
-        _make(cls, **{old: value, "max_iter": value})
+    with pytest.raises(TypeError, match=f"unexpected keyword argument '{old}'"):
+        _make(cls, **{old: value})
+    assert _make(cls, max_iter=value).get_params()["max_iter"] == value
 
 
-def test_renamed_params_maps_keywords_and_keeps_the_signature():
-    class Toy:
-        @renamed_params(old="new")
-        def __init__(self, a=1, *, new=2):
-            self.a, self.new = a, new
-
-    assert list(inspect.signature(Toy.__init__).parameters) == ["self", "a", "new"]
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")
-        assert Toy(5, new=3).new == 3  # the new name: no warning
-    with pytest.warns(FutureWarning, match="old was renamed new"):
-        toy = Toy(old=9)
-    assert (toy.a, toy.new) == (1, 9)
-
-
-def test_ledger_alias_warns_and_returns_ledger_():
+def test_the_ledger_is_ledger_only():
     df = pd.DataFrame({"a": [0, 1, 1, 0] * 10})
     synth = syn.PerturbedHistogram(1.0, domain={"a": 2}, random_state=0).fit(df)
     assert isinstance(synth.ledger_, PrivacyLedger) and synth.ledger_.total_epsilon == 1.0
-    with pytest.warns(FutureWarning, match="ledger was renamed ledger_"):
-        assert synth.ledger is synth.ledger_
-    with pytest.raises(AttributeError):
-        synth.ledger = PrivacyLedger()  # read-only
-    boot = syn.Bootstrap(random_state=0)
-    assert boot.ledger_ is None
-    with pytest.warns(FutureWarning, match="ledger was renamed ledger_"):
-        assert boot.ledger is None
+    assert not hasattr(synth, "ledger")  # the deprecated alias is gone
+    assert syn.Bootstrap(random_state=0).ledger_ is None
 
 
 def test_cross_parameter_rules_run_after_the_table():

@@ -54,7 +54,6 @@ import numpy as np
 
 from .._validation import check_positive_int, optional
 from ..privacy.mechanisms import exponential_mechanism
-from .base import renamed_params
 from .marginal import (
     JunctionTree,
     PGMFitter,
@@ -104,8 +103,7 @@ class AIM(PGMSamplingMixin, TabularSynthesizer):
         Junction-tree size cap in MB (default 80), reached when the whole budget is spent.
     max_iter : int
         Mirror-descent steps of the first and the final fit, and of every refit of a model up to
-        ``refit_mb`` (default 1000). Formerly ``max_iter`` (still accepted, with a
-        ``FutureWarning``).
+        ``refit_mb`` (default 1000).
     refit_mb : float or None
         Effort cap of the refits of the rounds (default 2 MB): a model of s > ``refit_mb`` MB is
         refitted with ⌈max_iter·refit_mb/s⌉ steps (at least 50). None: ``max_iter`` steps for
@@ -148,7 +146,6 @@ class AIM(PGMSamplingMixin, TabularSynthesizer):
         "max_cells": check_positive_int,
     }
 
-    @renamed_params(max_iters="max_iter")
     def __init__(
         self,
         epsilon: float = 1.0,

@@ -24,7 +24,6 @@ Conventions
 
 from __future__ import annotations
 
-import functools
 import inspect
 import itertools
 import numbers
@@ -61,7 +60,6 @@ __all__ = [
     "frame_to_counts",
     "is_encoder_domain",
     "largest_remainder",
-    "renamed_params",
     "replicate_generators",
 ]
 
@@ -354,34 +352,6 @@ def largest_remainder(weights, totals, tie_breaker) -> np.ndarray:
 # --------------------------------------------------------------------------------------------
 # base estimator
 # --------------------------------------------------------------------------------------------
-def renamed_params(**old_to_new: str):
-    """Decorate an ``__init__`` so that each deprecated keyword ``old`` still works for one
-    release: it is passed on as ``old_to_new[old]`` with a ``FutureWarning``.
-
-    ``inspect.signature`` (hence ``get_params`` and ``sklearn.base.clone``) sees only the new
-    names. Giving both names raises TypeError.
-    """
-
-    def decorate(init):
-        @functools.wraps(init)
-        def wrapper(self, *args, **kwargs):
-            for old, new in old_to_new.items():
-                if old in kwargs:
-                    if new in kwargs:
-                        raise TypeError(f"give {new}= only ({old}= is its deprecated name)")
-                    warnings.warn(
-                        f"{old} was renamed {new}; {old}= will be removed in the next release",
-                        FutureWarning,
-                        stacklevel=2,
-                    )
-                    kwargs[new] = kwargs.pop(old)
-            return init(self, *args, **kwargs)
-
-        return wrapper
-
-    return decorate
-
-
 class ParamsMixin:
     """sklearn's parameter protocol: ``get_params``, ``set_params`` (re-validated through
     ``_validate_params``) and a ``repr`` from the constructor's signature.
@@ -464,22 +434,11 @@ class FittedMixin:
 
 
 class SynthesizerMixin(ParamsMixin, FittedMixin):
-    """Shared by every synthesizer base: the parameter protocol, the fitted-state checks and the
-    deprecated ``ledger`` alias of the fitted ``ledger_``."""
+    """Shared by every synthesizer base: the parameter protocol and the fitted-state checks."""
 
     #: The neighbouring relation of the synthesizer's DP claim, ``"replace_one"`` or
     #: ``"add_remove"`` (None: no DP claim); :func:`synthtrust.dp_audit.dp_audit` audits under it.
     neighbouring: str | None = None
-
-    @property
-    def ledger(self):
-        """Deprecated alias of ``ledger_`` (kept for one release)."""
-        warnings.warn(
-            "ledger was renamed ledger_; the ledger alias will be removed in the next release",
-            FutureWarning,
-            stacklevel=2,
-        )
-        return self.ledger_
 
 
 class BaseSynthesizer(SynthesizerMixin):

@@ -40,7 +40,6 @@ from .base import (
     check_cliques_param,
     check_domain_param,
     not_dp_card,
-    renamed_params,
 )
 from .marginal import JunctionTree, Measurement, PGMFitter, true_marginal
 
@@ -359,7 +358,6 @@ class PGMMarginals(DeclaredMarginals):
     marginals : list of cliques of column names
     max_iter : int ≥ 1
         Mirror-descent steps (mbi's default 1000; the paper used 200 in its Application 3).
-        Formerly ``iters`` (still accepted, with a ``FutureWarning``).
     domain, random_state
         See :class:`DeclaredMarginals`.
 
@@ -379,7 +377,6 @@ class PGMMarginals(DeclaredMarginals):
         "max_iter": check_positive_int,
     }
 
-    @renamed_params(iters="max_iter")
     def __init__(self, marginals, *, max_iter: int = 1000, domain=None, random_state=None):
         self.max_iter = max_iter
         super().__init__(marginals, domain=domain, random_state=random_state)

@@ -32,7 +32,6 @@ import numpy as np
 
 from .._validation import check_positive_int
 from ..privacy.mechanisms import exponential_mechanism
-from .base import renamed_params
 from .marginal import (
     JunctionTree,
     PGMFitter,
@@ -105,8 +104,7 @@ class MST(PGMSamplingMixin, TabularSynthesizer):
         The public domain (None infers it from the data with a warning: not private).
     max_iter : int
         Mirror-descent steps of the final Private-PGM fit (default 10 000 as the reference;
-        mbi rounds up to a multiple of 50). Formerly ``iters`` (still accepted, with a
-        ``FutureWarning``).
+        mbi rounds up to a multiple of 50).
     random_state : int, Generator or None
         Every noise draw, selection and generated record comes from this generator.
 
@@ -138,7 +136,6 @@ class MST(PGMSamplingMixin, TabularSynthesizer):
         "max_iter": check_positive_int,
     }
 
-    @renamed_params(iters="max_iter")
     def __init__(
         self,
         epsilon: float = 1.0,

@@ -23,7 +23,6 @@ import numpy as np
 
 from .._validation import check_positive_int, optional
 from ..privacy.mechanisms import exponential_mechanism
-from .base import renamed_params
 from .marginal import (
     JunctionTree,
     PGMFitter,
@@ -69,8 +68,7 @@ class MWEMPGM(PGMSamplingMixin, TabularSynthesizer):
     max_model_size : float
         Cap on the junction-tree size in MB (default 25), reached in the last round.
     max_iter : int
-        Mirror-descent steps per refit (default 1000). Formerly ``iters`` (still accepted, with a
-        ``FutureWarning``).
+        Mirror-descent steps per refit (default 1000).
     random_state : int, Generator or None
 
     Fitted attributes
@@ -98,7 +96,6 @@ class MWEMPGM(PGMSamplingMixin, TabularSynthesizer):
         **SELECT_MEASURE_CONSTRAINTS,
     }
 
-    @renamed_params(iters="max_iter")
     def __init__(
         self,
         epsilon: float = 1.0,

@@ -115,7 +115,6 @@ from ._conditional_gan import (
     sample_records,
 )
 from ._torch_tables import block_softmax, gumbel, one_thread, onehot_shards
-from .base import renamed_params
 from .tabular import TabularSynthesizer
 
 __all__ = [
@@ -191,8 +190,7 @@ class PATECTGAN(TabularSynthesizer):
         only; the data-dependent one (PATE's) can be smaller but is itself not DP (module
         docstring). With the automatic λ both give the same ε here.
     max_iter : int ≥ 1, default 3000
-        Cap on the generator iterations (the reference runs until ε is reached). Formerly
-        ``max_iterations`` (still accepted, with a ``FutureWarning``).
+        Cap on the generator iterations (the reference runs until ε is reached).
     random_state : int, numpy.random.Generator, SeedSequence or None
 
     Attributes
@@ -251,7 +249,6 @@ class PATECTGAN(TabularSynthesizer):
         "max_iter": check_positive_int,
     }
 
-    @renamed_params(max_iterations="max_iter")
     def __init__(
         self,
         epsilon: float = 1.0,

@@ -70,7 +70,6 @@ from .base import (
     check_cliques_param,
     check_marginals,
     check_shape,
-    renamed_params,
     replicate_generators,
 )
 
@@ -659,8 +658,7 @@ class PrivatePGM(BaseSynthesizer):
     marginals : list of tuples of column names, optional
         Default: every 1-way and 2-way marginal.
     max_iter : int
-        Mirror-descent steps (default 5000). Formerly ``iters`` (still accepted, with a
-        ``FutureWarning``).
+        Mirror-descent steps (default 5000).
     total : {"public", "estimate"}
         ``known_total`` given to mbi: the public n, or mbi's estimate.
     synthetic_method : {"round", "sample"}
@@ -684,7 +682,6 @@ class PrivatePGM(BaseSynthesizer):
         "synthetic_method": one_of(*_METHODS),
     }
 
-    @renamed_params(iters="max_iter")
     def __init__(
         self,
         epsilon: float = 1.0,

@@ -34,7 +34,6 @@ from ...privacy.gradients import SENSITIVITY
 from ...privacy.ledger import PrivacyLedger
 from ...privacy.rdp import gswgan_epsilon, gswgan_max_iterations
 from .._torch_tables import decode_gumbel_max, numeric_code, one_thread
-from ..base import renamed_params
 from ..tabular import TabularSynthesizer
 from .networks import generator_logits
 from .shards import partition_shards
@@ -93,8 +92,7 @@ class GSWGAN(GSWGANTraining, TabularSynthesizer):
         ``benchmarks/bench_gan.py``; the range is the machine's load), so 2000 take 10–20 min
         per fit and the default is smaller.
     max_iter : int ≥ 1, default 20000
-        Cap on the private iterations (the reference's ``iterations``). Formerly
-        ``max_iterations`` (still accepted, with a ``FutureWarning``).
+        Cap on the private iterations (the reference's ``iterations``).
     checkpoints : sequence of floats or None
         Strictly increasing ε values in (0, epsilon]: the EMA generator is kept at the last
         iteration whose ε ≤ each value; :meth:`at_epsilon` returns those snapshots. They come
@@ -174,7 +172,6 @@ class GSWGAN(GSWGANTraining, TabularSynthesizer):
         "conversion": one_of("classic", "improved"),
     }
 
-    @renamed_params(max_iterations="max_iter")
     def __init__(
         self,
         epsilon: float = 10.0,

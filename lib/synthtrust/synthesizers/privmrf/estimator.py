@@ -19,7 +19,6 @@ import pandas as pd
 from ..._jax import configure_jax, import_mbi
 from ..._validation import check_positive_int, one_of, real_in
 from ...privacy.mechanisms import gaussian
-from ..base import renamed_params
 from ..marginal import (
     FittedModel,
     JunctionTree,
@@ -99,8 +98,7 @@ class PrivMRF(PGMSamplingMixin, TabularSynthesizer):
         Candidates whose L1 error is queried per step; authors 400.
     max_iter : int
         Cap on the mirror-descent steps per estimation (rounded up to a multiple of 50; fewer
-        when the loss falls below the convergence ratio); authors 3000. Formerly
-        ``estimation_iters`` (still accepted, with a ``FutureWarning``).
+        when the loss falls below the convergence ratio); authors 3000.
     convergence_ratio, final_convergence_ratio : float
         Early stop when the loss < ratio × ½Σ|c| (intermediate / last estimation); authors 1.2, 0.7.
     synthetic_method : {"round", "sample"}
@@ -155,7 +153,6 @@ class PrivMRF(PGMSamplingMixin, TabularSynthesizer):
         "synthetic_method": one_of(*_METHODS),
     }
 
-    @renamed_params(estimation_iters="max_iter")
     def __init__(
         self,
         epsilon: float = 1.0,
