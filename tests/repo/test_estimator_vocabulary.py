@@ -1,20 +1,14 @@
 """One estimator vocabulary for every synthesizer: declarative parameter tables validated in
-``fit`` (never in ``__init__``), ``ledger_`` only, ``max_iter`` only (the old keywords are
-refused), one meaning of ``domain=``, and the shared checkers of ``synthtrust._validation``.
-``max_iter`` is also the only name of an iteration cap in every public function of the package
-(studies included) and in the chapters' presets (``chapters/params/*/*.yaml``)."""
+``fit`` (never in ``__init__``), ``ledger_`` with a deprecated ``ledger`` alias, ``max_iter``
+with deprecated old keywords, one meaning of ``domain=``, and the shared checkers of
+``synthtrust._validation``."""
 
-import importlib
 import inspect
-import pkgutil
-import types
 
 import numpy as np
 import pandas as pd
 import pytest
 import sklearn.base
-import yaml
-from _repo import ROOT
 
 import synthtrust.synthesizers as syn
 from synthtrust._validation import (
@@ -108,180 +102,6 @@ def test_old_iteration_keywords_are_gone(cls, old, value):
     with pytest.raises(TypeError, match=f"unexpected keyword argument '{old}'"):
         _make(cls, **{old: value})
     assert _make(cls, max_iter=value).get_params()["max_iter"] == value
-
-
-# ---------------------------------------------------------------------------------------------
-# max_iter beyond the estimators: every public function (studies included) and every preset
-# ---------------------------------------------------------------------------------------------
-#: The old names of an iteration cap (``max_iter`` is the only one).
-OLD_CAP_NAMES = frozenset({"iters", "max_iters", "max_iterations", "estimation_iters"})
-#: Names ending in ``_iters`` / ``_iterations`` that are not an iteration cap: a fixed number
-#: of steps that always runs, inside each iteration or before the first one.
-NOT_A_CAP = {
-    "critic_iters": "GS-WGAN's critic steps per generator iteration",
-    "teacher_iters": "PATE's teacher steps per generator iteration",
-    "student_iters": "PATE's student steps per generator iteration",
-    "pretrain_iterations": "GS-WGAN's warm-start iterations, all run",
-}
-#: Substrings that a preset key must not contain.
-OLD_PRESET_PARTS = ("iters", "max_iterations")
-
-
-def is_old_cap_name(name: str) -> bool:
-    """True for a parameter name that is an old spelling of ``max_iter``."""
-    if name in NOT_A_CAP:
-        return False
-    return name in OLD_CAP_NAMES or name.endswith(("_iters", "_iterations"))
-
-
-def public_callables(modules) -> list[tuple[str, object]]:
-    """``(qualified name, function)`` of the public functions defined in ``modules`` and of
-    the ``__init__`` and public methods of the public classes defined there (re-exports and
-    imported names are skipped: each definition is listed once, under its own module)."""
-    out, seen = [], set()
-
-    def add(name, fn):
-        fn = getattr(fn, "__func__", fn)  # staticmethod / classmethod
-        if callable(fn) and id(fn) not in seen:
-            seen.add(id(fn))
-            out.append((name, fn))
-
-    for module in modules:
-        for name, obj in sorted(vars(module).items()):
-            if name.startswith("_") or getattr(obj, "__module__", None) != module.__name__:
-                continue
-            if inspect.isclass(obj):
-                for attr, member in sorted(vars(obj).items()):
-                    if attr == "__init__" or not attr.startswith("_"):
-                        if isinstance(member, (staticmethod, classmethod)) or inspect.isfunction(
-                            member
-                        ):
-                            add(f"{module.__name__}.{name}.{attr}", member)
-            elif inspect.isfunction(obj):
-                add(f"{module.__name__}.{name}", obj)
-    return out
-
-
-def old_cap_parameters(callables) -> list[str]:
-    """``"qualified name(parameter)"`` for every parameter of ``callables`` (pairs from
-    :func:`public_callables`) named like an old iteration cap."""
-    return [
-        f"{name}({param})"
-        for name, fn in callables
-        for param in inspect.signature(fn).parameters
-        if is_old_cap_name(param)
-    ]
-
-
-def old_preset_keys(presets: dict[str, dict]) -> list[str]:
-    """``"preset: key"`` for every key (nested keys included) of the parsed presets
-    ``{label: mapping}`` that contains one of :data:`OLD_PRESET_PARTS`."""
-    found = []
-
-    def walk(label, value, prefix=""):
-        if isinstance(value, dict):
-            for key, sub in value.items():
-                if any(part in str(key) for part in OLD_PRESET_PARTS):
-                    found.append(f"{label}: {prefix}{key}")
-                walk(label, sub, f"{prefix}{key}.")
-        elif isinstance(value, list):
-            for item in value:
-                walk(label, item, prefix)
-
-    for label, mapping in sorted(presets.items()):
-        walk(label, mapping)
-    return found
-
-
-def _package_modules() -> list:
-    import synthtrust
-
-    return [synthtrust] + [
-        importlib.import_module(m.name)
-        for m in pkgutil.walk_packages(synthtrust.__path__, "synthtrust.")
-    ]
-
-
-def _presets() -> dict[str, dict]:
-    paths = sorted((ROOT / "chapters" / "params").glob("*/*.yaml"))
-    return {
-        p.relative_to(ROOT).as_posix(): yaml.safe_load(p.read_text(encoding="utf-8")) or {}
-        for p in paths
-    }
-
-
-def test_the_function_walk_covers_the_package_and_the_studies():
-    names = {name for name, _ in public_callables(_package_modules())}
-    assert len(names) > 500
-    assert {
-        "synthtrust.synthesizers.pgm.private_pgm",
-        "synthtrust.synthesizers.marginal.estimate.choose_backend",
-        "synthtrust.synthesizers.marginal.estimate.PGMFitter.fit",
-        "synthtrust.privacy.rdp.gswgan_max_iterations",
-        "synthtrust.studies.auditing.build_grid",
-        "synthtrust.studies.auditing_applications.Application.__init__",
-        "synthtrust.studies.auditing_utility.build_utility_grid",
-        "synthtrust.studies.hypothesis_multivariate.build_multivariate_grid",
-        "synthtrust.synthesizers.pgm.PrivatePGM.__init__",
-    } <= names
-
-
-def test_no_public_function_takes_an_old_name_of_max_iter():
-    found = old_cap_parameters(public_callables(_package_modules()))
-    assert found == [], f"rename these parameters to max_iter (or a name built on it): {found}"
-
-
-def test_no_preset_key_is_an_old_name_of_max_iter():
-    presets = _presets()
-    assert len(presets) >= 18 and all(isinstance(p, dict) for p in presets.values())
-    assert "chapters/params/hypothesis_validity/paper.yaml" in presets
-    assert old_preset_keys(presets) == []
-
-
-def test_a_planted_old_name_is_found():
-    """The finders report what they are meant to find (so the two tests above can fail)."""
-
-    def planted(counts, *, iters=1, pgm_iters=2, pate_max_iterations=3, max_iter=4):
-        """A fake study function with three old names and one right one."""
-
-    class Planted:
-        """A fake estimator."""
-
-        def __init__(self, estimation_iters=1, critic_iters=5, pretrain_iterations=0):
-            pass
-
-        def fit(self, X, *, max_iters=10):
-            pass
-
-        def _private(self, iters):  # private methods are not walked
-            pass
-
-    module = types.ModuleType("planted_module")
-    planted.__module__ = Planted.__module__ = module.__name__
-    module.planted, module.Planted = planted, Planted
-    module.imported = pd.concat  # defined elsewhere: not walked
-    walked = public_callables([module])
-    assert [name for name, _ in walked] == [
-        "planted_module.Planted.__init__",
-        "planted_module.Planted.fit",
-        "planted_module.planted",
-    ]
-    assert old_cap_parameters(walked) == [
-        "planted_module.Planted.__init__(estimation_iters)",
-        "planted_module.Planted.fit(max_iters)",
-        "planted_module.planted(iters)",
-        "planted_module.planted(pgm_iters)",
-        "planted_module.planted(pate_max_iterations)",
-    ]
-    presets = {
-        "fake/smoke.yaml": {"pgm_iters": 5, "gan_pretrain_iterations": 2, "max_iter": 3},
-        "fake/paper.yaml": {"grid": [{"pate_max_iterations": 300}], "gan": {"critic_iters": 5}},
-    }
-    assert old_preset_keys(presets) == [
-        "fake/paper.yaml: grid.pate_max_iterations",
-        "fake/paper.yaml: gan.critic_iters",
-        "fake/smoke.yaml: pgm_iters",
-    ]
 
 
 def test_the_ledger_is_ledger_only():

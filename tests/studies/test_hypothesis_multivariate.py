@@ -317,13 +317,13 @@ def test_build_grid_is_figures_9_and_10():
         methods=["real", "private_pgm", "mwem"],
         sizes=PAPER_SIZES,
         epsilon=PAPER_EPS,
-        pgm_max_iter=1000,
+        pgm_iters=1000,
     )
     assert len(cells) == 2 * (5 + 2 * 5 * 5)
     real = [c for c in cells if c["method"] == "real"]
     assert len(real) == 10 and all(c["epsilon"] is None for c in real)
     assert all(c["m"] == c["n"] and c["alpha"] == 0.05 for c in cells)
-    assert all(("max_iter" in c) == (c["method"] == "private_pgm") for c in cells)
+    assert all(("iters" in c) == (c["method"] == "private_pgm") for c in cells)
     assert {c["data"] for c in cells} == {"nonsignal", "signal"}
     assert {(c["n"], c["epsilon"]) for c in cells if c["method"] == "mwem"} == {
         (n, float(e)) for n in PAPER_SIZES for e in PAPER_EPS
@@ -352,7 +352,7 @@ def test_tiny_run_error_rates_are_proportions_and_reproducible():
 
 @pytest.mark.slow
 def test_private_pgm_runs_on_the_five_column_table():
-    params = cell("nonsignal", "private_pgm", 100, 1.0, max_iter=100)
+    params = cell("nonsignal", "private_pgm", 100, 1.0, iters=100)
     out = hm.multivariate_cell(params, gens(10, 2))
     assert len(out) == 8 and out["feasible"].any()
     again = hm.multivariate_cell(params, gens(10, 2))

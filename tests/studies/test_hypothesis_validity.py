@@ -646,7 +646,7 @@ def test_run_grid_same_results_for_any_n_jobs():
     assert len(hv.error_rates(one)) == len(hv.TESTS) * 5 + 1
 
 
-def test_pgm_max_iter_reaches_private_pgm_only():
+def test_pgm_iters_reach_private_pgm_only():
     cells = hv.build_grid(
         data=["nonsignal"],
         methods=["private_pgm", "mwem"],
@@ -657,19 +657,19 @@ def test_pgm_max_iter_reaches_private_pgm_only():
         alpha=0.05,
         delta=1e-6,
         n_sim=10,
-        pgm_max_iter=100,
+        pgm_iters=100,
     )
     by_method = {c["method"]: c for c in cells}
-    assert by_method["private_pgm"]["max_iter"] == 100 and "max_iter" not in by_method["mwem"]
+    assert by_method["private_pgm"]["iters"] == 100 and "iters" not in by_method["mwem"]
     from synthtrust.synthesizers import private_pgm
 
     rngs = [np.random.default_rng(s) for s in (1, 2)]
     got = hv.simulate_cell(by_method["private_pgm"], rngs)
-    # the same replicates by hand: original samples -> counts -> private_pgm(max_iter=100)
+    # the same replicates by hand: original samples -> counts -> private_pgm(iters=100)
     again = [np.random.default_rng(s) for s in (1, 2)]
     counts = hv._group_counts(hv.original_samples("nonsignal", 50, again), hv.GAUSSIAN_BINS)
     syn = private_pgm(
-        counts.reshape(2, 200), 1.0, (2, 100), n_synthetic=50, max_iter=100, random_state=again
+        counts.reshape(2, 200), 1.0, (2, 100), n_synthetic=50, iters=100, random_state=again
     ).reshape(2, 2, 100)
     want = hv._tests_from_counts(syn, hv.GAUSSIAN_BINS)["mannwhitneyu"][0]
     np.testing.assert_allclose(got[got.test == "mannwhitneyu"].pvalue.to_numpy(), want)

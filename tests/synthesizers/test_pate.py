@@ -125,7 +125,7 @@ def test_stops_before_exceeding_the_target(cls, pate_share):
         assert not hasattr(s, "category_probabilities_")
 
 
-def test_auto_noise_runs_max_iter_within_budget():
+def test_auto_noise_runs_max_iterations_within_budget():
     df, dom = _table(300)
     s = PATECTGAN(
         epsilon=1.0, sample_per_teacher=100, max_iter=20, domain=dom, random_state=0, **SMALL

@@ -104,7 +104,7 @@ def build_grid(
     alpha: float = 0.01,
     epsilon: float = 1000.0,
     delta: float = 1e-5,
-    pgm_max_iter=(1000, 1000, 200),
+    pgm_iters=(1000, 1000, 200),
     beyond_generators=(),
     beyond_applications=(),
     basis_seed: int = 0,
@@ -118,7 +118,7 @@ def build_grid(
     generators : list of str, or list of 3 lists of str
         The paper's generators run in every application, or one list per application
         (App. 1, 2, 3), e.g. to skip the slow noise-free PGM in App. 3.
-    copies, pgm_max_iter : list of 3 ints
+    copies, pgm_iters : list of 3 ints
         R and the PGM steps of App. 1, 2, 3.
     support, n_candidates : int
         App. 3's random support cells and random candidate bins (App. 1–2 use every cell and
@@ -134,7 +134,7 @@ def build_grid(
     -------
     list of dict
         One dict per cell: ``app``, ``generator``, ``copies``, ``support``, ``n_candidates``,
-        ``k_select``, ``k_audit``, ``alpha``, ``epsilon``, ``delta``, ``pgm_max_iter``,
+        ``k_select``, ``k_audit``, ``alpha``, ``epsilon``, ``delta``, ``pgm_iters``,
         ``basis_seed``.
 
     Raises
@@ -143,7 +143,7 @@ def build_grid(
         An unknown application or generator; a per-application list of the wrong length.
     """
     copies = _per_app(int_at_least(1))(copies, "copies")
-    pgm_max_iter = _per_app(int_at_least(1))(pgm_max_iter, "pgm_max_iter")
+    pgm_iters = _per_app(int_at_least(1))(pgm_iters, "pgm_iters")
     if generators and all(isinstance(g, (list, tuple)) for g in generators):
         per_app = _per_app(check_names)(generators, "generators")
     else:
@@ -166,7 +166,7 @@ def build_grid(
                 "alpha": float(alpha),
                 "epsilon": float(epsilon),
                 "delta": float(delta),
-                "pgm_max_iter": int(pgm_max_iter[a.key - 1]),
+                "pgm_iters": int(pgm_iters[a.key - 1]),
                 "basis_seed": int(basis_seed),
             }
         )
@@ -224,7 +224,7 @@ def audit_cell(params: dict, rngs: list[np.random.Generator]) -> pd.DataFrame:
         0,
         epsilon=params.get("epsilon", 1000.0),
         delta=params.get("delta", 1e-5),
-        pgm_max_iter=params.get("pgm_max_iter"),
+        pgm_iters=params.get("pgm_iters"),
     )
     rows = []
     for rng in rngs:

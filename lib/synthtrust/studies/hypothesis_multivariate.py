@@ -188,7 +188,7 @@ def warm_up() -> None:
         "alpha": 0.05,
         "copula_seed": COPULA_SEED,
         "epsilon": 1.0,
-        "max_iter": 2,
+        "iters": 2,
     }
     multivariate_cell(cell, [np.random.default_rng(0)])
 
@@ -381,7 +381,7 @@ def multivariate_cell(params: dict, rngs: list[np.random.Generator]) -> pd.DataF
         ``data`` ("nonsignal" or "signal"), ``method`` (one of :data:`METHODS`), ``n``
         (original size), ``m`` (synthetic size; default n), ``epsilon`` (ignored for "real"),
         ``alpha``, ``copula_seed`` (default :data:`COPULA_SEED`), and for "private_pgm"
-        optionally ``max_iter`` (mirror-descent steps).
+        optionally ``iters`` (mirror-descent steps).
     rngs : list of numpy.random.Generator, one per replicate.
 
     Returns
@@ -402,8 +402,8 @@ def multivariate_cell(params: dict, rngs: list[np.random.Generator]) -> pd.DataF
         size = int(params.get("m") or n)
         options = {}
         if method == "private_pgm":  # the dense batched path (see the comment above warm_up)
-            if params.get("max_iter"):
-                options["max_iter"] = int(params["max_iter"])
+            if params.get("iters"):
+                options["iters"] = int(params["iters"])
         syn = SYNTHESIZERS[method](counts, float(params["epsilon"]), SHAPE, size, rngs, **options)
         results = _tests_from_counts(np.asarray(syn).reshape(len(rngs), -1))
     reps = np.array([replicate_index(r, i) for i, r in enumerate(rngs)])
@@ -430,13 +430,13 @@ def build_multivariate_grid(
     epsilon,
     alpha: float = 0.05,
     data=DATA,
-    pgm_max_iter: int | None = None,
+    pgm_iters: int | None = None,
     copula_seed: int = COPULA_SEED,
 ) -> list[dict]:
     """The cells of Figures 9 (non-signal) and 10 (signal) of the paper.
 
     "real" runs once per (data, n) with ``epsilon = None``; every synthesizer for each
-    (data, n, ε) with ``m = n``. ``pgm_max_iter`` (None: the synthesizer's default) goes to the
+    (data, n, ε) with ``m = n``. ``pgm_iters`` (None: the synthesizer's default) goes to the
     Private-PGM cells only. Every cell carries ``copula_seed`` (so cached results follow it).
     The paper: ``methods = ["real", "private_pgm", "mwem"]``, ``sizes = [50, 100, 500, 1000,
     20000]``, ``epsilon = [0.01, 0.1, 1, 5, 10]``.
@@ -464,8 +464,8 @@ def build_multivariate_grid(
                     continue
                 for e in epsilon:
                     cell = {**common, "epsilon": float(e)}
-                    if method == "private_pgm" and pgm_max_iter is not None:
-                        cell["max_iter"] = int(pgm_max_iter)
+                    if method == "private_pgm" and pgm_iters is not None:
+                        cell["iters"] = int(pgm_iters)
                     cells.append(cell)
     return cells
 

@@ -371,7 +371,7 @@ def simulate_cell(params: dict, rngs: list[np.random.Generator]) -> pd.DataFrame
         ``data`` ("nonsignal", "signal", "cardio"), ``method`` (one of :data:`METHODS`), ``n``
         (original size), ``epsilon`` (ignored for "real"), ``m`` (synthetic size; only the
         smoothed histogram, else the original size), ``alpha``, and for "dp_mwu" ``delta``
-        and ``n_sim``; for "private_pgm" optionally ``max_iter`` (mirror-descent steps);
+        and ``n_sim``; for "private_pgm" optionally ``iters`` (mirror-descent steps);
         optionally ``bins`` (first cut, last cut, width, split: :meth:`BinnedVariable.regular`;
         default the paper's bins of ``data``) and, for cardio, ``variable`` and ``group``
         (:func:`cardio_pool`; default BMI by disease status).
@@ -406,7 +406,7 @@ def simulate_cell(params: dict, rngs: list[np.random.Generator]) -> pd.DataFrame
     elif method in SYNTHESIZERS:
         counts = _group_counts(samples, bins)
         size = int(params.get("m") or n)
-        options = {"max_iter": int(params["max_iter"])} if params.get("max_iter") else {}
+        options = {"iters": int(params["iters"])} if params.get("iters") else {}
         syn = _synthesize(method, counts, params["epsilon"], size, rngs, **options)
         results = _tests_from_counts(syn, bins)
     else:
@@ -439,7 +439,7 @@ def build_grid(
     alpha: float,
     delta: float,
     n_sim: int,
-    pgm_max_iter: int | None = None,
+    pgm_iters: int | None = None,
     bins=None,
     variable: str = "bmi",
     group: str = "cardio",
@@ -448,7 +448,7 @@ def build_grid(
 
     "real" runs once per (data, n) with ``epsilon = None``; the smoothed histogram runs on an
     original of ``smoothed_original_size`` with synthetic sizes ``m`` in ``smoothed_sizes``;
-    every other method runs for each (n, ε) with ``m = n``. ``pgm_max_iter`` (Private-PGM's
+    every other method runs for each (n, ε) with ``m = n``. ``pgm_iters`` (Private-PGM's
     mirror-descent steps; None: the synthesizer's default) is added to Private-PGM cells only.
     ``bins`` (first cut, last cut, width, split; None: the paper's bins of each data), and for
     cardio ``variable`` and ``group``, are added to the cells only where they differ from the
@@ -505,10 +505,10 @@ def build_grid(
                     for n in sizes
                     for e in epsilon
                 ]
-    if pgm_max_iter is not None:
+    if pgm_iters is not None:
         for cell in cells:
             if cell["method"] == "private_pgm":
-                cell["max_iter"] = int(pgm_max_iter)
+                cell["iters"] = int(pgm_iters)
     return with_data_options(cells, bins=bins, variable=variable, group=group)
 
 
