@@ -26,6 +26,8 @@ from synthtrust.book import (
     MATHJAX_PATH,
     BookBuildError,
     _filter_toc,
+    _is_progress_output,
+    _stage_notebook,
     _staged_config,
     build,
     find_root,
@@ -230,6 +232,48 @@ def test_stage_writes_the_book_files_the_notebooks_and_the_assets(small_book, tm
     assets = stage_dir / ASSETS_DIR
     assert (assets / VEGA_BUNDLE_FILENAME).read_text(encoding="utf-8") == vega_bundle_js()
     assert (assets / "mathjax" / MATHJAX_ENTRY).read_text(encoding="utf-8") == "// MathJax"
+
+
+def _tqdm_text(total: int, done: int, cached: bool) -> str:
+    """What tqdm writes to a file for a bar like run_grid's (cached tasks: one final state)."""
+    import io
+
+    from tqdm.auto import tqdm
+
+    buffer = io.StringIO()
+    bar = tqdm(total=total, desc="chapter: score_cell", unit="task", file=buffer, ascii=False)
+    bar.update(total if cached else done)
+    if not cached:
+        bar.update(total - done)
+    bar.close()
+    return buffer.getvalue()
+
+
+@pytest.mark.parametrize("cached", [True, False])
+def test_stage_drops_the_progress_bars_and_keeps_every_other_output(tmp_path, cached):
+    bars = _tqdm_text(55, 20, cached)
+    assert "55/55" in bars and ("\r" in bars)
+    run = nbformat.v4.new_code_cell("results = run_grid(...)")
+    run.outputs = [
+        nbformat.v4.new_output("stream", name="stderr", text=bars),
+        nbformat.v4.new_output("stream", name="stdout", text=bars),  # not stderr: kept
+        nbformat.v4.new_output("stream", name="stderr", text="UserWarning: 3 cells failed\n"),
+        nbformat.v4.new_output("stream", name="stderr", text=bars + "a warning after\n"),
+        nbformat.v4.new_output("display_data", data={"text/plain": "table"}),
+    ]
+    path = _notebook(tmp_path / "runs" / "ch" / "ch.ipynb", run)
+    staged = tmp_path / "staged.ipynb"
+    _stage_notebook(path, staged)
+    kept = nbformat.read(staged, as_version=4).cells[0].outputs
+    assert [(o.output_type, o.get("name")) for o in kept] == [
+        ("stream", "stdout"),
+        ("stream", "stderr"),
+        ("stream", "stderr"),
+        ("display_data", None),
+    ]
+    assert kept[1].text == "UserWarning: 3 cells failed\n"
+    assert not _is_progress_output({"output_type": "stream", "name": "stderr", "text": ""})
+    assert not _is_progress_output({"output_type": "stream", "name": "stderr", "text": "50%|x"})
 
 
 def test_stage_checks_every_notebook_before_it_touches_the_stage(small_book, tmp_path):

@@ -64,6 +64,8 @@ EXTENSION = "synthtrust._sphinx"
 
 _LOG_TAIL_LINES = 60
 _CDN = re.compile(r"""<script[^>]+src\s*=\s*["']?(?:https?:)?//|cdn\.jsdelivr\.net""", re.I)
+#: One state of a tqdm bar as ``run_grid`` draws it: ``label: 40%|████      | 2/5 [00:03<00:04, ...]``.
+_PROGRESS_BAR = re.compile(r"^[^\n]*\d+%\|[^\n]*\| *\d+/\d+ \[[^\n]*\]\s*$")
 
 
 class BookBuildError(RuntimeError):
@@ -223,14 +225,28 @@ def _check_offline_outputs(name: str, notebook: Path) -> None:
                 )
 
 
+def _is_progress_output(output: Mapping[str, Any]) -> bool:
+    """True if a notebook output is a stderr stream holding only progress bars (tqdm's states,
+    separated by carriage returns or newlines): what the run printed while it worked, which the
+    runner already showed on the terminal and which says nothing on the page."""
+    if output.get("output_type") != "stream" or output.get("name") != "stderr":
+        return False
+    text = output.get("text", "")
+    states = [s for s in re.split(r"[\r\n]+", "".join(text)) if s.strip()]
+    return bool(states) and all(_PROGRESS_BAR.match(s) for s in states)
+
+
 def _stage_notebook(src: Path, dst: Path) -> None:
     """Copy an executed notebook, hiding papermill's injected-parameters cell (the page shows
-    its parameters in prose; the cell would also print machine-local paths)."""
+    its parameters in prose; the cell would also print machine-local paths) and dropping the
+    progress bars the run left in its outputs (:func:`_is_progress_output`)."""
     nb = json.loads(src.read_text(encoding="utf-8"))
     for cell in nb.get("cells", []):
         tags = cell.get("metadata", {}).get("tags", [])
         if "injected-parameters" in tags and "remove-cell" not in tags:
             cell["metadata"]["tags"] = [*tags, "remove-cell"]
+        if "outputs" in cell:
+            cell["outputs"] = [o for o in cell["outputs"] if not _is_progress_output(o)]
     dst.write_text(json.dumps(nb, ensure_ascii=False), encoding="utf-8")
 
 
