@@ -240,9 +240,9 @@ def aim_problems() -> tuple[list, float]:
     rec = []
     fit = estimate.PGMFitter.fit
 
-    def recording(self, measurements, *, iters, warm_start=None):
-        rec.append((self.sizes, list(measurements), int(iters), warm_start))
-        return fit(self, measurements, iters=iters, warm_start=warm_start)
+    def recording(self, measurements, *, max_iter, warm_start=None):
+        rec.append((self.sizes, list(measurements), int(max_iter), warm_start))
+        return fit(self, measurements, max_iter=max_iter, warm_start=warm_start)
 
     estimate.PGMFitter.fit = recording
     try:
@@ -300,11 +300,11 @@ def large_problem() -> tuple:
 def replay(problem: tuple, steps: int | None) -> dict:
     """One problem with both implementations from the same potentials: CPU seconds, cells and
     the largest difference of the final potentials."""
-    sizes, ms, iters, total, warm = problem
+    sizes, ms, max_iter, total, warm = problem
     fitter = estimate.PGMFitter(sizes, backend="numpy")
     merged, loss, cliques, theta = fitter._problem(ms, warm)
     total = float(mg.total_estimate(ms)) if total is None else total
-    n = int(iters if steps is None else min(iters or steps, steps))
+    n = int(max_iter if steps is None else min(max_iter or steps, steps))
     plan = TreePlan(sizes, cliques, by_size=True)
     out = {"cells": sum(math.prod(s) for s in plan.shapes), "steps": n}
     states = {}

@@ -42,7 +42,7 @@ from synthtrust.studies import hypothesis_multivariate as hm
 from synthtrust.synthesizers import pgm, private_pgm
 from synthtrust.synthesizers.base import check_marginals
 
-MV_ITERS, TWO_ITERS = 500, 2500
+MV_MAX_ITER, TWO_MAX_ITER = 500, 2500
 SHAPE2 = (2, 100)
 
 
@@ -60,7 +60,7 @@ def _joint(model, domain) -> np.ndarray:
     return np.asarray(model.project(domain.attributes).datavector(flatten=False))
 
 
-def _models(counts, shape, eps, seed, iters, vmapped: bool):
+def _models(counts, shape, eps, seed, max_iter, vmapped: bool):
     """The old and the dense models of every replicate, from the same noisy marginals."""
     domain = pgm._domain(shape)
     cliques = check_marginals(None, len(shape))
@@ -68,31 +68,33 @@ def _models(counts, shape, eps, seed, iters, vmapped: bool):
     sd = math.sqrt(2.0) * b
     tot = counts.sum(axis=1).astype(float)
     dense = pgm._fit_dense(
-        domain, noisy, cliques, sd, tot, iters, pgm._loss_template(domain, noisy, cliques, sd)
+        domain, noisy, cliques, sd, tot, max_iter, pgm._loss_template(domain, noisy, cliques, sd)
     )
     if vmapped:
-        models = pgm._fit_batched(domain, noisy, cliques, sd, tot, iters)
+        models = pgm._fit_batched(domain, noisy, cliques, sd, tot, max_iter)
         old = [_joint(m, domain) for m in pgm._split_models(models, len(counts))]
     else:
         old = [
-            _joint(pgm._fit_one(domain, [y[i] for y in noisy], cliques, sd, tot[i], iters), domain)
+            _joint(
+                pgm._fit_one(domain, [y[i] for y in noisy], cliques, sd, tot[i], max_iter), domain
+            )
             for i in range(len(counts))
         ]
     return max(0.5 * np.abs(o - d).sum() / t for o, d, t in zip(old, dense, tot, strict=True))
 
 
-def _old_two_column(counts, eps, rngs, iters):
+def _old_two_column(counts, eps, rngs, max_iter):
     """The vmapped JAX path of ``private_pgm`` before the dense one (same draws, same sampler)."""
     domain = pgm._domain(SHAPE2)
     cliques = check_marginals(None, 2)
     noisy, b = pgm._measure(counts, SHAPE2, cliques, eps, rngs)
     sd = math.sqrt(2.0) * b
     tot = counts.sum(axis=1).astype(float)
-    models = pgm._fit_batched(domain, noisy, cliques, sd, tot, iters)
+    models = pgm._fit_batched(domain, noisy, cliques, sd, tot, max_iter)
     return pgm._sample_batched(models, domain, tot, rngs, "round", SHAPE2)
 
 
-def _new_two_column(counts, eps, rngs, iters):
+def _new_two_column(counts, eps, rngs, max_iter):
     """The dense path on the two-column table (``private_pgm`` keeps a single clique on the
     vmapped path: ``pgm._dense_order``), with the same draws and the same sampler."""
     domain = pgm._domain(SHAPE2)
@@ -101,7 +103,7 @@ def _new_two_column(counts, eps, rngs, iters):
     sd = math.sqrt(2.0) * b
     tot = counts.sum(axis=1).astype(float)
     loss0 = pgm._loss_template(domain, noisy, cliques, sd)
-    joints = pgm._fit_dense(domain, noisy, cliques, sd, tot, iters, loss0)
+    joints = pgm._fit_dense(domain, noisy, cliques, sd, tot, max_iter, loss0)
     order = pgm._sampling_order(domain, tuple(loss0.cliques))
     return pgm._sample_dense(joints, order, tot, rngs, "round")
 
@@ -133,10 +135,10 @@ def main() -> None:
 
     # warm-up: imports, JAX compilation of mbi's estimator (both paths), the copula
     warm = hm.joint_counts(hm.original_samples("signal", 50, _gens(0, 2)))
-    private_pgm(warm, 1.0, hm.SHAPE, iters=50, random_state=_gens(0, 2), batched=False)
-    private_pgm(warm, 1.0, hm.SHAPE, iters=50, random_state=_gens(0, 2))
+    private_pgm(warm, 1.0, hm.SHAPE, max_iter=50, random_state=_gens(0, 2), batched=False)
+    private_pgm(warm, 1.0, hm.SHAPE, max_iter=50, random_state=_gens(0, 2))
 
-    rep(f"multivariate: {hm.SHAPE} = 2304 cells, 15 marginals, {MV_ITERS} steps, {reps} reps")
+    rep(f"multivariate: {hm.SHAPE} = 2304 cells, 15 marginals, {MV_MAX_ITER} steps, {reps} reps")
     rows = []
     for n in sizes:
         counts = hm.joint_counts(hm.original_samples("signal", n, _gens(1, reps)))
@@ -147,7 +149,7 @@ def main() -> None:
                     e,
                     hm.SHAPE,
                     n_synthetic=n,
-                    iters=MV_ITERS,
+                    max_iter=MV_MAX_ITER,
                     random_state=_gens(2, reps),
                     batched=False,
                 )
@@ -160,7 +162,7 @@ def main() -> None:
                             e,
                             hm.SHAPE,
                             n_synthetic=n,
-                            iters=MV_ITERS,
+                            max_iter=MV_MAX_ITER,
                             random_state=_gens(2, reps)[i : i + 10],
                         )
                         for i in range(0, reps, 10)
@@ -169,11 +171,11 @@ def main() -> None:
             )
             t_all, out_all = _cpu(
                 lambda c=counts, e=eps, n=n: private_pgm(
-                    c, e, hm.SHAPE, n_synthetic=n, iters=MV_ITERS, random_state=_gens(2, reps)
+                    c, e, hm.SHAPE, n_synthetic=n, max_iter=MV_MAX_ITER, random_state=_gens(2, reps)
                 )
             )
             same = bool(np.array_equal(out10, out_all))
-            tvd = _models(counts, hm.SHAPE, eps, 2, MV_ITERS, vmapped=False)
+            tvd = _models(counts, hm.SHAPE, eps, 2, MV_MAX_ITER, vmapped=False)
             rows.append(
                 [
                     n,
@@ -207,7 +209,7 @@ def main() -> None:
 
     reps2 = 50 if args.quick else 1000
     rep(
-        f"two-column: {SHAPE2} = 200 cells, 3 marginals, {TWO_ITERS} steps, eps = 1, "
+        f"two-column: {SHAPE2} = 200 cells, 3 marginals, {TWO_MAX_ITER} steps, eps = 1, "
         f"{reps2} reps in chunks of 50"
     )
     _old_two_column(_two_column_counts(100, 2, 0), 1.0, _gens(0, 2), 50)  # compile
@@ -218,17 +220,17 @@ def main() -> None:
         gens = _gens(4, reps2)
         t_old, _ = _cpu(
             lambda c=counts, g=gens: [
-                _old_two_column(c[i : i + 50], 1.0, g[i : i + 50], TWO_ITERS)
+                _old_two_column(c[i : i + 50], 1.0, g[i : i + 50], TWO_MAX_ITER)
                 for i in range(0, len(c), 50)
             ]
         )
         t_new, _ = _cpu(
             lambda c=counts, g=gens: [
-                _new_two_column(c[i : i + 50], 1.0, g[i : i + 50], TWO_ITERS)
+                _new_two_column(c[i : i + 50], 1.0, g[i : i + 50], TWO_MAX_ITER)
                 for i in range(0, len(c), 50)
             ]
         )
-        tvd = _models(counts[:50], SHAPE2, 1.0, 4, TWO_ITERS, vmapped=True)
+        tvd = _models(counts[:50], SHAPE2, 1.0, 4, TWO_MAX_ITER, vmapped=True)
         rows.append(
             [
                 n,

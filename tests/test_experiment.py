@@ -494,7 +494,7 @@ from synthtrust.synthesizers import private_pgm
 
 def cell(params, rngs):
     counts = np.stack([r.multinomial(300, np.full(12, 1 / 12)) for r in rngs])
-    out = private_pgm(counts, params["epsilon"], (2, 3, 2), iters=50, random_state=rngs)
+    out = private_pgm(counts, params["epsilon"], (2, 3, 2), max_iter=50, random_state=rngs)
     return pd.DataFrame({"counts": [" ".join(map(str, row)) for row in out]})
 
 out = run_grid(cell, {"epsilon": [0.5, 1.0, 2.0]}, 4, 1, chunk_size=2, n_jobs=2, progress=False)

@@ -70,12 +70,24 @@ def test_epsilon_monotone_and_binary_search_is_exact():
     assert eps[0] == 0.0
     assert all(b >= a for a, b in zip(eps[:-1], eps[1:], strict=True))
     for target in (1.0, 2.0, 10.0):
-        t = gswgan_max_iterations(target, **kw, max_iterations=20000)
+        t = gswgan_max_iterations(target, **kw, max_iter=20000)
         assert gswgan_epsilon(t, **kw) <= target < gswgan_epsilon(t + 1, **kw)
     # measured: ε = 1 → 15, 2 → 249, 10 → 4987 iterations (K = 500, the chapter's setting)
-    assert gswgan_max_iterations(10.0, **kw, max_iterations=20000) == 4987
-    assert gswgan_max_iterations(10.0, **kw, max_iterations=300) == 300  # the cap
-    assert gswgan_max_iterations(0.01, **kw, max_iterations=300) == 0
+    assert gswgan_max_iterations(10.0, **kw, max_iter=20000) == 4987
+    assert gswgan_max_iterations(10.0, **kw, max_iter=300) == 300  # the cap
+    assert gswgan_max_iterations(0.01, **kw, max_iter=300) == 0
+    with pytest.raises(ValueError, match="max_iter must be >= 0, got -1"):
+        gswgan_max_iterations(1.0, **kw, max_iter=-1)
+
+
+def test_gswgan_max_iterations_old_keyword_is_a_type_error():
+    """The package was never released: ``max_iterations=`` (now ``max_iter=``) is refused."""
+    kw = dict(n_discriminators=500, batch_size=32, noise_multiplier=1.07, delta=1e-5)
+    # validate_params binds the call to the signature: the old name alone misses max_iter
+    with pytest.raises(TypeError, match="missing a required argument: 'max_iter'"):
+        gswgan_max_iterations(1.0, **kw, max_iterations=300)
+    with pytest.raises(TypeError, match="unexpected keyword argument 'max_iterations'"):
+        gswgan_max_iterations(1.0, **kw, max_iter=300, max_iterations=300)
 
 
 def test_accountant_errors():

@@ -665,11 +665,12 @@ def test_pgm_iters_reach_private_pgm_only():
 
     rngs = [np.random.default_rng(s) for s in (1, 2)]
     got = hv.simulate_cell(by_method["private_pgm"], rngs)
-    # the same replicates by hand: original samples -> counts -> private_pgm(iters=100)
+    # the same replicates by hand: original samples -> counts -> private_pgm(max_iter=100),
+    # from the cell key "iters" (kept: the seed of a cell hashes its keys)
     again = [np.random.default_rng(s) for s in (1, 2)]
     counts = hv._group_counts(hv.original_samples("nonsignal", 50, again), hv.GAUSSIAN_BINS)
     syn = private_pgm(
-        counts.reshape(2, 200), 1.0, (2, 100), n_synthetic=50, iters=100, random_state=again
+        counts.reshape(2, 200), 1.0, (2, 100), n_synthetic=50, max_iter=100, random_state=again
     ).reshape(2, 2, 100)
     want = hv._tests_from_counts(syn, hv.GAUSSIAN_BINS)["mannwhitneyu"][0]
     np.testing.assert_allclose(got[got.test == "mannwhitneyu"].pvalue.to_numpy(), want)

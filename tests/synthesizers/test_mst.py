@@ -85,11 +85,11 @@ def test_mst_same_seed_same_data_and_different_seed_differs(data):
 
 
 def test_mst_with_jax_backend_matches_numpy_backend(data, monkeypatch):
-    monkeypatch.setattr(mg.estimate, "choose_backend", lambda cells, nodes, iters: "jax")
+    monkeypatch.setattr(mg.estimate, "choose_backend", lambda cells, nodes, max_iter: "jax")
     a = MST(3.0, 1e-6, domain=DOMAIN, max_iter=200, random_state=9).fit(data)
     b = MST(3.0, 1e-6, domain=DOMAIN, max_iter=200, random_state=9).fit(data)
     pd.testing.assert_frame_equal(a.sample(100), b.sample(100))
-    monkeypatch.setattr(mg.estimate, "choose_backend", lambda cells, nodes, iters: "numpy")
+    monkeypatch.setattr(mg.estimate, "choose_backend", lambda cells, nodes, max_iter: "numpy")
     c = MST(3.0, 1e-6, domain=DOMAIN, max_iter=200, random_state=9).fit(data)
     assert a.tree_ == c.tree_ and a.ledger_.total_rho == c.ledger_.total_rho
     # same iterates up to rounding until rounding flips an Armijo test; then both converge

@@ -59,9 +59,11 @@ def test_private_pgm_batched_equals_per_replicate_mbi():
         np.testing.assert_allclose(_joint(batched[i]), _joint(single), rtol=0, atol=1e-6 * tot[i])
         expected.append(_joint(single))
     out_b = private_pgm(
-        counts, 1.0, SHAPE, iters=1000, random_state=_gens(4)
+        counts, 1.0, SHAPE, max_iter=1000, random_state=_gens(4)
     )  # vectorized rounding
-    out_s = private_pgm(counts, 1.0, SHAPE, iters=1000, random_state=_gens(4), batched=False)  # mbi
+    out_s = private_pgm(
+        counts, 1.0, SHAPE, max_iter=1000, random_state=_gens(4), batched=False
+    )  # mbi
     np.testing.assert_array_equal(out_b.sum(axis=1), 1000)
     # both are randomized roundings of the same model: every cell within 2 of its expected count
     # (±1 for the group total, ±1 for the stratified conditional draw)
@@ -127,15 +129,15 @@ def test_private_pgm_class_equals_functional_and_chunking():
     counts = _count_matrix(3, 400, seed=7)
     led = PrivacyLedger()
     whole = private_pgm(
-        counts, 2.0, SHAPE, iters=500, random_state=_gens(3), ledger=led, batched=False
+        counts, 2.0, SHAPE, max_iter=500, random_state=_gens(3), ledger=led, batched=False
     )
     parts = np.vstack(
         [
             private_pgm(
-                counts[:1], 2.0, SHAPE, iters=500, random_state=_gens(3)[:1], batched=False
+                counts[:1], 2.0, SHAPE, max_iter=500, random_state=_gens(3)[:1], batched=False
             ),
             private_pgm(
-                counts[1:], 2.0, SHAPE, iters=500, random_state=_gens(3)[1:], batched=False
+                counts[1:], 2.0, SHAPE, max_iter=500, random_state=_gens(3)[1:], batched=False
             ),
         ]
     )
@@ -152,15 +154,15 @@ def test_private_pgm_class_equals_functional_and_chunking():
     with pytest.raises(ValueError, match="marginals name column 'age'"):
         PrivatePGM(2.0, domain=DOMAIN, marginals=[("age",)]).fit(df)
     np.testing.assert_array_equal(
-        private_pgm(counts, 2.0, SHAPE, iters=500, n_synthetic=50, random_state=0).sum(axis=1),
+        private_pgm(counts, 2.0, SHAPE, max_iter=500, n_synthetic=50, random_state=0).sum(axis=1),
         [50] * 3,
     )
     # the vmapped path: chunks of another batch size give the same counts (up to rounding ties)
-    whole_b = private_pgm(counts, 2.0, SHAPE, iters=500, random_state=_gens(3))
+    whole_b = private_pgm(counts, 2.0, SHAPE, max_iter=500, random_state=_gens(3))
     parts_b = np.vstack(
         [
-            private_pgm(counts[:2], 2.0, SHAPE, iters=500, random_state=_gens(3)[:2]),
-            private_pgm(counts[2:], 2.0, SHAPE, iters=500, random_state=_gens(3)[2:]),
+            private_pgm(counts[:2], 2.0, SHAPE, max_iter=500, random_state=_gens(3)[:2]),
+            private_pgm(counts[2:], 2.0, SHAPE, max_iter=500, random_state=_gens(3)[2:]),
         ]
     )
     assert np.abs(whole_b - parts_b).max() <= 1
@@ -180,6 +182,14 @@ def test_private_pgm_determinism_global_state_and_estimated_total():
     assert est.model_.total != 300 and abs(float(est.model_.total) - 300) < 60
     with pytest.raises(ValueError, match="synthetic_method"):
         PrivatePGM(1.0, synthetic_method="gibbs").fit(df)
+    with pytest.raises(ValueError, match="max_iter must be >= 1, got 0"):
+        private_pgm(np.ones(4, dtype=int), 1.0, (2, 2), max_iter=0)
+
+
+def test_private_pgm_old_iters_keyword_is_a_type_error():
+    """The package was never released: ``iters=`` (now ``max_iter=``) is refused, not mapped."""
+    with pytest.raises(TypeError, match="unexpected keyword argument 'iters'"):
+        private_pgm(np.ones(4, dtype=int), 1.0, (2, 2), iters=50)
 
 
 def test_private_pgm_batched_on_three_columns_with_all_pairs():
@@ -190,8 +200,8 @@ def test_private_pgm_batched_on_three_columns_with_all_pairs():
     shape = (2, 3, 2)
     rng = np.random.default_rng(3)
     counts = rng.multinomial(300, np.full(12, 1 / 12), size=2)
-    out = private_pgm(counts, 1.0, shape, iters=200, random_state=_gens(2))
-    again = private_pgm(counts, 1.0, shape, iters=200, random_state=_gens(2), batched=False)
+    out = private_pgm(counts, 1.0, shape, max_iter=200, random_state=_gens(2))
+    again = private_pgm(counts, 1.0, shape, max_iter=200, random_state=_gens(2), batched=False)
     cliques = check_marginals(None, 3)
     noisy, b = pgm_module._measure(counts, shape, cliques, 1.0, _gens(2))
     domain = pgm_module._domain(shape)

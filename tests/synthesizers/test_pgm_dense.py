@@ -48,15 +48,15 @@ def _noisy(counts, shape, eps, seed):
     return cliques, noisy, math.sqrt(2.0) * b, counts.sum(axis=1).astype(float)
 
 
-def _dense(shape, cliques, noisy, sd, tot, iters):
+def _dense(shape, cliques, noisy, sd, tot, max_iter):
     domain = pgm._domain(shape)
     loss0 = pgm._loss_template(domain, noisy, cliques, sd)
-    return pgm._fit_dense(domain, noisy, cliques, sd, tot, iters, loss0)
+    return pgm._fit_dense(domain, noisy, cliques, sd, tot, max_iter, loss0)
 
 
-def _mbi_model(shape, cliques, noisy, sd, tot, i, iters):
+def _mbi_model(shape, cliques, noisy, sd, tot, i, max_iter):
     domain = pgm._domain(shape)
-    return pgm._fit_one(domain, [y[i] for y in noisy], cliques, sd, float(tot[i]), iters)
+    return pgm._fit_one(domain, [y[i] for y in noisy], cliques, sd, float(tot[i]), max_iter)
 
 
 def _mbi_joint(model) -> np.ndarray:
@@ -73,13 +73,13 @@ def _tvd_rel(a, b, total) -> float:
 def test_dense_fit_equals_mbi_estimate_on_the_multivariate_table(n, eps):
     counts = _mv_counts(n, 2)
     cliques, noisy, sd, tot = _noisy(counts, MV, eps, seed=7)
-    for iters, tol in ((100, 1e-12), (500, 1e-12 if eps < 1 else 2e-3)):
-        joints = _dense(MV, cliques, noisy, sd, tot, iters)
+    for max_iter, tol in ((100, 1e-12), (500, 1e-12 if eps < 1 else 2e-3)):
+        joints = _dense(MV, cliques, noisy, sd, tot, max_iter)
         assert joints.shape == (2, *MV)
         np.testing.assert_allclose(joints.reshape(2, -1).sum(axis=1), tot, rtol=1e-12)
         for i in range(2):
-            ref = _mbi_joint(_mbi_model(MV, cliques, noisy, sd, tot, i, iters))
-            assert _tvd_rel(joints[i], ref, tot[i]) <= tol, (iters, i)
+            ref = _mbi_joint(_mbi_model(MV, cliques, noisy, sd, tot, i, max_iter))
+            assert _tvd_rel(joints[i], ref, tot[i]) <= tol, (max_iter, i)
 
 
 @pytest.mark.slow
@@ -93,13 +93,13 @@ def test_dense_fit_converges_to_mbi_optimum():
     assert _tvd_rel(joint, ref, tot[0]) <= 2e-5
 
 
-@pytest.mark.parametrize("iters, tol", [(100, 1e-12), (1000, 1e-4)])
-def test_dense_fit_equals_mbi_estimate_on_two_columns(iters, tol):
+@pytest.mark.parametrize("max_iter, tol", [(100, 1e-12), (1000, 1e-4)])
+def test_dense_fit_equals_mbi_estimate_on_two_columns(max_iter, tol):
     counts = _count_matrix(3, 1000, seed=6)
     cliques, noisy, sd, tot = _noisy(counts, SHAPE, 1.0, seed=3)
-    joints = _dense(SHAPE, cliques, noisy, sd, tot, iters)
+    joints = _dense(SHAPE, cliques, noisy, sd, tot, max_iter)
     for i in range(3):
-        ref = _mbi_joint(_mbi_model(SHAPE, cliques, noisy, sd, tot, i, iters))
+        ref = _mbi_joint(_mbi_model(SHAPE, cliques, noisy, sd, tot, i, max_iter))
         assert _tvd_rel(joints[i], ref, tot[i]) <= tol
 
 
@@ -143,9 +143,9 @@ def test_dense_results_do_not_depend_on_chunking(monkeypatch):
     np.testing.assert_array_equal(_dense(MV, cliques, noisy, sd, tot, 100), whole)
     monkeypatch.undo()
     # the whole mechanism: noise, fit and sampler of replicate i depend only on its generator
-    out = private_pgm(counts, 1.0, MV, iters=100, random_state=_gens(5))
+    out = private_pgm(counts, 1.0, MV, max_iter=100, random_state=_gens(5))
     parts = [
-        private_pgm(counts[lo:hi], 1.0, MV, iters=100, random_state=_gens(5)[lo:hi])
+        private_pgm(counts[lo:hi], 1.0, MV, max_iter=100, random_state=_gens(5)[lo:hi])
         for lo, hi in ((0, 1), (1, 3), (3, 5))
     ]
     np.testing.assert_array_equal(np.vstack(parts), out)
@@ -161,16 +161,16 @@ def test_private_pgm_routes_one_node_structures_with_several_cliques_to_the_dens
     counts = _mv_counts(100, 2)
     with monkeypatch.context() as m:
         m.setattr(pgm, "_fit_batched", fail)
-        out = private_pgm(counts, 1.0, MV, iters=50, random_state=_gens(2))
+        out = private_pgm(counts, 1.0, MV, max_iter=50, random_state=_gens(2))
     assert out.shape == (2, 2304)
     with monkeypatch.context() as m:  # a single whole-table clique stays on mbi vmapped
         m.setattr(pgm, "_fit_dense", fail)
-        private_pgm(_count_matrix(2, 100), 1.0, SHAPE, iters=50, random_state=_gens(2))
+        private_pgm(_count_matrix(2, 100), 1.0, SHAPE, max_iter=50, random_state=_gens(2))
     with monkeypatch.context() as m:  # a chain is not one node: mbi vmapped
         m.setattr(pgm, "_fit_dense", fail)
         shape = (2, 3, 2)
         chain = np.random.default_rng(0).multinomial(100, np.full(12, 1 / 12), size=2)
-        private_pgm(chain, 1.0, shape, marginals=[(0, 1), (1, 2)], iters=50, random_state=0)
+        private_pgm(chain, 1.0, shape, marginals=[(0, 1), (1, 2)], max_iter=50, random_state=0)
 
 
 # ---------------------------------------------------------------------------- the sampler

@@ -236,9 +236,7 @@ def gswgan_epsilon(
     return rdp_to_epsilon(unit * float(iterations * per_it), delta, conversion)
 
 
-@validate_params(
-    {**_GSWGAN_PARAMS, "epsilon": check_epsilon, "max_iterations": check_nonnegative_int}
-)
+@validate_params({**_GSWGAN_PARAMS, "epsilon": check_epsilon, "max_iter": check_nonnegative_int})
 def gswgan_max_iterations(
     epsilon: float,
     *,
@@ -246,11 +244,11 @@ def gswgan_max_iterations(
     batch_size: int,
     noise_multiplier: float,
     delta: float,
-    max_iterations: int,
+    max_iter: int,
     composition: str = "per_sample",
     conversion: str = "classic",
 ) -> int:
-    """Largest T in [0, ``max_iterations``] with ``gswgan_epsilon(T) <= epsilon`` (binary search).
+    """Largest T in [0, ``max_iter``] with ``gswgan_epsilon(T) <= epsilon`` (binary search).
 
     ε(T) is non-decreasing in T (the RDP curve grows linearly in T and each conversion is a
     minimum of non-decreasing functions of it), so bisection is exact. Returns 0 if even one
@@ -260,7 +258,7 @@ def gswgan_max_iterations(
     ----------
     epsilon : float > 0
         Budget in nats.
-    max_iterations : int ≥ 0
+    max_iter : int ≥ 0
         Cap on T.
     n_discriminators, batch_size, noise_multiplier, delta, composition, conversion
         As :func:`gswgan_epsilon`.
@@ -279,7 +277,7 @@ def gswgan_max_iterations(
     def eps(t: int) -> float:
         return 0.0 if t == 0 else rdp_to_epsilon(unit * float(t * per_it), delta, conversion)
 
-    lo, hi = 0, max_iterations
+    lo, hi = 0, max_iter
     if eps(hi) <= epsilon:
         return hi
     while lo < hi - 1:  # invariant: eps(lo) <= epsilon < eps(hi)

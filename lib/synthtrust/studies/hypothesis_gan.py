@@ -341,7 +341,7 @@ def accounting_table(n: int = 20000, epsilons=EPSILONS, gan: dict | None = None)
     max_iter, kw = _accountant(n, gan)
     rows = []
     for eps in sorted(float(e) for e in epsilons):
-        its = gswgan_max_iterations(eps, max_iterations=max_iter, **kw)
+        its = gswgan_max_iterations(eps, max_iter=max_iter, **kw)
         rows.append(
             {
                 "epsilon": eps,
@@ -399,7 +399,7 @@ def control_cell(params: dict, rngs: list[np.random.Generator]) -> pd.DataFrame:
     n, seed, bins = int(params["n"]), int(params["seed"]), hv.GAUSSIAN_BINS
     table, real = _nonsignal_counts(n, seed)
     max_iter, kw = _accountant(n, params.get("gan"))
-    its = gswgan_max_iterations(eps[-1], max_iterations=max_iter, **kw)
+    its = gswgan_max_iterations(eps[-1], max_iter=max_iter, **kw)
     opts.update(_control_options(params["run"], n, eps, its))
     out = []
     for i, rng in enumerate(rngs):

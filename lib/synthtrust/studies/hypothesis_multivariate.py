@@ -381,7 +381,8 @@ def multivariate_cell(params: dict, rngs: list[np.random.Generator]) -> pd.DataF
         ``data`` ("nonsignal" or "signal"), ``method`` (one of :data:`METHODS`), ``n``
         (original size), ``m`` (synthetic size; default n), ``epsilon`` (ignored for "real"),
         ``alpha``, ``copula_seed`` (default :data:`COPULA_SEED`), and for "private_pgm"
-        optionally ``iters`` (mirror-descent steps).
+        optionally ``iters`` (mirror-descent steps, passed as ``max_iter`` to
+        :func:`~synthtrust.synthesizers.private_pgm`).
     rngs : list of numpy.random.Generator, one per replicate.
 
     Returns
@@ -403,7 +404,7 @@ def multivariate_cell(params: dict, rngs: list[np.random.Generator]) -> pd.DataF
         options = {}
         if method == "private_pgm":  # the dense batched path (see the comment above warm_up)
             if params.get("iters"):
-                options["iters"] = int(params["iters"])
+                options["max_iter"] = int(params["iters"])  # cell key "iters": see cell_key
         syn = SYNTHESIZERS[method](counts, float(params["epsilon"]), SHAPE, size, rngs, **options)
         results = _tests_from_counts(np.asarray(syn).reshape(len(rngs), -1))
     reps = np.array([replicate_index(r, i) for i, r in enumerate(rngs)])
@@ -437,7 +438,9 @@ def build_multivariate_grid(
 
     "real" runs once per (data, n) with ``epsilon = None``; every synthesizer for each
     (data, n, ε) with ``m = n``. ``pgm_iters`` (None: the synthesizer's default) goes to the
-    Private-PGM cells only. Every cell carries ``copula_seed`` (so cached results follow it).
+    Private-PGM cells only, as the cell key ``iters`` (kept: a cell's seed hashes its keys,
+    :func:`~synthtrust.experiment.cell_key`). Every cell carries ``copula_seed`` (so cached
+    results follow it).
     The paper: ``methods = ["real", "private_pgm", "mwem"]``, ``sizes = [50, 100, 500, 1000,
     20000]``, ``epsilon = [0.01, 0.1, 1, 5, 10]``.
     """

@@ -371,7 +371,8 @@ def simulate_cell(params: dict, rngs: list[np.random.Generator]) -> pd.DataFrame
         ``data`` ("nonsignal", "signal", "cardio"), ``method`` (one of :data:`METHODS`), ``n``
         (original size), ``epsilon`` (ignored for "real"), ``m`` (synthetic size; only the
         smoothed histogram, else the original size), ``alpha``, and for "dp_mwu" ``delta``
-        and ``n_sim``; for "private_pgm" optionally ``iters`` (mirror-descent steps);
+        and ``n_sim``; for "private_pgm" optionally ``iters`` (mirror-descent steps, passed as
+        ``max_iter`` to :func:`~synthtrust.synthesizers.private_pgm`);
         optionally ``bins`` (first cut, last cut, width, split: :meth:`BinnedVariable.regular`;
         default the paper's bins of ``data``) and, for cardio, ``variable`` and ``group``
         (:func:`cardio_pool`; default BMI by disease status).
@@ -406,7 +407,8 @@ def simulate_cell(params: dict, rngs: list[np.random.Generator]) -> pd.DataFrame
     elif method in SYNTHESIZERS:
         counts = _group_counts(samples, bins)
         size = int(params.get("m") or n)
-        options = {"iters": int(params["iters"])} if params.get("iters") else {}
+        # the cell key stays "iters" (a cell's seed hashes its keys: experiment.cell_key)
+        options = {"max_iter": int(params["iters"])} if params.get("iters") else {}
         syn = _synthesize(method, counts, params["epsilon"], size, rngs, **options)
         results = _tests_from_counts(syn, bins)
     else:
@@ -449,7 +451,9 @@ def build_grid(
     "real" runs once per (data, n) with ``epsilon = None``; the smoothed histogram runs on an
     original of ``smoothed_original_size`` with synthetic sizes ``m`` in ``smoothed_sizes``;
     every other method runs for each (n, ε) with ``m = n``. ``pgm_iters`` (Private-PGM's
-    mirror-descent steps; None: the synthesizer's default) is added to Private-PGM cells only.
+    mirror-descent steps; None: the synthesizer's default) is added to Private-PGM cells only,
+    as the cell key ``iters`` (kept: a cell's seed hashes its keys,
+    :func:`~synthtrust.experiment.cell_key`).
     ``bins`` (first cut, last cut, width, split; None: the paper's bins of each data), and for
     cardio ``variable`` and ``group``, are added to the cells only where they differ from the
     paper's, so the paper's cells keep their cache keys.

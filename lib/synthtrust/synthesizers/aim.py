@@ -196,7 +196,7 @@ class AIM(PGMSamplingMixin, TabularSynthesizer):
         truth = {c: true_marginal(X, sizes, c) for c in candidates}
         rho = self.rho_
         cap = float(self.max_model_size)
-        iters = int(self.max_iter)
+        max_iter = int(self.max_iter)
         sigma, eps = aim_budget(rho, T, MEASURE_SHARE)
 
         fitter = PGMFitter(sizes)
@@ -213,7 +213,7 @@ class AIM(PGMSamplingMixin, TabularSynthesizer):
             for i in range(d)
         ]
         measured = {(i,) for i in range(d)}
-        model = fitter.fit(measurements, iters=iters)
+        model = fitter.fit(measurements, max_iter=max_iter)
         jt = JunctionTree(model)
         chosen, refits = [], []
         size_of: dict = {}  # c -> model_size_mb(measured + [c]) for the current ``measured``
@@ -265,15 +265,15 @@ class AIM(PGMSamplingMixin, TabularSynthesizer):
                 measured.add(c)
                 size_of = {}
             chosen.append(c)
-            steps = refit_iters(iters, model_size_mb(sizes, list(measured)), self.refit_mb)
+            steps = refit_iters(max_iter, model_size_mb(sizes, list(measured)), self.refit_mb)
             refits.append(steps)
-            model = fitter.fit(measurements, iters=steps, warm_start=model)
+            model = fitter.fit(measurements, max_iter=steps, warm_start=model)
             jt = JunctionTree(model)
             moved = np.abs(jt.marginal(c).ravel() - est[c]).sum()
             if moved <= _SQRT_2_OVER_PI * sigma * ncells(c):
                 sigma /= 2
                 eps *= 2
-        model = fitter.fit(measurements, iters=iters, warm_start=model)
+        model = fitter.fit(measurements, max_iter=max_iter, warm_start=model)
         self.cliques_ = [tuple(cols[a] for a in c) for c in chosen]
         self.measurements_ = measurements
         self.rounds_ = len(chosen)

@@ -383,7 +383,7 @@ class PGMMarginals(DeclaredMarginals):
 
     def _fit_marginals(self, targets) -> None:
         meas = [Measurement(cl, t.reshape(-1).astype(float), 1.0) for cl, t in targets]
-        self.model_ = PGMFitter(self._sizes).fit(meas, iters=int(self.max_iter))
+        self.model_ = PGMFitter(self._sizes).fit(meas, max_iter=int(self.max_iter))
         self._jtree = JunctionTree(self.model_)
 
     def _sample_matrix(self, n: int, rng: np.random.Generator) -> np.ndarray:

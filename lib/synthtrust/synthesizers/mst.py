@@ -50,7 +50,7 @@ from .tabular import TabularSynthesizer
 __all__ = ["MST", "select_spanning_tree"]
 
 #: mirror-descent steps of the final fit in the reference script
-DEFAULT_ITERS = 10_000
+DEFAULT_MAX_ITER = 10_000
 
 
 def select_spanning_tree(
@@ -142,7 +142,7 @@ class MST(PGMSamplingMixin, TabularSynthesizer):
         delta: float = 1e-9,
         *,
         domain=None,
-        max_iter: int = DEFAULT_ITERS,
+        max_iter: int = DEFAULT_MAX_ITER,
         random_state=None,
     ):
         self.max_iter = max_iter
@@ -194,7 +194,7 @@ class MST(PGMSamplingMixin, TabularSynthesizer):
         self.compression_ = comp
         self.tree_ = [(cols[a], cols[b]) for a, b in edges]
         self.measurements_ = list(one_way_c) + two_way
-        self.model_ = PGMFitter(csizes).fit(self.measurements_, iters=int(self.max_iter))
+        self.model_ = PGMFitter(csizes).fit(self.measurements_, max_iter=int(self.max_iter))
         self._jtree = JunctionTree(self.model_)
 
     def _decode_codes(self, X: np.ndarray, rng: np.random.Generator) -> np.ndarray:

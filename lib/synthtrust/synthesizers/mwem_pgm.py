@@ -131,7 +131,7 @@ class MWEMPGM(PGMSamplingMixin, TabularSynthesizer):
         sigma, eps = mwem_pgm_budget(self.rho_, T, ALPHA)
         truth = {c: true_marginal(X, sizes, c) for c in workload}
         fitter = PGMFitter(sizes)
-        model = fitter.fit([], iters=int(self.max_iter))
+        model = fitter.fit([], max_iter=int(self.max_iter))
         measurements, chosen = [], []
         for i in range(1, T + 1):
             limit = cap * i / T
@@ -163,7 +163,7 @@ class MWEMPGM(PGMSamplingMixin, TabularSynthesizer):
                 )
             )
             chosen.append(c)
-            model = fitter.fit(measurements, iters=int(self.max_iter), warm_start=model)
+            model = fitter.fit(measurements, max_iter=int(self.max_iter), warm_start=model)
         self.cliques_ = [tuple(cols[a] for a in c) for c in chosen]
         self.measurements_ = measurements
         self.model_ = model

@@ -19,16 +19,16 @@ Mechanism, for one dataset of n records (n public, replace-one neighbours):
    the replicate's generator inside a context that restores the previous global state
    (not thread-safe; use processes for parallelism, as ``synthtrust.experiment`` does).
 
-Iterations: 5000 mirror-descent steps by default (``max_iter`` of :class:`PrivatePGM`, ``iters``
-of :func:`private_pgm`) (mbi's default is 1000; the reference
+Iterations: 5000 mirror-descent steps by default (``max_iter`` of :class:`PrivatePGM` and of
+:func:`private_pgm`) (mbi's default is 1000; the reference
 demo used 2500). Measured on the chapter's 2 × 100 domain against the exact constrained
 least-squares optimum (scipy ``lsq_linear``): after 1000 steps the model is still 0.004 (TVD)
 away from the optimum at n = 20 000, ε = 10 — five times the DP error of the optimum itself
 (0.0007) — while 5000 steps bring it to 0.0004 (ε ≥ 0.1; at ε = 0.01 the optimum is pure noise,
 TVD ≥ 0.36 from the data, and mirror descent approaches its sparse vertex slowly). mbi rounds
-``iters`` up to a multiple of 50. Downstream, the Mann–Whitney Type I error on the synthetic data
-(n = 1000 and 20 000, ε = 1 and 10, 300 replicates) did not change between 1000, 2500, 5000
-and 20 000 steps.
+its ``iters`` (our ``max_iter``) up to a multiple of 50. Downstream, the Mann–Whitney Type I
+error on the synthetic data (n = 1000 and 20 000, ε = 1 and 10, 300 replicates) did not change
+between 1000, 2500, 5000 and 20 000 steps.
 
 Speed: ``batched=False`` calls ``MirrorDescent().estimate`` and ``synthetic_data`` per replicate
 (the reference path). ``batched=True`` (default) vectorizes over the replicates of a call, in one
@@ -75,7 +75,7 @@ from .base import (
 
 __all__ = ["PrivatePGM", "private_pgm"]
 
-DEFAULT_ITERS = 5000
+DEFAULT_MAX_ITER = 5000
 _SENSITIVITY = 2.0  # L1 sensitivity of one marginal under replace-one neighbours
 _TOTALS = ("public", "estimate")
 _METHODS = ("round", "sample")
@@ -153,11 +153,11 @@ def _measurements(noisy_row, cliques, stddev):
     ]
 
 
-def _fit_one(domain, noisy_row, cliques, stddev, total, iters):
+def _fit_one(domain, noisy_row, cliques, stddev, total, max_iter):
     """One mbi MirrorDescent().estimate call (the reference path)."""
     mbi = import_mbi()
     ms = _measurements(noisy_row, cliques, stddev)
-    return mbi.estimation.MirrorDescent().estimate(domain, ms, known_total=total, iters=iters)
+    return mbi.estimation.MirrorDescent().estimate(domain, ms, known_total=total, iters=max_iter)
 
 
 @functools.lru_cache(maxsize=16)
@@ -191,7 +191,7 @@ def _loss_template(domain, noisy, cliques, stddev):
     return mbi.marginal_loss.from_linear_measurements(template, domain)
 
 
-def _fit_batched(domain, noisy, cliques, stddev, totals, iters):
+def _fit_batched(domain, noisy, cliques, stddev, totals, max_iter):
     """mbi's MirrorDescent vectorized over replicates; returns one MarkovRandomField per replicate."""
     jax = configure_jax()
     import jax.numpy as jnp
@@ -210,7 +210,7 @@ def _fit_batched(domain, noisy, cliques, stddev, totals, iters):
     init, block, finalize, every = _batched_functions(domain, tuple(m.clique for m in template))
     tot = jnp.asarray(totals, dtype=float)
     state = init(loss, tot)
-    for _ in range(math.ceil(iters / every)):
+    for _ in range(math.ceil(max_iter / every)):
         state = block(state, loss, tot)
     return jax.tree.map(np.asarray, finalize(state, tot))
 
@@ -512,15 +512,15 @@ def _dense_order(domain, cliques) -> tuple[int, ...] | None:
     return _sampling_order(domain, cliques)
 
 
-def _fit_dense(domain, noisy, cliques, stddev, totals, iters, loss0) -> np.ndarray:
+def _fit_dense(domain, noisy, cliques, stddev, totals, max_iter, loss0) -> np.ndarray:
     """:func:`_mirror_descent_dense` in chunks of replicates: the same model as mbi's
     ``MirrorDescent().estimate`` (same loss, initial step 2/(L·N) with mbi's Lipschitz constant
-    L of ``loss0``, step rule, and ``iters`` rounded up to a multiple of 50) up to rounding, for a
-    structure whose junction tree is one node. Returns the joints, (R, *shape), records."""
+    L of ``loss0``, step rule, and ``max_iter`` rounded up to a multiple of 50) up to rounding, for
+    a structure whose junction tree is one node. Returns the joints, (R, *shape), records."""
     mbi = import_mbi()
     shape = tuple(domain.shape)
     cells = math.prod(shape)
-    steps = math.ceil(iters / mbi.estimation.CALLBACK_EVERY) * mbi.estimation.CALLBACK_EVERY
+    steps = math.ceil(max_iter / mbi.estimation.CALLBACK_EVERY) * mbi.estimation.CALLBACK_EVERY
     prec = 1.0 / max(float(stddev), 1e-12) ** 2
     totals = np.asarray(totals, dtype=float)
     alpha = 2.0 / (float(loss0.lipschitz) * totals)
@@ -568,7 +568,7 @@ def private_pgm(
     *,
     n_synthetic: int | None = None,
     marginals=None,
-    iters: int = DEFAULT_ITERS,
+    max_iter: int = DEFAULT_MAX_ITER,
     total: str = "public",
     synthetic_method: str = "round",
     batched: bool = True,
@@ -589,7 +589,7 @@ def private_pgm(
         Records per synthetic dataset (default n of the replicate).
     marginals : list of tuples of axes, optional
         Default all 1-way and 2-way marginals.
-    iters : int
+    max_iter : int
         Mirror-descent steps (default 5000; rounded up to a multiple of 50 by mbi).
     total : {"public", "estimate"}
         ``known_total`` = n (public) or mbi's estimate from the noisy marginals.
@@ -614,7 +614,7 @@ def private_pgm(
     mat, was_1d = as_count_matrix(counts)
     shape = check_shape(shape, mat.shape[1])
     cliques = check_marginals(marginals, len(shape))
-    iters = check_positive_int(iters, "iters")
+    max_iter = check_positive_int(max_iter, "max_iter")
     check_choice(total, "total", _TOTALS)
     check_choice(synthetic_method, "synthetic_method", _METHODS)
     if n_synthetic is not None:
@@ -629,14 +629,14 @@ def private_pgm(
         loss0 = _loss_template(domain, noisy, cliques, stddev)
         order = _dense_order(domain, tuple(loss0.cliques))
         if order is not None:
-            joints = _fit_dense(domain, noisy, cliques, stddev, totals, iters, loss0)
+            joints = _fit_dense(domain, noisy, cliques, stddev, totals, max_iter, loss0)
             out = _sample_dense(joints, order, rows, rngs, synthetic_method)
         else:
-            models = _fit_batched(domain, noisy, cliques, stddev, totals, iters)
+            models = _fit_batched(domain, noisy, cliques, stddev, totals, max_iter)
             out = _sample_batched(models, domain, rows, rngs, synthetic_method, shape)
     else:
         models = [
-            _fit_one(domain, [y[i] for y in noisy], cliques, stddev, float(totals[i]), iters)
+            _fit_one(domain, [y[i] for y in noisy], cliques, stddev, float(totals[i]), max_iter)
             for i in range(mat.shape[0])
         ]
         out = _sample_models(models, rows, rngs, synthetic_method, shape)
@@ -688,7 +688,7 @@ class PrivatePGM(BaseSynthesizer):
         *,
         domain=None,
         marginals=None,
-        max_iter: int = DEFAULT_ITERS,
+        max_iter: int = DEFAULT_MAX_ITER,
         total: str = "public",
         synthetic_method: str = "round",
         random_state=None,

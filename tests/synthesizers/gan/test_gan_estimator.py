@@ -36,7 +36,7 @@ def test_fit_spends_at_most_epsilon_and_records_ledger():
     k = g.n_discriminators_
     assert k == 20 and g.n_records_ == 400
     kw = dict(n_discriminators=k, batch_size=32, noise_multiplier=1.07, delta=1e-5)
-    assert g.iterations_ == gswgan_max_iterations(8.0, **kw, max_iterations=20000) > 0
+    assert g.iterations_ == gswgan_max_iterations(8.0, **kw, max_iter=20000) > 0
     assert g.epsilon_spent_ == gswgan_epsilon(g.iterations_, **kw) <= 8.0
     assert gswgan_epsilon(g.iterations_ + 1, **kw) > 8.0
     assert g.epsilon_at(g.iterations_) == g.epsilon_spent_

@@ -51,7 +51,7 @@ def test_budget_functions_match_reference_vectors():
 # --------------------------------------------------------------------------------------------
 # property: the ledger always sums to cdp_rho(ε, δ)
 # --------------------------------------------------------------------------------------------
-def _stub_fit(self, measurements, *, iters, warm_start=None):
+def _stub_fit(self, measurements, *, max_iter, warm_start=None):
     """A fitter without JAX: random potentials on the measured cliques (any model is allowed)."""
     cliques = sorted({m.clique for m in measurements}, key=lambda c: (len(c), c))
     cliques = [c for c in cliques if not any(set(c) < set(o) for o in cliques)]

@@ -132,11 +132,11 @@ def test_mirror_descent_on_the_smaller_tree_is_the_same_fit(monkeypatch):
     runs approach the same optimum: model marginals within 1e-6 of the total."""
     ms = _noisy_measurements(SMALL_SIZES, SMALL_CLIQUES)
     fitter = mg.PGMFitter(SMALL_SIZES, backend="numpy")
-    greedy = [fitter.fit(ms, iters=k) for k in (100, 300)]
+    greedy = [fitter.fit(ms, max_iter=k) for k in (100, 300)]
     assert el.tree_cells(SMALL_SIZES, mg.JunctionTree(greedy[1]).nodes) == 1770
     monkeypatch.setattr(
         junction, "small_tree_order", functools.partial(el.small_tree_order, min_cells=0)
     )
-    searched = [fitter.fit(ms, iters=k) for k in (100, 300)]
+    searched = [fitter.fit(ms, max_iter=k) for k in (100, 300)]
     assert el.tree_cells(SMALL_SIZES, mg.JunctionTree(searched[1]).nodes) == 1050
     _assert_same_fit(searched, greedy, SMALL_CLIQUES)

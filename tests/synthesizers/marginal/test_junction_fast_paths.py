@@ -96,11 +96,11 @@ def test_fits_of_both_layouts_agree(monkeypatch):
         mg.Measurement((0, 3), rng.normal(25, 5, 12), 2.0, np.linspace(0.5, 1.0, 12)),
     ]
     fitter = mg.PGMFitter(sizes, backend="numpy")
-    fast = mg.JunctionTree(fitter.fit(ms, iters=150))
+    fast = mg.JunctionTree(fitter.fit(ms, max_iter=150))
     monkeypatch.setattr(NumpyMirrorDescent, "_linear_pass", lambda self, total, b: False)
     monkeypatch.setattr(
         mg.estimate, "TreePlan", lambda s, c, by_size=False: TreePlan(s, c, by_size=False)
     )
-    slow = mg.JunctionTree(fitter.fit(ms, iters=150))
+    slow = mg.JunctionTree(fitter.fit(ms, max_iter=150))
     for q in [(0, 1), (1, 2, 3), (0, 3), (2,)]:
         np.testing.assert_allclose(fast.marginal(q), slow.marginal(q), rtol=1e-6, atol=1e-8)

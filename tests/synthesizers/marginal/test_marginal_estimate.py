@@ -48,7 +48,7 @@ def test_pgm_fitter_recovers_exact_marginals_and_merges():
     sizes = (3, 2, 2)
     cl = [(0,), (0, 1), (1, 2)]
     exact = [mg.Measurement(c, mg.true_marginal(X, sizes, c), 1e-3) for c in cl]
-    model = mg.PGMFitter(sizes).fit(exact, iters=1000)
+    model = mg.PGMFitter(sizes).fit(exact, max_iter=1000)
     assert model.total == pytest.approx(400)
     jt = mg.JunctionTree(model)
     for c in cl:
@@ -64,10 +64,25 @@ def test_pgm_fitter_recovers_exact_marginals_and_merges():
 
 
 def test_choose_backend_cost_model():
-    assert mg.choose_backend(cells=900, nodes=15, iters=1000) == "numpy"  # small model, AIM round
-    assert mg.choose_backend(cells=28_000, nodes=14, iters=10_000) == "numpy"  # MST on adult
-    assert mg.choose_backend(cells=6_000_000, nodes=8, iters=1000) == "numpy"  # AIM, ε = 10
-    assert mg.choose_backend(cells=100, nodes=2, iters=1_000_000) == "jax"
+    # a small model (an AIM round), MST on adult, AIM at ε = 10, a tiny model run very long
+    assert mg.choose_backend(cells=900, nodes=15, max_iter=1000) == "numpy"
+    assert mg.choose_backend(cells=28_000, nodes=14, max_iter=10_000) == "numpy"
+    assert mg.choose_backend(cells=6_000_000, nodes=8, max_iter=1000) == "numpy"
+    assert mg.choose_backend(cells=100, nodes=2, max_iter=1_000_000) == "jax"
+
+
+def test_choose_backend_old_iters_keyword_is_a_type_error():
+    """The package was never released: ``iters=`` (now ``max_iter=``) is refused, not mapped."""
+    with pytest.raises(TypeError, match="unexpected keyword argument 'iters'"):
+        mg.choose_backend(cells=100, nodes=2, iters=1000)
+
+
+def test_pgm_fitter_fit_old_iters_keyword_is_a_type_error():
+    """The package was never released: ``iters=`` (now ``max_iter=``) is refused, not mapped."""
+    fitter = mg.PGMFitter((2, 2))
+    with pytest.raises(TypeError, match="unexpected keyword argument 'iters'"):
+        fitter.fit([], iters=10)
+    assert fitter.fit([], max_iter=10).total == 1  # no measurements: the uniform model, total 1
 
 
 def test_mbi_model_has_the_fitted_marginals():

@@ -26,7 +26,7 @@ def test_fit_equals_mbi_mirror_descent(backend):
         mg.Measurement((1, 2), rng.normal(10, 5, 8), 3.0),
         mg.Measurement((2,), rng.normal(20, 5, 4), 5.0, np.array([1.0, 1.0, 1.0, 0.5])),
     ]
-    ours = mg.PGMFitter(sizes, backend=backend).fit(ms, iters=100)
+    ours = mg.PGMFitter(sizes, backend=backend).fit(ms, max_iter=100)
     domain = mbi.Domain((0, 1, 2), sizes)
     lms = [mbi.LinearMeasurement(m.values, m.clique, stddev=m.stddev) for m in ms[:3]]
     lms.append(
@@ -54,7 +54,7 @@ def test_steps_in_chunks_follow_one_run():
         mg.Measurement((1, 2), rng.normal(10, 5, 8), 3.0),
     ]
     fitter = mg.PGMFitter(sizes, backend="numpy")
-    whole = fitter.fit(ms, iters=120)
+    whole = fitter.fit(ms, max_iter=120)
     md, state = fitter.start(ms, whole.total)
     for k in (50, 50, 20):
         state = md.steps(state, whole.total, k)

@@ -219,8 +219,8 @@ def test_repeated_measurements_and_uncovered_structure():
     for c in [(0, 1, 2), (2, 3), (0,), (0,), (3,), (1, 2)]:
         cells = math.prod(sizes[a] for a in c)
         ms.append(mg.Measurement(c, rng.normal(300.0 / cells, 2.0, cells), 2.0))
-    a = mg.PGMFitter(sizes, backend="numpy").fit(ms, iters=60)
-    b = mg.PGMFitter(sizes, backend="jax").fit(ms, iters=60)
+    a = mg.PGMFitter(sizes, backend="numpy").fit(ms, max_iter=60)
+    b = mg.PGMFitter(sizes, backend="jax").fit(ms, max_iter=60)
     assert len(merge_measurements(ms)) == 5
     for c in a.cliques:
         np.testing.assert_allclose(a.log_potentials[c], b.log_potentials[c], rtol=1e-8, atol=1e-10)

@@ -126,9 +126,9 @@ def test_mirror_descent_with_shared_sums_is_the_same_fit(monkeypatch):
     fitter = mg.PGMFitter(sizes, backend="numpy")
     md = NumpyMirrorDescent(TreePlan(sizes, cliques, by_size=True), cliques, ms)
     assert any(not final for _, red, _ in md.node_sums for *_, final in red.steps)
-    shared = [fitter.fit(ms, iters=k) for k in (100, 300)]
+    shared = [fitter.fit(ms, max_iter=k) for k in (100, 300)]
     monkeypatch.setattr(mirror_descent, "SharedReduction", _Direct)
-    direct = [fitter.fit(ms, iters=k) for k in (100, 300)]
+    direct = [fitter.fit(ms, max_iter=k) for k in (100, 300)]
     _assert_same_fit(shared, direct, cliques)
 
 
@@ -227,7 +227,7 @@ def test_mirror_descent_with_shared_broadcast_sums_is_the_same_fit(monkeypatch):
     md = NumpyMirrorDescent(TreePlan(sizes, cliques, by_size=True), cliques, ms)
     fills = [f for f in md.node_fill if f is not None]
     assert any(f.steps != _chain(f.shape, f.spans).steps for f in fills)
-    shared = [fitter.fit(ms, iters=k) for k in (100, 300)]
+    shared = [fitter.fit(ms, max_iter=k) for k in (100, 300)]
     monkeypatch.setattr(mirror_descent, "SharedBroadcast", _chain)
-    chained = [fitter.fit(ms, iters=k) for k in (100, 300)]
+    chained = [fitter.fit(ms, max_iter=k) for k in (100, 300)]
     _assert_same_fit(shared, chained, cliques)

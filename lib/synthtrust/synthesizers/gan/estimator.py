@@ -262,7 +262,7 @@ class GSWGAN(GSWGANTraining, TabularSynthesizer):
 
     def _iterations_for(self, eps: float, k: int) -> int:
         return gswgan_max_iterations(
-            float(eps), max_iterations=int(self.max_iter), **self._accountant_kwargs(k)
+            float(eps), max_iter=int(self.max_iter), **self._accountant_kwargs(k)
         )
 
     def epsilon_at(self, iterations: int) -> float:

@@ -61,10 +61,11 @@ def merge_measurements(measurements: Sequence[Measurement]) -> list[Measurement]
 
 
 #: CPU-cost model of one fit (seconds), measured on the 2-core machine (adult, AIM models of
-#: 12 000 to 6.2 million cells, MST): numpy ≈ iters·(4e-4 + 1.8e-8·cells) (one exponential a node,
-#: columns ordered by size: :meth:`NumpyMirrorDescent.marginals`); JAX ≈ compile (1 + 0.4·nodes) +
-#: iters·(1e-4 + 3e-8·cells) (1.5–6e-8 measured). So numpy except for small models run for very
-#: many steps (MST on adult: 10 000 steps on 28 000 cells, numpy ≈ 5.5 CPU-s, JAX ≈ 8.7).
+#: 12 000 to 6.2 million cells, MST): numpy ≈ max_iter·(4e-4 + 1.8e-8·cells) (one exponential a
+#: node, columns ordered by size: :meth:`NumpyMirrorDescent.marginals`); JAX ≈ compile (1 +
+#: 0.4·nodes) + max_iter·(1e-4 + 3e-8·cells) (1.5–6e-8 measured). So numpy except for small
+#: models run for very many steps (MST on adult: 10 000 steps on 28 000 cells, numpy ≈ 5.5
+#: CPU-s, JAX ≈ 8.7).
 _COST = {
     "np_step": 4e-4,
     "np_cell": 1.8e-8,
@@ -76,16 +77,19 @@ _COST = {
 _BACKENDS = ("auto", "jax", "numpy")
 
 
-def choose_backend(cells: int, nodes: int, iters: int) -> str:
+def choose_backend(cells: int, nodes: int, max_iter: int) -> str:
     """ "numpy" when the estimated numpy run time is below JAX's compile + run time, else "jax".
 
-    A deterministic function of the structure and ``iters`` (never of what is already compiled),
-    so a fit is reproducible: the two backends follow the same iterates up to rounding, but an
-    Armijo test decided differently by rounding makes long runs differ slightly."""
+    A deterministic function of the structure and ``max_iter`` (never of what is already
+    compiled), so a fit is reproducible: the two backends follow the same iterates up to
+    rounding, but an Armijo test decided differently by rounding makes long runs differ
+    slightly."""
     c = _COST
-    t_np = iters * (c["np_step"] + c["np_cell"] * cells)
+    t_np = max_iter * (c["np_step"] + c["np_cell"] * cells)
     t_jax = (
-        c["jax_compile"] + c["jax_node"] * nodes + iters * (c["jax_step"] + c["jax_cell"] * cells)
+        c["jax_compile"]
+        + c["jax_node"] * nodes
+        + max_iter * (c["jax_step"] + c["jax_cell"] * cells)
     )
     return "numpy" if t_np < t_jax else "jax"
 
@@ -134,12 +138,12 @@ class PGMFitter:
         self,
         measurements: Sequence[Measurement],
         *,
-        iters: int,
+        max_iter: int,
         warm_start: FittedModel | None = None,
     ) -> FittedModel:
-        """Estimate the model with ``iters`` mirror-descent steps, starting from ``warm_start``'s
-        potentials (expanded to the new cliques) or from zero potentials (uniform). Without
-        measurements: the uniform model with total 1 (as mbi).
+        """Estimate the model with ``max_iter`` mirror-descent steps, starting from
+        ``warm_start``'s potentials (expanded to the new cliques) or from zero potentials
+        (uniform). Without measurements: the uniform model with total 1 (as mbi).
 
         Raises
         ------
@@ -154,15 +158,15 @@ class PGMFitter:
         backend = self.backend
         if backend == "auto":
             backend = choose_backend(
-                sum(math.prod(s) for s in plan.shapes), len(plan.nodes), int(iters)
+                sum(math.prod(s) for s in plan.shapes), len(plan.nodes), int(max_iter)
             )
         if backend == "numpy":
             out = NumpyMirrorDescent(plan, cliques, merged).run(
-                theta, float(total), int(iters), float(loss.lipschitz)
+                theta, float(total), int(max_iter), float(loss.lipschitz)
             )
         else:
             potentials = _clique_vector(self.domain, cliques, theta)
-            pots, _ = fit_program()(potentials, loss, float(total), int(iters))
+            pots, _ = fit_program()(potentials, loss, float(total), int(max_iter))
             out = [np.asarray(pots[cl].values, dtype=float) for cl in cliques]
         return fitted_model(self.sizes, cliques, out, total)
 
