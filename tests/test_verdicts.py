@@ -316,3 +316,11 @@ def test_display_table_and_interval_text():
     assert "&lt;b&gt;" in html and "Authors" in html
     named = v.display_table(table.assign(finding="a_b<"), names=True).to_html()
     assert "<code>a_<wbr>b&lt;</code>" in named  # may wrap after "_", still escaped
+
+
+def test_estimate_html_puts_the_interval_under_the_estimate_unbroken():
+    assert v.estimate_html("0.0497", "0.0408–0.056") == (
+        '0.0497<br><small style="white-space: nowrap">0.0408–0.056</small>'
+    )
+    assert v.estimate_html("0.0497", "—") == "0.0497"
+    assert v.estimate_html("—", "") == "—"

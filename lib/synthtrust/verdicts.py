@@ -80,6 +80,7 @@ __all__ = [
     "check_verdicts",
     "decide",
     "display_table",
+    "estimate_html",
     "finding",
     "finding_html",
     "interval_text",
@@ -649,6 +650,17 @@ def interval_text(row, percent: bool = False) -> str:
         return "not run"
     ends = (_number(v, percent) for v in (row.estimate, row.lower, row.upper))
     return "{} [{}, {}]".format(*ends)
+
+
+def estimate_html(estimate: str, interval: str) -> str:
+    """An estimate with its interval under it in small type, for a table cell of a page:
+    ``estimate_html("0.0497", "0.0408–0.056")`` is
+    ``'0.0497<br><small style="white-space: nowrap">0.0408–0.056</small>'`` (the interval never
+    broken across lines); the estimate alone where ``interval`` is ``""`` or ``"—"`` (none).
+    Two short lines keep a table of several estimates within a page's width."""
+    if interval in ("", "—"):
+        return estimate
+    return f'{estimate}<br><small style="white-space: nowrap">{interval}</small>'
 
 
 def finding_html(finding: str) -> str:

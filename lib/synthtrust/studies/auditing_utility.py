@@ -147,7 +147,12 @@ from .auditing_utility_generators import (
     make_utility_generator,
     warm_up,
 )
-from .auditing_utility_summary import PAPER_LABELS, UTILITY_METRICS, summarize_utility  # noqa: F401
+from .auditing_utility_summary import (  # noqa: F401
+    PAPER_LABELS,
+    UTILITY_METRICS,
+    paper_vs_run_view,
+    summarize_utility,
+)
 
 __all__ = [
     "APP1_COLUMNS",
@@ -178,6 +183,7 @@ __all__ = [
     "jaro_similarity",
     "make_utility_generator",
     "rmse",
+    "paper_vs_run_view",
     "summarize_utility",
     "table1",
     "table2",
