@@ -3,6 +3,7 @@ the Clopper–Pearson ends at 0 and n successes, hand-computed sample sizes, and
 power measured by simulation on known distributions (fixed seeds, binomial bands)."""
 
 import math
+import re
 
 import numpy as np
 import pandas as pd
@@ -316,6 +317,12 @@ def test_display_table_and_interval_text():
     assert "&lt;b&gt;" in html and "Authors" in html
     named = v.display_table(table.assign(finding="a_b<"), names=True).to_html()
     assert "<code>a_<wbr>b&lt;</code>" in named  # may wrap after "_", still escaped
+    # no row has a note: no note column; the paper's words get room
+    plain = v.display_table(table.assign(note=["", None, " ", ""]))
+    assert "note" not in plain.data.columns
+    cells = plain.to_html()
+    col = list(plain.data.columns).index("the paper")
+    assert re.search(rf"#T_\w+_row0_col{col}[^}}]*min-width: 22em", cells)
 
 
 def test_estimate_html_puts_the_interval_under_the_estimate_unbroken():

@@ -704,11 +704,14 @@ def display_table(
     -------
     pandas.io.formats.style.Styler
         Columns: ``paper``, "this run: estimate [95 % interval]" (3 significant digits; "not
-        run" where n = 0), "n", "verdict", "replicates to decide" (blank when decided, "∞" when
-        no size is expected to decide it) and "note".
+        run" where n = 0), "n", "verdict", "replicates to decide" (blank when decided, "∞"
+        when no size is expected to decide it) and "note" (left out when no row has one). The
+        paper's column is at least 22 em wide, so that its words are not squeezed into a
+        narrow column beside the numbers.
     """
     shown = [interval_text(r, percent) for r in table.itertuples()]
     needed = [replicates_to_decide_text(v) for v in table.replicates_to_decide]
+    notes = table.note.fillna("").astype(str)
     frame = pd.DataFrame(
         {
             **({"finding": table.finding} if names else {}),
@@ -717,10 +720,13 @@ def display_table(
             "n": table.n.map("{:,}".format),
             "verdict": table.verdict,
             "replicates to decide": needed,
-            "note": table.note,
+            **({"note": notes} if notes.str.strip().ne("").any() else {}),
         }
     )
     styler = frame.style.hide(axis="index").format(escape="html")
     if names:
         styler = styler.format(finding_html, subset=["finding"])
-    return styler.set_properties(**{"text-align": "left", "vertical-align": "top"})
+    styler = styler.set_properties(subset=[paper], **{"min-width": "22em"})
+    return styler.set_properties(
+        **{"text-align": "left", "vertical-align": "top", "padding": "0.15em 0.5em"}
+    )
