@@ -1,4 +1,4 @@
-"""Command line: ``synthtrust list | run | book | fidelity | audit``.
+"""Command line: ``synthtrust list | run | book | fidelity | audit | dp-audit | compare``.
 
 Examples::
 
@@ -9,6 +9,7 @@ Examples::
     synthtrust book --preset default
     synthtrust fidelity --train t.csv --holdout h.csv --synthetic s.csv --json r.json --html r.html
     synthtrust audit --generator mygen:MyGenerator --card card.yaml --json a.json --html a.html
+    synthtrust compare runs/before/auditing _build/runs/default/auditing
 
 Set ``SYNTHTRUST_DEBUG=1`` to see the traceback of such errors.
 
@@ -26,20 +27,21 @@ from pathlib import Path
 
 from synthtrust import estimate
 from synthtrust._atomic import atomic_path
+from synthtrust._cli_types import (
+    candidate_choice,
+    int_at_least,
+    json_object,
+    nonnegative_int,
+    positive_float,
+    positive_int,
+    positive_or_all,
+    regex,
+    separator,
+)
 from synthtrust._user_generator import GeneratorFactory
 from synthtrust._validation import check_codes, check_folder
 
 __all__ = ["build_parser", "main"]
-
-
-def _positive_or_all(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
-    if value == 0:
-        raise argparse.ArgumentTypeError("must be >= 1, or -1 for all cores")
-    return value
 
 
 # --------------------------------------------------------------------------------------------
@@ -110,7 +112,7 @@ def _add_run(sub) -> None:
     )
     p.add_argument(
         "--estimate-tasks",
-        type=_positive_int,
+        type=positive_int,
         default=estimate.DEFAULT_TASKS,
         metavar="K",
         help="tasks timed per grid with --estimate, at least one per "
@@ -118,7 +120,7 @@ def _add_run(sub) -> None:
     )
     p.add_argument(
         "--estimate-timeout",
-        type=_positive_float,
+        type=positive_float,
         default=600.0,
         metavar="SECONDS",
         help="with --estimate, stop a timed task after this long and count it as a lower bound "
@@ -203,14 +205,13 @@ def _cmd_book(args) -> int:
 # fidelity
 # --------------------------------------------------------------------------------------------
 _ROLES = ("train", "holdout", "synthetic")
-_SEPARATORS = {",": ",", ";": ";", "|": "|", "tab": "\t", "\\t": "\t", "\t": "\t"}
 
 
 def _add_parallel_options(p: argparse.ArgumentParser, *, dask: bool) -> None:
     """``--n-jobs`` (and with ``dask``, ``--dask``), shared by run, book and fidelity."""
     p.add_argument(
         "--n-jobs",
-        type=_positive_or_all,
+        type=positive_or_all,
         default=None,
         metavar="N",
         help="parallel workers (default: all cores; 1 = no parallelism)",
@@ -222,44 +223,6 @@ def _add_parallel_options(p: argparse.ArgumentParser, *, dask: bool) -> None:
             metavar="ADDR",
             help="run replicates on Dask: 'local' (LocalCluster) or tcp://host:port",
         )
-
-
-def _int_at_least(minimum: int):
-    """An argparse type: an integer >= ``minimum``."""
-
-    def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
-        if value < minimum:
-            raise argparse.ArgumentTypeError(f"must be >= {minimum}, got {value}")
-        return value
-
-    return parse
-
-
-_positive_int = _int_at_least(1)
-_seed = _int_at_least(0)
-
-
-def _positive_float(text: str) -> float:
-    """An argparse type: a finite number > 0."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
-    if not 0 < value < float("inf"):
-        raise argparse.ArgumentTypeError(f"must be a finite number > 0, got {text}")
-    return value
-
-
-def _separator(text: str) -> str:
-    if text not in _SEPARATORS:
-        raise argparse.ArgumentTypeError(
-            f"unknown delimiter {text!r}; use one of: ',', ';', '|', tab"
-        )
-    return _SEPARATORS[text]
 
 
 def _add_fidelity(sub) -> None:
@@ -305,7 +268,7 @@ def _add_fidelity(sub) -> None:
     )
     p.add_argument(
         "--max-rows",
-        type=_positive_int,
+        type=positive_int,
         default=None,
         metavar="N",
         help="use at most N rows of each table (random subsample drawn with --seed)",
@@ -314,14 +277,14 @@ def _add_fidelity(sub) -> None:
     p.add_argument("--no-progress", action="store_true", help="hide progress bars")
     p.add_argument(
         "--seed",
-        type=_seed,
+        type=nonnegative_int,
         default=None,
         metavar="N",
         help="seed of the random parts (subsampling); default: fresh entropy",
     )
     p.add_argument(
         "--sep",
-        type=_separator,
+        type=separator,
         default=None,
         metavar="DELIM",
         help="CSV delimiter of the three files: ',' ';' '|' or tab (default: ',', tab for .tsv)",
@@ -407,30 +370,6 @@ def _cmd_fidelity(args) -> int:
 # --------------------------------------------------------------------------------------------
 # audit
 # --------------------------------------------------------------------------------------------
-def _json_object(text: str) -> dict:
-    import json
-
-    try:
-        value = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise argparse.ArgumentTypeError(f"not valid JSON ({exc})") from None
-    if not isinstance(value, dict):
-        raise argparse.ArgumentTypeError(f"expected a JSON object {{...}}, got {text!r}")
-    return value
-
-
-def _candidates(text: str):
-    if text == "next":
-        return text
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected 'next' or an integer k, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"k must be >= 1, got {value}")
-    return value
-
-
 def _add_generator_options(p: argparse.ArgumentParser) -> None:
     """``--generator MODULE:CLASS`` and ``--params JSON``, shared by audit and dp-audit."""
     p.add_argument(
@@ -441,7 +380,7 @@ def _add_generator_options(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument(
         "--params",
-        type=_json_object,
+        type=json_object,
         default={},
         metavar="JSON",
         help="constructor parameters as a JSON object (random_state is set per "
@@ -487,14 +426,14 @@ def _add_audit(sub) -> None:
     )
     p.add_argument(
         "--candidates",
-        type=_candidates,
+        type=candidate_choice,
         default="next",
         metavar="next|K",
         help="probed statistics: 'next' (one order above the card) or all K-way bins",
     )
     p.add_argument(
         "--n-candidates",
-        type=_positive_int,
+        type=positive_int,
         default=None,
         metavar="N",
         help="probe N of those bins drawn at random (seeded by --seed; default: all, "
@@ -502,28 +441,28 @@ def _add_audit(sub) -> None:
     )
     p.add_argument(
         "--support",
-        type=_positive_int,
+        type=positive_int,
         default=None,
         metavar="N",
         help="random support cells of the starting dataset (default: all cells)",
     )
     p.add_argument(
         "--copies",
-        type=_positive_int,
+        type=positive_int,
         default=1000,
         metavar="R",
         help="records per support cell of the starting dataset (default: %(default)s)",
     )
     p.add_argument(
         "--k-select",
-        type=_int_at_least(2),
+        type=int_at_least(2),
         default=10,
         metavar="K1",
         help="trainings per side to select the direction (default: %(default)s)",
     )
     p.add_argument(
         "--k-audit",
-        type=_int_at_least(2),
+        type=int_at_least(2),
         default=10,
         metavar="K2",
         help="fresh trainings per side for the test (default: %(default)s)",
@@ -531,7 +470,7 @@ def _add_audit(sub) -> None:
     p.add_argument("--alpha", type=float, default=0.01, help="level (default: %(default)s)")
     p.add_argument(
         "--seed",
-        type=_seed,
+        type=nonnegative_int,
         default=None,
         metavar="N",
         help="root seed of the supports and trainings; default: fresh entropy",
@@ -625,7 +564,7 @@ def _add_dp_audit(sub) -> None:
         "epsilon=, delta=, domain= and random_state= when it takes them.",
     )
     _add_generator_options(p)
-    p.add_argument("--epsilon", type=_positive_float, required=True, help="the claimed epsilon")
+    p.add_argument("--epsilon", type=positive_float, required=True, help="the claimed epsilon")
     p.add_argument("--delta", type=float, default=0.0, help="the claimed delta (default: 0)")
     p.add_argument(
         "--neighbouring",
@@ -637,7 +576,7 @@ def _add_dp_audit(sub) -> None:
     base = p.add_mutually_exclusive_group()
     base.add_argument(
         "--base-records",
-        type=_positive_int,
+        type=positive_int,
         default=10,
         metavar="N",
         help="records of the base table (default: %(default)s; 1000 or more finds noise that "
@@ -649,7 +588,7 @@ def _add_dp_audit(sub) -> None:
         metavar="FILE",
         help="audit on your table (CSV/Parquet of integer codes) with a rare record as canary",
     )
-    p.add_argument("--domain", type=_json_object, help="levels of --data: '{\"col\": k}' (max+1)")
+    p.add_argument("--domain", type=json_object, help="levels of --data: '{\"col\": k}' (max+1)")
     p.add_argument(
         "--score",
         default="auto",
@@ -658,16 +597,18 @@ def _add_dp_audit(sub) -> None:
     )
     p.add_argument(
         "--fits",
-        type=_int_at_least(40),
+        type=int_at_least(40),
         default=2000,
         metavar="N",
         help="fits in both worlds together (default: %(default)s)",
     )
     p.add_argument("--alpha", type=float, default=0.05, help="level (default: %(default)s)")
-    p.add_argument("--seed", type=_seed, default=0, metavar="N", help="root seed (default: 0)")
+    p.add_argument(
+        "--seed", type=nonnegative_int, default=0, metavar="N", help="root seed (default: 0)"
+    )
     p.add_argument(
         "--max-hours",
-        type=_positive_float,
+        type=positive_float,
         default=2.0,
         metavar="H",
         help="refuse to start when the pilot fits extrapolate beyond H hours (default: 2)",
@@ -691,7 +632,8 @@ def _check_outputs(args, inputs=()) -> None:
     """Fail before the work, not after it: ``--json`` and ``--html`` must be two file names,
     none of the ``inputs``, whose nearest existing folder is writable."""
     inputs = {Path(p).resolve() for p in inputs}
-    outs = [(flag, out) for flag, out in (("--json", args.json), ("--html", args.html)) if out]
+    flags = (("--json", args.json), ("--html", getattr(args, "html", None)))
+    outs = [(flag, out) for flag, out in flags if out]
     for flag, path in outs:
         if path.is_dir():
             raise ValueError(f"{flag} {path} is a directory; give a file name")
@@ -722,12 +664,60 @@ def _cmd_dp_audit(args) -> int:
 
 
 # --------------------------------------------------------------------------------------------
+# compare
+# --------------------------------------------------------------------------------------------
+def _add_compare(sub) -> None:
+    from synthtrust.compare import TIMING
+
+    p = sub.add_parser(
+        "compare",
+        help="compare two run folders of a chapter, file by file",
+        description="Compare the results files and glued values of two runs of a chapter (e.g. "
+        "before and after a change of code, or a rerun against a published run). Exit status: "
+        "0 identical, 1 something differs.",
+    )
+    p.add_argument("before", type=Path, metavar="BEFORE", help="a run folder (run --out)")
+    p.add_argument("after", type=Path, metavar="AFTER", help="the run folder to compare with it")
+    p.add_argument(
+        "--ignore",
+        type=regex,
+        default=TIMING,
+        metavar="REGEX",
+        help="names of the columns, JSON keys and glued values left out (default: the timings, "
+        "%(default)r)",
+    )
+    p.add_argument("--all", action="store_true", help="leave nothing out, timings included")
+    p.add_argument(
+        "--json", type=Path, default=None, metavar="OUT.json", help="write the comparison as JSON"
+    )
+    p.set_defaults(handler=_cmd_compare)
+
+
+def _cmd_compare(args) -> int:
+    from synthtrust.compare import compare_runs
+
+    _check_outputs(args)
+    result = compare_runs(args.before, args.after, ignore=None if args.all else args.ignore)
+    print(result.summary())
+    _write_outputs((("json", args.json, _text(lambda: result.to_json() + "\n")),))
+    return 0 if result.identical else 1
+
+
+# --------------------------------------------------------------------------------------------
 # Subcommands. To add one (e.g. `fidelity --train --holdout --synthetic`, `audit`): write
 # `_add_<name>(sub)` that declares its arguments and `set_defaults(handler=_cmd_<name>)`, and
 # a `_cmd_<name>(args) -> int` that imports its module lazily; then list `_add_<name>` here.
 # Raise ValueError/TypeError for bad input: main() turns them into `synthtrust: error:`, exit 2.
 # --------------------------------------------------------------------------------------------
-_SUBCOMMANDS = (_add_list, _add_run, _add_book, _add_fidelity, _add_audit, _add_dp_audit)
+_SUBCOMMANDS = (
+    _add_list,
+    _add_run,
+    _add_book,
+    _add_fidelity,
+    _add_audit,
+    _add_dp_audit,
+    _add_compare,
+)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -740,9 +730,9 @@ class _Parser(argparse.ArgumentParser):
 def build_parser() -> argparse.ArgumentParser:
     """The ``synthtrust`` argument parser, with ``--version`` and one subcommand per command.
 
-    The subcommands (``list``, ``run``, ``book``, ``fidelity``, ``audit``, ``dp-audit``) are
-    required; each sets ``handler`` to the function that runs it. Usage errors exit with
-    status 2 and a one-line message.
+    The subcommands (``list``, ``run``, ``book``, ``fidelity``, ``audit``, ``dp-audit``,
+    ``compare``) are required; each sets ``handler`` to the function that runs it. Usage errors
+    exit with status 2 and a one-line message.
     """
     from synthtrust import __version__
 
