@@ -58,7 +58,7 @@ def test_timings_count_with_all_and_a_difference_exits_1(runs, capsys):
     [
         (["{a}/nothing", "{b}"], "synthtrust: error: before: {a}/nothing is not a folder"),
         (["{a}", "{a}/results"], "synthtrust: error: after: {a}/results has no results/ folder"),
-        (["{a}", "{b}", "--ignore", "("], "argument --ignore: not a regular expression"),
+        (["{a}", "{b}", "--ignore", "("], "argument --ignore: '(' is not a regular expression"),
         (["{a}", "{b}", "--ignore", ""], "argument --ignore: an empty pattern matches every"),
         (["{a}", "{b}", "--json", "{a}/manifest.json/x.json"], "--json: cannot write"),
         (["{a}", "{b}", "--json", "{a}/results"], "--json {a}/results is a directory"),

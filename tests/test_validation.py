@@ -11,6 +11,7 @@ from synthtrust._validation import (
     check_folder,
     check_frame,
     check_generator,
+    check_input_folder,
     check_instance,
     check_int_array,
     check_int_range,
@@ -19,6 +20,7 @@ from synthtrust._validation import (
     check_positive_int,
     check_random_state,
     check_real_array,
+    check_regex,
     check_rho,
     check_sample,
     check_sample_frame,
@@ -133,6 +135,31 @@ def test_check_folder_accepts_new_folders_under_writable_ones(tmp_path):
     (tmp_path / "file").write_text("x")
     with pytest.raises(ValueError, match=r"out .*file/x: .*file is a file, not a folder"):
         check_folder(tmp_path / "file" / "x", "out")
+
+
+def test_check_input_folder_wants_the_folder_it_names(tmp_path):
+    (tmp_path / "run" / "results").mkdir(parents=True)
+    (tmp_path / "empty").mkdir()
+    what = "a run folder"
+    assert check_input_folder(str(tmp_path / "run"), "a", containing="results", what=what) == (
+        tmp_path / "run"
+    )
+    with pytest.raises(ValueError, match=r"^b: .*empty has no results/ folder; pass a run folder$"):
+        check_input_folder(tmp_path / "empty", "b", containing="results", what=what)
+    with pytest.raises(ValueError, match=r"^b: .*run/results/x is not a folder; pass a run"):
+        check_input_folder(tmp_path / "run" / "results" / "x", "b", containing="results", what=what)
+
+
+def test_check_regex_compiles_or_names_the_pattern():
+    assert check_regex(r"(^|_)s$", "ignore").search("fit_s") is not None
+    with pytest.raises(ValueError, match="^ignore: an empty pattern matches every name$"):
+        check_regex("", "ignore")
+    with pytest.raises(
+        ValueError, match=r"^ignore: '\[' is not a regular expression \(unterminated"
+    ):
+        check_regex("[", "ignore")
+    with pytest.raises(TypeError, match=r"^ignore must be a regular expression \(str\), got 3$"):
+        check_regex(3, "ignore")
 
 
 def test_one_line_joins_a_multi_line_message():

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import argparse
 import json
-import re
+
+from synthtrust._validation import check_regex
 
 __all__ = [
     "candidate_choice",
@@ -100,10 +101,8 @@ def candidate_choice(text: str) -> str | int:
 
 def regex(text: str) -> str:
     """``compare --ignore``: a non-empty regular expression (checked, returned as text)."""
-    if not text:
-        raise argparse.ArgumentTypeError("an empty pattern matches every name; use --all instead")
     try:
-        re.compile(text)
-    except re.error as exc:
-        raise argparse.ArgumentTypeError(f"not a regular expression ({exc})") from None
+        check_regex(text, "pattern")
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc).removeprefix("pattern: ")) from None
     return text

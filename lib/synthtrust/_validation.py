@@ -27,6 +27,8 @@ __all__ = [
     "check_frame",
     "check_sample",
     "check_folder",
+    "check_input_folder",
+    "check_regex",
     "one_line",
     "check_random_state_param",
     "int_at_least",
@@ -513,6 +515,48 @@ def check_folder(path, name: str):
     if not os.access(parent, os.W_OK):
         raise ValueError(f"{name} {path}: {parent} is not writable")
     return path
+
+
+def check_input_folder(path, name: str, *, containing: str, what: str):
+    """``path`` as a :class:`~pathlib.Path` if it is a folder holding the folder
+    ``containing`` (e.g. a run folder and its ``results/``).
+
+    Raises
+    ------
+    ValueError
+        ``path`` is not a folder, or lacks ``containing``; the message names ``name``, the
+        path and ``what`` the folder should be.
+    """
+    from pathlib import Path
+
+    path = Path(path)
+    if not (path / containing).is_dir():
+        problem = f"has no {containing}/ folder" if path.is_dir() else "is not a folder"
+        raise ValueError(f"{name}: {path} {problem}; pass {what}")
+    return path
+
+
+def check_regex(value, name: str):
+    """``value`` compiled (:func:`re.compile`) if it is a non-empty regular expression.
+
+    Raises
+    ------
+    TypeError
+        ``value`` is not a string.
+    ValueError
+        ``value`` is empty (it would match every name) or is not a regular expression; the
+        message names ``name`` and the value.
+    """
+    import re
+
+    if not isinstance(value, str):
+        raise TypeError(f"{name} must be a regular expression (str), got {value!r}")
+    if not value:
+        raise ValueError(f"{name}: an empty pattern matches every name")
+    try:
+        return re.compile(value)
+    except re.error as exc:
+        raise ValueError(f"{name}: {value!r} is not a regular expression ({exc})") from None
 
 
 def check_frame(data, name: str, columns=(), *, min_rows: int = 1):

@@ -17,13 +17,13 @@ at the commit before and after, then compare), or that a rerun on another machin
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import pandas as pd
 
 from synthtrust._result import ResultMixin
+from synthtrust._validation import check_input_folder, check_regex
 
 __all__ = ["TIMING", "RunComparison", "compare_runs"]
 
@@ -127,7 +127,7 @@ def compare_runs(before, after, *, ignore: str | None = TIMING) -> RunComparison
         ``before`` or ``after`` is not a folder with a ``results/`` folder, a results file or
         a notebook cannot be read, or ``ignore`` is empty or not a regular expression.
     TypeError
-        ``ignore`` is not a string or None.
+        ``ignore`` is neither a string nor None.
 
     Examples
     --------
@@ -135,8 +135,12 @@ def compare_runs(before, after, *, ignore: str | None = TIMING) -> RunComparison
     >>> comparison.identical  # doctest: +SKIP
     True
     """
-    pattern = _check_ignore(ignore)
-    runs = [_check_run(path, name) for path, name in ((before, "before"), (after, "after"))]
+    pattern = None if ignore is None else check_regex(ignore, "ignore")
+    what = "a run folder (what `synthtrust run --out DIR` wrote)"
+    runs = [
+        check_input_folder(path, name, containing="results", what=what)
+        for path, name in ((before, "before"), (after, "after"))
+    ]
     files = [_results_files(run) for run in runs]
     equal, differing = [], {}
     for rel in sorted(files[0].keys() & files[1].keys()):
@@ -169,29 +173,6 @@ def compare_runs(before, after, *, ignore: str | None = TIMING) -> RunComparison
         ),
         ignore=ignore,
     )
-
-
-def _check_ignore(ignore):
-    if ignore is None:
-        return None
-    if not isinstance(ignore, str):
-        raise TypeError(f"ignore must be a regular expression (str) or None, got {ignore!r}")
-    if not ignore:
-        raise ValueError("ignore: an empty pattern matches every name; pass None to keep all")
-    try:
-        return re.compile(ignore)
-    except re.error as exc:
-        raise ValueError(f"ignore: {ignore!r} is not a regular expression ({exc})") from None
-
-
-def _check_run(path, name: str) -> Path:
-    path = Path(path)
-    if not (path / "results").is_dir():
-        what = "has no results/ folder" if path.is_dir() else "is not a folder"
-        raise ValueError(
-            f"{name}: {path} {what}; pass a run folder (what `synthtrust run --out DIR` wrote)"
-        )
-    return path
 
 
 def _results_files(run: Path) -> dict[str, Path]:

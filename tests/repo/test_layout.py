@@ -1,4 +1,5 @@
 """The repository's house rules that a reviewer would otherwise check by hand: small modules,
+generic checks in _validation,
 and nothing that points outside the repository."""
 
 from __future__ import annotations
@@ -197,3 +198,50 @@ def test_the_layout_rule_catches_a_wrong_layout(tmp_path):
         "x/test_cli.py: same file name as test_cli.py",
         "x/test_cli.py: no package lib/synthtrust/x",
     ]
+
+
+#: Private check functions allowed outside ``_validation.py`` (issue 28: generic checks live
+#: there; what is left are checks of one module's own inputs, e.g. a chapter name or a card's
+#: marginals, and the estimators' ``_check_param_relations`` hook).
+MAX_PRIVATE_CHECKS = 15
+
+
+def private_checks(package: Path) -> list[str]:
+    """``module:function`` (or ``module:Class.method``) of every function whose name starts
+    with ``_check`` outside ``_validation.py``, at module level or in a class."""
+    import ast
+
+    found = []
+    for path in sorted(package.rglob("*.py")):
+        if path.name == "_validation.py":
+            continue
+        module = path.relative_to(package).as_posix()
+        for node in ast.parse(path.read_text(encoding="utf-8")).body:
+            members = (
+                [(f"{node.name}.", m) for m in node.body]
+                if isinstance(node, ast.ClassDef)
+                else [("", node)]
+            )
+            found += [
+                f"{module}:{owner}{m.name}"
+                for owner, m in members
+                if isinstance(m, ast.FunctionDef) and m.name.startswith("_check")
+            ]
+    return found
+
+
+def test_generic_checks_live_in_validation():
+    found = private_checks(ROOT / "lib" / "synthtrust")
+    assert 10 <= len(found) <= MAX_PRIVATE_CHECKS, found
+    functions = [name.split(":")[1] for name in found if "." not in name.split(":")[1]]
+    assert len(functions) == len(set(functions)), "two modules define the same private check"
+
+
+def test_the_private_check_finder_sees_functions_and_methods(tmp_path):
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "_validation.py").write_text("def _check_a(): pass\n")
+    (tmp_path / "sub" / "m.py").write_text(
+        "def _check_b(): pass\ndef check_c(): pass\n"
+        "class K:\n    def _check_d(self): pass\n    def _fit(self): pass\n"
+    )
+    assert private_checks(tmp_path) == ["sub/m.py:_check_b", "sub/m.py:K._check_d"]
