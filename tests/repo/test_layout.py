@@ -1,6 +1,6 @@
 """The repository's house rules that a reviewer would otherwise check by hand: small modules,
-generic checks in _validation,
-and nothing that points outside the repository."""
+generic checks in _validation, a test file per module, and nothing that points outside the
+repository."""
 
 from __future__ import annotations
 
