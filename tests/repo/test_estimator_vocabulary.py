@@ -1,6 +1,6 @@
 """One estimator vocabulary for every synthesizer: declarative parameter tables validated in
-``fit`` (never in ``__init__``), ``ledger_`` with a deprecated ``ledger`` alias, ``max_iter``
-with deprecated old keywords, one meaning of ``domain=``, and the shared checkers of
+``fit`` (never in ``__init__``), ``ledger_`` (the old ``ledger`` alias is gone), ``max_iter``
+(the old keywords are TypeErrors), one meaning of ``domain=``, and the shared checkers of
 ``synthtrust._validation``."""
 
 import inspect
