@@ -59,7 +59,7 @@ class RunComparison(ResultMixin):
         Keys of the manifests' ``parameters`` whose values differ (the runs were asked for
         different things: their numbers may differ for that reason).
     ignore : str or None
-        The pattern of the column and key names left out.
+        The pattern of the column, key and glued value names left out.
     """
 
     before: str
@@ -149,9 +149,9 @@ def compare_runs(before, after, *, ignore: str | None = TIMING) -> RunComparison
             equal.append(rel)
         else:
             differing[rel] = what
-    glued = [_glued_values(run) for run in runs]
-    names = sorted(n for n in glued[0].keys() | glued[1].keys() if not _matches(pattern, n))
     manifests = [_manifest(run) for run in runs]
+    glued = [_glued_values(run, manifest) for run, manifest in zip(runs, manifests, strict=True)]
+    names = sorted(n for n in glued[0].keys() | glued[1].keys() if not _matches(pattern, n))
     parameters = [m.get("parameters", {}) for m in manifests]
     return RunComparison(
         before=_label(runs[0], manifests[0]),
@@ -192,13 +192,6 @@ def _label(run: Path, manifest: dict) -> str:
     return f"{run} ({', '.join(facts)})" if facts else str(run)
 
 
-def _read_json(path: Path):
-    try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except (ValueError, OSError) as exc:
-        raise ValueError(f"cannot read {path}: {exc}") from None
-
-
 def _file_difference(a: Path, b: Path, pattern) -> str | None:
     """What differs between two results files of the same name, or None when they are equal."""
     if a.suffix in _TABLES:
@@ -210,11 +203,16 @@ def _file_difference(a: Path, b: Path, pattern) -> str | None:
     return None if a.read_bytes() == b.read_bytes() else "bytes differ"
 
 
-def _read(read, path: Path) -> pd.DataFrame:
+def _read(read, path: Path):
+    """``read(path)``, its failure a ValueError naming the file."""
     try:
         return read(path)
-    except (ValueError, OSError) as exc:  # pyarrow's errors are ValueErrors too
+    except (ValueError, OSError) as exc:  # pyarrow's and json's errors are ValueErrors too
         raise ValueError(f"cannot read {path}: {exc}") from None
+
+
+def _read_json(path: Path):
+    return _read(lambda p: json.loads(p.read_text(encoding="utf-8")), path)
 
 
 def frame_difference(a: pd.DataFrame, b: pd.DataFrame, ignore=None) -> str | None:
@@ -281,9 +279,8 @@ def json_difference(a, b, ignore=None, where: str = "$") -> str | None:
     return None if type(a) is type(b) and a == b else where
 
 
-def _glued_values(run: Path) -> dict[str, str]:
+def _glued_values(run: Path, manifest: dict) -> dict[str, str]:
     """``{name: text/plain}`` of the values the notebook glued (myst-nb's ``glue``)."""
-    manifest = _manifest(run)
     notebook = run / f"{manifest.get('chapter')}.ipynb"
     if not notebook.is_file():
         found = sorted(run.glob("*.ipynb"))
