@@ -351,7 +351,7 @@ def accounting(model) -> tuple:
 # --------------------------------------------------------------------------------------------
 def rounding_check(say: Report) -> None:
     table, bins = real_table(4000, 7)
-    opts = dict(pretrain_iterations=3, checkpoints=[1.0, 2.0])
+    opts = dict(pretrain_iterations=3, checkpoints=[1.0, 2.0], track_wasserstein=True)
     models = {
         name: fit_once(cls, table, bins, 11, **opts)[0] for name, cls in IMPLEMENTATIONS.items()
     }

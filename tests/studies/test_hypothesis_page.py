@@ -179,9 +179,10 @@ def test_control_facts_and_view():
 
 
 def test_accounting_view_names_the_two_analyses():
-    acct = pd.DataFrame({"a": [1.0], "b": [15], "c": [1.0], "d": [3e5]})
+    acct = pd.DataFrame({"a": [1.0], "b": [15], "c": [1.0], "d": [29.66], "e": [29.71]})
     html = page.accounting_view(acct).to_html()
-    assert "ε, one release per iteration" in html and "300,000" in html
+    assert "true ε at least (worst case)" in html and "29.7" in html
+    assert "nominal ε, per-sample" in html and "ε guaranteed, one release per iteration" in html
 
 
 def test_multivariate_chart_without_rates_says_so():

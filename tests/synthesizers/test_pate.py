@@ -114,6 +114,14 @@ def test_stops_before_exceeding_the_target(cls, pate_share):
     assert pate.mechanism == "pate_moments" and pate.draws == s.iterations_
     assert pate.delta == s.delta_ and pate.scale == pytest.approx(5.0)
     assert pate.epsilon == s.pate_epsilon_
+    assert "themselves NOT private" in pate.note  # the data-dependent ε is said to leak
+    assert (
+        "NOT private"
+        not in cls(**{**s.get_params(), "accountant": "data_independent"})
+        .fit(df)
+        .ledger_.entries[-1]
+        .note
+    )
     assert s.ledger_.total_epsilon == pytest.approx(s.epsilon_spent_) and s.epsilon_spent_ <= 100.0
     if cls is PATECTGAN:
         (lap,) = marginals

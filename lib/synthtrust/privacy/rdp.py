@@ -18,20 +18,28 @@ Conversion from RDP to (ε, δ)-DP (``conversion=``):
   Steinke 2020, Proposition 12; ``dp_accounting.rdp.compute_epsilon``). Also a valid bound and
   tighter: 9.24 / 6.11 / 14.02 for the same three settings (≈ 7.5 % lower).
 
-GS-WGAN composition (``composition=``), as in ``evaluation/privacy_analysis.py`` [``gswgan2022``]:
+GS-WGAN composition (``composition=``); the B sanitised gradients of an iteration all come from
+the *same* critic, i.e. from one shard (GS-WGAN issues #11 and #12):
 
-* ``"per_sample"`` — as the reference: ``iterations × batch_size`` compositions of the subsampled
-  Gaussian with sampling rate q = 1/K (one of K disjoint shards) and noise multiplier σ (each
-  sanitised per-sample gradient counted as one query).
-* ``"per_iteration"`` — ``iterations`` compositions of the subsampled Gaussian whose base mechanism
-  is the release of the whole batch of B sanitised gradients: B per-sample gradients of L2
-  sensitivity 2C/B each with noise std 2σC/B have joint sensitivity 2C/√B, i.e. a Gaussian with
-  noise multiplier σ/√B; all B of them depend on the *same* discriminator (one subsampling event per
-  iteration). This is the standard "compose, then amplify" analysis. It is far larger — this RDP
-  bound gives ε ≈ 3·10⁵ instead of 10 for the reference setting, and ε ≈ 28 for one single
-  iteration with K = 500 — because amplification by subsampling is weak for a strong base
-  mechanism; the reference's "amplify each query, then compose" treats the B queries of an
-  iteration as if each had its own independent subsample (GS-WGAN issues #11 and #12).
+* ``"per_iteration"`` (the default: the standard analysis, an (ε, δ) guarantee) — ``iterations``
+  compositions of the subsampled Gaussian whose base mechanism is the release of the whole batch
+  of B sanitised gradients: B per-sample gradients of L2 sensitivity 2C/B each with noise std
+  2σC/B have joint sensitivity 2C/√B, i.e. a Gaussian with noise multiplier σ/√B (Gaussian-DP
+  μ = √B/σ); one subsampling event (1 of K shards) per iteration.
+* ``"per_sample"`` — as the reference code's ``evaluation/privacy_analysis.py``
+  [``gswgan2022``]: ``iterations × batch_size`` compositions of the subsampled Gaussian with
+  multiplier σ, each sanitised per-sample gradient counted as a query on its own subsample. This
+  is the **nominal ε of the reference code, not an (ε, δ) guarantee**: the chosen critic may push
+  all B rows along one direction, and the lower bound of that worst case
+  (:func:`gswgan_epsilon_lower_bound`, on dp-accounting's PLD, :mod:`synthtrust.privacy.pld`)
+  is ε ≥ 29.6 after the 15 iterations the reference labels ε = 1 (K = 500, B = 32, σ = 1.07,
+  δ = 1e-5) and ε ≥ 224 after the 4 987 it labels ε = 10.
+
+Accountant (``conversion=``): ``"pld"`` (the default) composes dp-accounting's pessimistic privacy
+loss distribution (:mod:`synthtrust.privacy.pld`; tight: within 1e-2 nats of the worst case's lower
+bound at these settings); ``"classic"`` and ``"improved"`` are the RDP conversions above (the
+RDP bound of the per-iteration analysis is loose: ε ≈ 28 for one iteration at K = 500, against
+20.6 by the PLD).
 """
 
 from __future__ import annotations
@@ -50,10 +58,12 @@ from .._validation import (
     one_of,
     validate_params,
 )
+from .pld import subsampled_gaussian_epsilon
 
 __all__ = [
     "DEFAULT_ORDERS",
     "gswgan_epsilon",
+    "gswgan_epsilon_lower_bound",
     "gswgan_max_iterations",
     "rdp_to_epsilon",
     "sampled_gaussian_rdp",
@@ -65,7 +75,8 @@ DEFAULT_ORDERS: tuple[float, ...] = tuple(
 )
 
 _CONVERSIONS = ("classic", "improved")
-_COMPOSITIONS = ("per_sample", "per_iteration")
+_ACCOUNTANTS = ("pld", *_CONVERSIONS)
+_COMPOSITIONS = ("per_iteration", "per_sample")
 
 #: The checks of the GS-WGAN accounting parameters (:func:`gswgan_epsilon`).
 _GSWGAN_PARAMS = {
@@ -74,7 +85,7 @@ _GSWGAN_PARAMS = {
     "noise_multiplier": check_epsilon,
     "delta": check_delta,
     "composition": one_of(*_COMPOSITIONS),
-    "conversion": one_of(*_CONVERSIONS),
+    "conversion": one_of(*_ACCOUNTANTS),
 }
 
 
@@ -172,13 +183,32 @@ def rdp_to_epsilon(rdp, delta: float, conversion: str = "classic", orders=DEFAUL
     return float(compute_epsilon(orders, rdp, delta)[0])
 
 
-def _unit_curve(
-    n_discriminators, batch_size, noise_multiplier, composition
-) -> tuple[np.ndarray, int]:
-    """(RDP of one composition unit, units per iteration)."""
+def _unit(batch_size: int, noise_multiplier: float, composition: str) -> tuple[float, int, float]:
+    """(Gaussian-DP μ of one composition unit, units per iteration, its noise multiplier)."""
     if composition == "per_sample":
-        return sampled_gaussian_rdp(n_discriminators, 1, noise_multiplier), batch_size
-    return sampled_gaussian_rdp(n_discriminators, 1, noise_multiplier / math.sqrt(batch_size)), 1
+        return 1.0 / noise_multiplier, batch_size, noise_multiplier
+    root = math.sqrt(batch_size)
+    return root / noise_multiplier, 1, noise_multiplier / root
+
+
+def _epsilon_function(
+    n_discriminators, batch_size, noise_multiplier, delta, composition, conversion
+):
+    """ε(T) of a GS-WGAN configuration (T iterations), for T ≥ 1."""
+    mu, per_it, multiplier = _unit(batch_size, noise_multiplier, composition)
+    if conversion == "pld":
+        q = 1.0 / n_discriminators
+
+        def eps(t: int) -> float:
+            return subsampled_gaussian_epsilon(t * per_it, mu=mu, sampling_prob=q, delta=delta)
+
+        return eps
+    unit = sampled_gaussian_rdp(n_discriminators, 1, multiplier)
+
+    def eps_rdp(t: int) -> float:
+        return rdp_to_epsilon(unit * float(t * per_it), delta, conversion)
+
+    return eps_rdp
 
 
 @validate_params({**_GSWGAN_PARAMS, "iterations": check_nonnegative_int})
@@ -189,10 +219,10 @@ def gswgan_epsilon(
     batch_size: int,
     noise_multiplier: float,
     delta: float,
-    composition: str = "per_sample",
-    conversion: str = "classic",
+    composition: str = "per_iteration",
+    conversion: str = "pld",
 ) -> float:
-    """ε (nats) of ``iterations`` GS-WGAN generator updates at ``delta``.
+    """ε (nats) of ``iterations`` GS-WGAN generator updates at ``delta``, replace-one.
 
     Parameters
     ----------
@@ -205,12 +235,14 @@ def gswgan_epsilon(
     noise_multiplier : float > 0
         σ: noise std over the replace-one sensitivity 2C/B of one clipped per-sample gradient.
     delta : float in (0, 1)
-    composition : {"per_sample", "per_iteration"}
-        ``"per_sample"`` (GS-WGAN's accounting [``gswgan2022``]): iterations·B compositions
-        of the subsampled Gaussian with multiplier σ; ``"per_iteration"``: iterations
-        compositions with multiplier σ/√B (module docstring).
-    conversion : {"classic", "improved"}
-        RDP → (ε, δ) conversion (module docstring).
+    composition : {"per_iteration", "per_sample"}
+        ``"per_iteration"`` (the standard analysis, a guarantee): iterations compositions of
+        the subsampled Gaussian with multiplier σ/√B; ``"per_sample"`` (GS-WGAN's reference
+        accounting [``gswgan2022``], nominal, not a guarantee): iterations·B compositions with
+        multiplier σ (module docstring).
+    conversion : {"pld", "classic", "improved"}
+        The accountant: dp-accounting's pessimistic PLD, or RDP with one of the two RDP → (ε, δ)
+        conversions (module docstring).
 
     Returns
     -------
@@ -224,16 +256,91 @@ def gswgan_epsilon(
     Examples
     --------
     The reference setting of GS-WGAN (K = 1000, 20 000 iterations, B = 32, σ = 1.07, δ = 1e-5;
-    autodp 0.2.3.1 gives 9.99):
+    autodp 0.2.3.1 gives 9.99) under the reference's accounting:
 
     >>> round(gswgan_epsilon(20000, n_discriminators=1000, batch_size=32,
-    ...                      noise_multiplier=1.07, delta=1e-5), 2)
+    ...                      noise_multiplier=1.07, delta=1e-5,
+    ...                      composition="per_sample", conversion="classic"), 2)
     9.99
+
+    and one iteration at K = 500 under the standard analysis:
+
+    >>> round(gswgan_epsilon(1, n_discriminators=500, batch_size=32,
+    ...                      noise_multiplier=1.07, delta=1e-5), 1)
+    20.6
     """
     if iterations == 0:
         return 0.0
-    unit, per_it = _unit_curve(n_discriminators, batch_size, noise_multiplier, composition)
-    return rdp_to_epsilon(unit * float(iterations * per_it), delta, conversion)
+    eps = _epsilon_function(
+        n_discriminators, batch_size, noise_multiplier, delta, composition, conversion
+    )
+    return eps(iterations)
+
+
+@validate_params({**_GSWGAN_PARAMS, "iterations": check_nonnegative_int})
+def gswgan_epsilon_lower_bound(
+    iterations: int,
+    *,
+    n_discriminators: int,
+    batch_size: int,
+    noise_multiplier: float,
+    delta: float,
+    composition: str = "per_iteration",
+    conversion: str = "pld",
+) -> float:
+    """A lower bound on the true ε (nats) at ``delta`` of ``iterations`` GS-WGAN updates.
+
+    The worst case of one iteration: the chosen critic pushes all B generated rows along one
+    unit direction v, by +C/B with the target record and −C/B without it (and every other
+    critic as without it). Projecting the B sanitised rows on v and summing is post-processing,
+    and gives the subsampled Gaussian pair of :mod:`synthtrust.privacy.pld` with μ = √B/σ and
+    q = 1/K; its optimistic PLD, composed over the iterations, is a lower bound on the ε of
+    *any* valid analysis of GS-WGAN's release. Under ``composition="per_sample"`` the same
+    construction is applied to each per-sample gradient as its own release (μ = 1/σ,
+    iterations·B compositions): the bound of the reference's model, which must stay below its
+    claim.
+
+    Parameters
+    ----------
+    iterations, n_discriminators, batch_size, noise_multiplier, delta, composition
+        As :func:`gswgan_epsilon`.
+    conversion : {"pld"}
+        Only the PLD gives a lower bound (RDP bounds are upper bounds only).
+
+    Returns
+    -------
+    float ≥ 0
+
+    Raises
+    ------
+    TypeError, ValueError
+        A parameter of the wrong type or out of range, or ``conversion`` other than "pld".
+
+    References
+    ----------
+    Balle, Barthe & Gaboardi (2018) [``balle2018``], Theorem 10; Nasr et al. (2021)
+    [``nasr2021``] (worst-case gradients); GS-WGAN issues #11, #12 [``gswgan2022``].
+
+    Examples
+    --------
+    The 15 iterations that GS-WGAN's accounting labels ε = 1 (K = 500, B = 32, σ = 1.07):
+
+    >>> gswgan_epsilon_lower_bound(15, n_discriminators=500, batch_size=32,
+    ...                            noise_multiplier=1.07, delta=1e-5) > 29
+    True
+    """
+    if conversion != "pld":
+        raise ValueError(f"conversion must be 'pld' for a lower bound, got {conversion!r}")
+    if iterations == 0:
+        return 0.0
+    mu, per_it, _ = _unit(batch_size, noise_multiplier, composition)
+    return subsampled_gaussian_epsilon(
+        iterations * per_it,
+        mu=mu,
+        sampling_prob=1.0 / n_discriminators,
+        delta=delta,
+        estimate="optimistic",
+    )
 
 
 @validate_params({**_GSWGAN_PARAMS, "epsilon": check_epsilon, "max_iter": check_nonnegative_int})
@@ -245,14 +352,15 @@ def gswgan_max_iterations(
     noise_multiplier: float,
     delta: float,
     max_iter: int,
-    composition: str = "per_sample",
-    conversion: str = "classic",
+    composition: str = "per_iteration",
+    conversion: str = "pld",
 ) -> int:
-    """Largest T in [0, ``max_iter``] with ``gswgan_epsilon(T) <= epsilon`` (binary search).
+    """Largest T in [0, ``max_iter``] with ``gswgan_epsilon(T) <= epsilon``.
 
-    ε(T) is non-decreasing in T (the RDP curve grows linearly in T and each conversion is a
-    minimum of non-decreasing functions of it), so bisection is exact. Returns 0 if even one
-    iteration costs more than ``epsilon``.
+    ε(T) is non-decreasing in T (composition only adds privacy loss), so a doubling search for
+    the first T over budget and a bisection below it are exact; the doubling keeps the PLD
+    compositions short when the budget allows few iterations. Returns 0 if even one iteration
+    costs more than ``epsilon``.
 
     Parameters
     ----------
@@ -272,14 +380,20 @@ def gswgan_max_iterations(
     TypeError, ValueError
         As :func:`gswgan_epsilon`; ``epsilon`` not a finite number > 0.
     """
-    unit, per_it = _unit_curve(n_discriminators, batch_size, noise_multiplier, composition)
-
-    def eps(t: int) -> float:
-        return 0.0 if t == 0 else rdp_to_epsilon(unit * float(t * per_it), delta, conversion)
-
-    lo, hi = 0, max_iter
-    if eps(hi) <= epsilon:
-        return hi
+    if max_iter == 0:
+        return 0
+    eps = _epsilon_function(
+        n_discriminators, batch_size, noise_multiplier, delta, composition, conversion
+    )
+    if eps(1) > epsilon:
+        return 0
+    lo, hi = 1, 2  # invariant: eps(lo) <= epsilon
+    while hi <= max_iter and eps(hi) <= epsilon:
+        lo, hi = hi, 2 * hi
+    if hi > max_iter:
+        if eps(max_iter) <= epsilon:
+            return max_iter
+        hi = max_iter
     while lo < hi - 1:  # invariant: eps(lo) <= epsilon < eps(hi)
         mid = (lo + hi) // 2
         if eps(mid) <= epsilon:

@@ -299,12 +299,13 @@ def accounting_view(acct: pd.DataFrame):
         [
             "ε (checkpoint label)",
             "private iterations",
-            "ε, per-sample (as GS-WGAN)",
-            "ε, one release per iteration",
+            "nominal ε, per-sample (as GS-WGAN's code)",
+            "true ε at least (worst case)",
+            "ε guaranteed, one release per iteration",
         ],
         axis=1,
     )
-    formats = ["{:g}", "{:,}", "{:.3f}", "{:,.0f}"]
+    formats = ["{:g}", "{:,}", "{:.3f}", "{:,.1f}", "{:,.1f}"]
     return acct.style.hide(axis="index").format(dict(zip(acct.columns, formats, strict=True)))
 
 

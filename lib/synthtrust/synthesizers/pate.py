@@ -355,6 +355,12 @@ class PATECTGAN(TabularSynthesizer):
                 f"{self._label}: {self.iterations_} iterations x {self.student_iters}x{self.batch_size} "
                 f"noisy teacher votes, k={self.n_teachers_} teachers, lambda={self.noise_multiplier_:.6g}, "
                 f"{self.accountant} moments accountant (orders 1..{self.moments_order}), replace-one"
+                + (
+                    "; data-dependent: this epsilon and the stopping time are functions of the "
+                    "teachers' unnoised votes and are themselves NOT private"
+                    if self.accountant == "data_dependent"
+                    else ""
+                )
             ),
         )
 

@@ -12,11 +12,12 @@ import numpy as np
 import pandas as pd
 import pytest
 import torch
-from _gan_data import SMALL, _table
+from _gan_data import NOMINAL, SMALL, _table
 from _repo import ROOT
 
 from synthtrust.privacy.rdp import (
     gswgan_epsilon,
+    gswgan_epsilon_lower_bound,
     gswgan_max_iterations,
 )
 from synthtrust.synthesizers import gan as gan_module
@@ -35,13 +36,17 @@ def test_fit_spends_at_most_epsilon_and_records_ledger():
     g.fit(df)
     k = g.n_discriminators_
     assert k == 20 and g.n_records_ == 400
-    kw = dict(n_discriminators=k, batch_size=32, noise_multiplier=1.07, delta=1e-5)
+    kw = dict(n_discriminators=k, batch_size=32, noise_multiplier=1.07, delta=1e-5, **NOMINAL)
     assert g.iterations_ == gswgan_max_iterations(8.0, **kw, max_iter=20000) > 0
     assert g.epsilon_spent_ == gswgan_epsilon(g.iterations_, **kw) <= 8.0
     assert gswgan_epsilon(g.iterations_ + 1, **kw) > 8.0
     assert g.epsilon_at(g.iterations_) == g.epsilon_spent_
-    assert len(g.ledger_) == 1 and g.ledger_.total_epsilon == g.epsilon_spent_
+    # the ledger holds the standard analysis's ε of those iterations, the note the nominal one
+    standard = {**kw, "composition": "per_iteration", "conversion": "pld"}
+    assert len(g.ledger_) == 1 and g.ledger_.total_epsilon == g.epsilon_guarantee_
+    assert g.epsilon_guarantee_ == gswgan_epsilon(g.iterations_, **standard) > 5 * 8.0
     entry = g.ledger_.entries[0]
+    assert "not an (epsilon, delta) guarantee" in entry.note
     assert entry.delta == 1e-5 and entry.sensitivity == pytest.approx(2 / 32)
     assert entry.scale == pytest.approx(2 * 1.07 / 32)
     assert f"K={k}" in entry.note and f"{g.iterations_} iterations" in entry.note
@@ -49,6 +54,62 @@ def test_fit_spends_at_most_epsilon_and_records_ledger():
     s = g.sample()
     assert s.shape == (400, 2) and list(s.columns) == ["a", "b"]
     assert s["a"].between(0, 3).all() and s["b"].dtype == np.int64
+
+
+def test_default_accounting_is_the_standard_analysis():
+    # issue 47, acceptance 1: with default accounting the run spends at most ε under the
+    # standard analysis (one subsampled release of B gradients per iteration, PLD), and the
+    # ledger total is that analysis's ε of the iterations run, above the worst case's floor
+    df, dom = _table()
+    base = dict(subset_size=20, pretrain_iterations=3, hidden=16, max_iter=20000)
+    g = GSWGAN(epsilon=60.0, domain=dom, random_state=0, **base).fit(df)
+    kw = dict(n_discriminators=20, batch_size=32, noise_multiplier=1.07, delta=1e-5)
+    t = g.iterations_
+    assert t == gswgan_max_iterations(60.0, **kw, max_iter=20000) > 0
+    assert g.epsilon_spent_ == g.epsilon_guarantee_ == gswgan_epsilon(t, **kw) <= 60.0
+    assert gswgan_epsilon(t + 1, **kw) > 60.0
+    assert g.ledger_.total_epsilon == g.epsilon_guarantee_
+    assert g.ledger_.total_epsilon >= gswgan_epsilon_lower_bound(t, **kw)
+    assert g.differentially_private_ and "not an (epsilon, delta)" not in repr(g)
+    card = g.card()
+    assert card["differentially_private"] and card["epsilon_guarantee"] == g.epsilon_guarantee_
+    assert card["epsilon_lower_bound"] <= card["epsilon_guarantee"]
+    # the unnoised critic statistic is not kept unless asked for
+    assert not hasattr(g, "wasserstein_")
+
+
+def test_default_accounting_at_epsilon_one_trains_nothing():
+    # one iteration costs ε ≈ 20.6 at K = 500 (tests/privacy/test_pld.py); at K = 20 more: at
+    # ε = 1 the honest default affords no private iteration, and says so
+    df, dom = _table()
+    with pytest.warns(UserWarning, match="no training iteration"):
+        g = GSWGAN(epsilon=1.0, domain=dom, random_state=0, **{"subset_size": 20}).fit(df)
+    assert g.iterations_ == 0 and g.ledger_.total_epsilon == 0.0
+
+
+def test_reference_accounting_says_it_is_not_a_guarantee():
+    # issue 47, acceptance 1: the reference's accounting at the chapter's K = 500 (n = 20 000,
+    # subsets of 40): nominal ε = 1 is 15 iterations, whose true ε is at least 29 (card)
+    rng = np.random.default_rng(1)
+    a = rng.integers(0, 2, 20000)
+    df, dom = pd.DataFrame({"a": a, "b": a}), {"a": 2, "b": 2}
+    g = GSWGAN(
+        epsilon=1.0, domain=dom, random_state=0, pretrain_iterations=0, hidden=8, **NOMINAL
+    ).fit(df)
+    assert g.n_discriminators_ == 500 and g.iterations_ == 15
+    card = g.card()
+    assert card["differentially_private"] is False and not g.differentially_private_
+    assert (
+        "nominal epsilon of the reference code, not an (epsilon, delta) guarantee"
+        in (card["privacy"])
+    )
+    assert card["epsilon_lower_bound"] >= 5 and card["epsilon_lower_bound"] > 29
+    assert g.epsilon_spent_ <= 1.0 < card["epsilon_lower_bound"] <= g.ledger_.total_epsilon
+    assert repr(g).endswith(
+        "# nominal epsilon of the reference code, not an (epsilon, delta) guarantee"
+    )
+    assert "nominal" in GSWGAN(**NOMINAL).card()["privacy"]
+    assert GSWGAN().card()["privacy"].startswith("(epsilon, delta)-DP")
 
 
 def test_determinism_and_global_torch_state_untouched():
@@ -75,7 +136,12 @@ def test_learns_dependence_non_private_and_with_small_noise():
     s = nonpriv.sample(4000)
     assert (s["a"] == s["b"]).mean() > 0.7
     noisy = GSWGAN(
-        epsilon=1e6, noise_multiplier=0.3, subset_size=100, pretrain_iterations=100, **common
+        epsilon=1e6,
+        noise_multiplier=0.3,
+        subset_size=100,
+        pretrain_iterations=100,
+        **common,
+        **NOMINAL,  # RDP: instant at any ε (the PLD of μ = √32/0.3 over 1 000 steps takes minutes)
     ).fit(df)
     assert noisy.iterations_ == 1000 and noisy.epsilon_spent_ <= 1e6
     s = noisy.sample(4000)
@@ -145,7 +211,8 @@ def test_checkpoints_match_fresh_fits():
     assert snap.iterations_ == fresh.iterations_ == its[0]
     for a, b in zip(snap._ema, fresh._ema, strict=True):
         assert torch.equal(a, b)
-    assert snap.ledger_.total_epsilon == spent[0] == fresh.epsilon_spent_
+    assert snap.epsilon_spent_ == spent[0] == fresh.epsilon_spent_
+    assert snap.ledger_.total_epsilon == fresh.epsilon_guarantee_ == snap.epsilon_guarantee_
     assert snap.epsilon == 6.0 and snap.checkpoints is None
     # the last checkpoint equals the final model; at_epsilon is reproducible
     last = g.at_epsilon(12.0)
@@ -228,7 +295,7 @@ def test_budget_too_small_warns_and_releases_initial_generator():
         ),
         (dict(numeric_columns="a"), ValueError, r"numeric_columns must be a list of column names"),
         (dict(composition="joint"), ValueError, r"composition must be one of"),
-        (dict(conversion="pld"), ValueError, r"conversion must be one of"),
+        (dict(conversion="exact"), ValueError, r"conversion must be one of"),
         (dict(random_state="x"), TypeError, r"random_state must be"),
     ],
 )

@@ -76,17 +76,25 @@ the shard (without replacement; so if a shard is smaller than the batch the batc
 subset of that size, never a resample), with b fake samples; the critic is not released, so the
 real-batch size does not enter the accounting.
 
-Accounting (:mod:`synthtrust.privacy.rdp`)
--------------------------------------------
-ε(T) for T iterations is computed as GS-WGAN does: T·B compositions of the Gaussian mechanism
-(noise multiplier σ) on a subsample of 1 out of K shards drawn without replacement, under
-replace-one neighbours, by Rényi DP (dp-accounting 0.6.0), converted to (ε, δ) by the classic
-bound (``conversion="classic"``, as autodp; reproduces the reference's ε = 9.99 for K = 1000,
-T = 20 000, B = 32, σ = 1.07, δ = 1e-5). Training stops at the largest T ≤ ``max_iter``
-with ε(T) ≤ ``epsilon``. ⚠ ``composition="per_iteration"`` gives the standard analysis in which
-the B sanitised gradients of one iteration, which all depend on the same discriminator, are one
-Gaussian release with multiplier σ/√B subsampled once; it is orders of magnitude larger (one
-single iteration at K = 500 already costs ε ≈ 28), see :mod:`synthtrust.privacy.rdp`.
+Accounting (:mod:`synthtrust.privacy.rdp`, :mod:`synthtrust.privacy.pld`)
+-----------------------------------------------------------------------------
+The B sanitised gradients of an iteration all depend on the *same* critic, i.e. on one shard.
+The default (``composition="per_iteration"``, ``conversion="pld"``) is the standard analysis: T
+compositions of one Gaussian release of the B gradients (multiplier σ/√B) on 1 of K shards drawn
+without replacement, replace-one, composed by dp-accounting's pessimistic privacy loss
+distribution — an (ε, δ) guarantee, and a tight one (within 1e-2 nats of the lower bound of the
+worst case, :func:`synthtrust.privacy.rdp.gswgan_epsilon_lower_bound`). It is expensive: one
+iteration at K = 500, B = 32, σ = 1.07, δ = 1e-5 costs ε ≈ 20.6, so at ε ≤ 20 no private
+iteration is affordable and the released generator is the untrained one (with a warning).
+
+``composition="per_sample"`` (with ``conversion="classic"``) is the accounting of GS-WGAN's
+reference code [``gswgan2022``]: T·B compositions with multiplier σ, each per-sample gradient
+counted as a query on its own subsample (reproduces the reference's ε = 9.99 for K = 1000,
+T = 20 000, B = 32, σ = 1.07, δ = 1e-5). Its ε is the **nominal ε of the reference code, not an
+(ε, δ) guarantee**: the 15 iterations it labels ε = 1 at K = 500 have a true ε of at least 29.6,
+the 4 987 it labels ε = 10 at least 224. Training stops at the largest T ≤ ``max_iter`` with
+ε(T) ≤ ``epsilon`` under the chosen accounting; the ledger always records the standard
+analysis's ε of the iterations run (``epsilon_guarantee_``), with the nominal ε in its note.
 
 Neighbouring relation: **replace-one** (n public; the size of the shards and K are derived from
 n). :meth:`GSWGAN.sample` without ``n`` returns n rows.

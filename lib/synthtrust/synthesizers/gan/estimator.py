@@ -32,7 +32,7 @@ from ..._validation import (
 )
 from ...privacy.gradients import SENSITIVITY
 from ...privacy.ledger import PrivacyLedger
-from ...privacy.rdp import gswgan_epsilon, gswgan_max_iterations
+from ...privacy.rdp import gswgan_epsilon, gswgan_epsilon_lower_bound, gswgan_max_iterations
 from .._torch_tables import decode_gumbel_max, numeric_code, one_thread
 from ..tabular import TabularSynthesizer
 from .networks import generator_logits
@@ -42,6 +42,10 @@ from .training import GSWGANTraining
 
 class GSWGAN(GSWGANTraining, TabularSynthesizer):
     """GS-WGAN (Chen et al. 2020) for integer-coded discrete tables; (ε, δ)-DP, replace-one.
+
+    (ε, δ)-DP under the default accounting (the standard analysis); with
+    ``composition="per_sample"`` its ε is the nominal ε of the reference code, not an (ε, δ)
+    guarantee (the package docstring, :mod:`synthtrust.synthesizers.gan`).
 
     See the package docstring (:mod:`synthtrust.synthesizers.gan`) for the networks, the algorithm
     and the accounting.
@@ -99,10 +103,17 @@ class GSWGAN(GSWGANTraining, TabularSynthesizer):
         from the same run, so releasing several costs the largest of their ε, not the sum. A run
         is a prefix of any longer run with the same ``random_state`` and parameters, so the
         snapshot at checkpoint c is identical to the generator of a fresh fit with epsilon=c.
-    composition : {"per_sample", "per_iteration"}, default "per_sample"
-        Accounting (package docstring; "per_sample" is GS-WGAN's).
-    conversion : {"classic", "improved"}, default "classic"
-        RDP → (ε, δ) conversion (:mod:`synthtrust.privacy.rdp`; "classic" is autodp's).
+    composition : {"per_iteration", "per_sample"}, default "per_iteration"
+        Accounting (package docstring): "per_iteration" is the standard analysis, an (ε, δ)
+        guarantee; "per_sample" is GS-WGAN's reference accounting — the nominal ε of the
+        reference code, not an (ε, δ) guarantee.
+    conversion : {"pld", "classic", "improved"}, default "pld"
+        The accountant: dp-accounting's PLD, or RDP with the classic (autodp's, the reference's)
+        or improved conversion (:mod:`synthtrust.privacy.rdp`).
+    track_wasserstein : bool, default False
+        Keep ``wasserstein_``, the critic's unnoised estimate on real batches at every iteration:
+        a training diagnostic that is **not private** (a statistic of the real data with no
+        noise), so it is off by default.
     random_state : int, numpy.random.Generator, SeedSequence or None
 
     Attributes
@@ -113,14 +124,23 @@ class GSWGAN(GSWGANTraining, TabularSynthesizer):
     iterations_ : int
         Private iterations run.
     epsilon_spent_ : float
-        ε(``iterations_``) (≤ epsilon; ∞ in the non-private mode; 0 if no iteration was affordable).
+        ε(``iterations_``) under the chosen ``composition`` and ``conversion`` (≤ epsilon; ∞ in
+        the non-private mode; 0 if no iteration was affordable); nominal under "per_sample".
+    epsilon_guarantee_ : float
+        ε(``iterations_``) under the standard analysis (per-iteration PLD): the (ε, δ) guarantee
+        of the run, = ``epsilon_spent_`` under the default accounting.
+    differentially_private_ : bool
+        True iff ``epsilon_spent_`` is a guarantee (the default accounting, noise on).
+    privacy_ : str
+        One sentence stating the guarantee (also in :meth:`card`).
     checkpoints_ : dict {ε checkpoint: (iterations, ε spent)}
     wasserstein_ : ndarray, shape (``iterations_``,)
-        The critic's estimate mean D(real) − mean D(fake) at the last critic step of each
-        iteration (a training diagnostic computed on non-released quantities; not DP).
+        Only with ``track_wasserstein=True``: the critic's estimate mean D(real) − mean D(fake)
+        at the last critic step of each iteration (a training diagnostic; not private).
     ledger_ : PrivacyLedger
-        One ``"subsampled_gaussian"`` entry with ε = ``epsilon_spent_``, δ = delta, sensitivity 2C/B,
-        scale 2σC/B (ρ not defined: the accounting is RDP, not zCDP).
+        One ``"subsampled_gaussian"`` entry with ε = ``epsilon_guarantee_``, δ = delta,
+        sensitivity 2C/B, scale 2σC/B (ρ not defined: the accounting is not zCDP); under
+        "per_sample" its note gives the nominal ε and says it is not a guarantee.
 
     Raises
     ------
@@ -134,9 +154,11 @@ class GSWGAN(GSWGANTraining, TabularSynthesizer):
     >>> import numpy as np, pandas as pd
     >>> df = pd.DataFrame({"a": np.arange(2000) % 2, "b": np.arange(2000) % 3})
     >>> g = GSWGAN(epsilon=5.0, subset_size=20, pretrain_iterations=5, domain={"a": 2, "b": 3},
-    ...            random_state=0).fit(df)
+    ...            composition="per_sample", conversion="classic", random_state=0).fit(df)
     >>> g.n_discriminators_, g.iterations_, g.epsilon_spent_ <= 5.0
     (100, 54, True)
+    >>> g.differentially_private_, round(g.epsilon_guarantee_, 1)
+    (False, 68.5)
     >>> g.sample(5).shape
     (5, 2)
     """
@@ -146,8 +168,12 @@ class GSWGAN(GSWGANTraining, TabularSynthesizer):
 
     _description = (
         "GS-WGAN (Chen et al. 2020): WGAN-GP generator trained on sanitised gradients from "
-        "discriminators on disjoint shards; (epsilon, delta)-DP by RDP, replace-one"
+        "discriminators on disjoint shards; (epsilon, delta)-DP (per-iteration analysis, "
+        "privacy loss distribution), replace-one"
     )
+
+    #: What the card, the repr and the ledger say of the reference's accounting.
+    NOMINAL = "nominal epsilon of the reference code, not an (epsilon, delta) guarantee"
 
     _parameter_constraints = {
         **TabularSynthesizer._parameter_constraints,
@@ -168,8 +194,9 @@ class GSWGAN(GSWGANTraining, TabularSynthesizer):
         "pretrain_iterations": check_nonnegative_int,
         "max_iter": check_positive_int,
         "checkpoints": optional(increasing_of(check_epsilon, "epsilons")),
-        "composition": one_of("per_sample", "per_iteration"),
-        "conversion": one_of("classic", "improved"),
+        "composition": one_of("per_iteration", "per_sample"),
+        "conversion": one_of("pld", "classic", "improved"),
+        "track_wasserstein": one_of(False, True),
     }
 
     def __init__(
@@ -195,8 +222,9 @@ class GSWGAN(GSWGANTraining, TabularSynthesizer):
         pretrain_iterations: int = 100,
         max_iter: int = 20000,
         checkpoints: Sequence[float] | None = None,
-        composition: str = "per_sample",
-        conversion: str = "classic",
+        composition: str = "per_iteration",
+        conversion: str = "pld",
+        track_wasserstein: bool = False,
         random_state=None,
     ):
         self.epsilon = epsilon
@@ -221,6 +249,7 @@ class GSWGAN(GSWGANTraining, TabularSynthesizer):
         self.checkpoints = checkpoints
         self.composition = composition
         self.conversion = conversion
+        self.track_wasserstein = track_wasserstein
         self.random_state = random_state
 
     # -- parameters ---------------------------------------------------------------------------
@@ -279,12 +308,81 @@ class GSWGAN(GSWGANTraining, TabularSynthesizer):
             return 0.0 if iterations == 0 else math.inf
         return gswgan_epsilon(iterations, **self._accountant_kwargs(self.n_discriminators_))
 
+    def _nominal(self) -> bool:
+        """Is the chosen accounting the reference's (nominal, not a guarantee)?"""
+        return self.composition == "per_sample"
+
+    def _guarantee(self, iterations: int) -> float:
+        """ε of ``iterations`` under the standard analysis (per-iteration PLD)."""
+        if float(self.noise_multiplier) == 0:
+            return 0.0 if iterations == 0 else math.inf
+        if not self._nominal():
+            return self._epsilon(iterations)
+        kw = self._accountant_kwargs(self.n_discriminators_)
+        kw.update(composition="per_iteration", conversion="pld")
+        return gswgan_epsilon(iterations, **kw)
+
+    def _privacy_sentence(self, iterations: int, eps: float, guarantee: float) -> str:
+        if float(self.noise_multiplier) == 0:
+            return "not DP: non-private mode (noise_multiplier=0)"
+        if self._nominal():
+            return (
+                f"epsilon = {eps:.6g} is the {self.NOMINAL}; the standard analysis of the "
+                f"{iterations} iterations run gives epsilon = {guarantee:.6g} at "
+                f"delta = {float(self.delta):g} (replace-one)"
+            )
+        return (
+            f"(epsilon, delta) = ({guarantee:.6g}, {float(self.delta):g})-DP, replace-one "
+            f"(per-iteration analysis, {self.conversion})"
+        )
+
+    def __repr__(self) -> str:
+        text = super().__repr__()
+        return f"{text}  # {self.NOMINAL}" if self._nominal() else text
+
+    def card(self) -> dict:
+        """Generator card (see :meth:`TabularSynthesizer.card`) plus the privacy status.
+
+        Extra keys: ``differentially_private`` (bool: is the accounting a guarantee),
+        ``nominal_epsilon`` (``epsilon``), ``privacy`` (one sentence; under
+        ``composition="per_sample"`` it says the ε is the nominal ε of the reference code, not an
+        (ε, δ) guarantee) and, once fitted, ``epsilon_guarantee`` and
+        ``epsilon_lower_bound`` (:func:`~synthtrust.privacy.rdp.gswgan_epsilon_lower_bound` of
+        the iterations run).
+        """
+        info = super().card()
+        private = float(self.noise_multiplier) > 0
+        info.update(
+            differentially_private=private and not self._nominal(),
+            nominal_epsilon=float(self.epsilon),
+        )
+        if getattr(self, "_fitted", False):
+            kw = self._accountant_kwargs(self.n_discriminators_)
+            kw.update(composition="per_iteration", conversion="pld")
+            lower = gswgan_epsilon_lower_bound(self.iterations_, **kw) if private else math.inf
+            info.update(
+                privacy=self.privacy_,
+                epsilon_guarantee=self.epsilon_guarantee_,
+                epsilon_lower_bound=lower,
+            )
+        elif self._nominal():
+            info["privacy"] = f"epsilon is the {self.NOMINAL}"
+        else:
+            info["privacy"] = "(epsilon, delta)-DP, replace-one (per-iteration analysis)"
+        return info
+
     def _record(self, ledger: PrivacyLedger, iterations: int, eps: float) -> None:
         b, s = int(self.batch_size), float(self.noise_multiplier)
         c = math.inf if self.clip_bound is None else float(self.clip_bound)
+        guarantee = self._guarantee(iterations)
+        nominal = (
+            f"; epsilon = {eps:.6g} by the reference's per-sample accounting is the {self.NOMINAL}"
+            if self._nominal() and s > 0
+            else ""
+        )
         ledger.record(
             mechanism="subsampled_gaussian",
-            epsilon=eps,
+            epsilon=guarantee,
             delta=float(self.delta) if s > 0 else 0.0,
             rho=None,
             sensitivity=SENSITIVITY * c / b,
@@ -293,8 +391,9 @@ class GSWGAN(GSWGANTraining, TabularSynthesizer):
             note=(
                 f"GS-WGAN: {iterations} iterations x B={b} sanitised per-sample gradients; "
                 f"1 of K={self.n_discriminators_} disjoint shards per iteration (q=1/K, without "
-                f"replacement), sigma={s}, C={c}; RDP via dp-accounting 0.6.0, replace-one, "
-                f"{self.composition} composition, {self.conversion} conversion"
+                f"replacement), sigma={s}, C={c}; replace-one; epsilon of the per-iteration "
+                f"analysis (dp-accounting 0.6.0 PLD)"
+                + nominal
                 + ("" if s > 0 else "; NON-PRIVATE mode (noise_multiplier=0)")
             ),
         )
@@ -340,7 +439,13 @@ class GSWGAN(GSWGANTraining, TabularSynthesizer):
         self._ema = ema
         self.iterations_ = total_it
         self.epsilon_spent_ = self._epsilon(total_it)
-        self.wasserstein_ = wass
+        self.epsilon_guarantee_ = self._guarantee(total_it)
+        self.differentially_private_ = private and not self._nominal()
+        self.privacy_ = self._privacy_sentence(
+            total_it, self.epsilon_spent_, self.epsilon_guarantee_
+        )
+        if self.track_wasserstein:
+            self.wasserstein_ = wass
         self._snapshots = dict(zip(cp_eps, snaps, strict=True))
         self.checkpoints_ = {c: (t, self._epsilon(t)) for c, t in zip(cp_eps, cp_it, strict=True)}
         self._record(self.ledger_, total_it, self.epsilon_spent_)
@@ -455,7 +560,10 @@ class GSWGAN(GSWGANTraining, TabularSynthesizer):
         new._checkpoint_seeds = []
         new.iterations_ = its
         new.epsilon_spent_ = eps_spent
-        new.wasserstein_ = self.wasserstein_[:its].copy()
+        new.epsilon_guarantee_ = self._guarantee(its)
+        new.privacy_ = self._privacy_sentence(its, eps_spent, new.epsilon_guarantee_)
+        if self.track_wasserstein:
+            new.wasserstein_ = self.wasserstein_[:its].copy()
         new._rng = np.random.default_rng(self._checkpoint_seeds[i])
         new.ledger_ = PrivacyLedger()
         new._record(new.ledger_, its, eps_spent)
