@@ -30,7 +30,7 @@ of an iteration counted as a query on its own subsample (``composition="per_samp
 iteration all come from the *same* discriminator, i.e. from one subsample; the standard analysis
 of what the code does (``composition="per_iteration"``: one subsampling event per iteration,
 releasing B gradients at once; the package's default) gives, for K = 500, B = 32, σ = 1.07,
-δ = 1e-5, ε ≈ 20.6 after a single iteration and ε ≈ 29.7 / 52 / 229 at the iterations the
+δ = 1e-5, ε ≈ 20.6 after a single iteration and ε ≈ 29.7 / 60 / 229 at the iterations the
 reference accounting labels ε = 1 / 2 / 10 (15 / 249 / 4 987 iterations), and the worst case's
 lower bound is within 2 % of it: the true ε of what the code ran is at least that
 (:func:`accounting_table`, :func:`synthtrust.privacy.rdp.gswgan_epsilon_lower_bound`). The rows
