@@ -9,6 +9,7 @@ Examples::
     synthtrust book --preset default
     synthtrust fidelity --train t.csv --holdout h.csv --synthetic s.csv --json r.json --html r.html
     synthtrust audit --generator mygen:MyGenerator --card card.yaml --json a.json --html a.html
+    synthtrust dp-audit --mode replay --generator mygen:MyGenerator --epsilon 1 --strict
     synthtrust compare runs/before/auditing _build/runs/default/auditing
 
 Set ``SYNTHTRUST_DEBUG=1`` to see the traceback of such errors.
@@ -560,8 +561,18 @@ def _add_dp_audit(sub) -> None:
         "codes of columns c0, c1, c2 with 2 levels; or --data, your table), score every fit, and "
         "bound the epsilon its "
         "code spends (Clopper-Pearson, 1 - alpha). 'violation' if the bound exceeds the claim; "
-        "'underpowered' if no result of this many fits could. The class is constructed with "
-        "epsilon=, delta=, domain= and random_state= when it takes them.",
+        "'underpowered' if no result of this many fits could. --mode replay instead fits it once "
+        "on each dataset with one seed (--seed), records every noisy measurement (synthtrust."
+        "privacy calls; laplace/normal draws of its random_state Generator added to a query) and "
+        "reports a 'violation' if the calls differ, a sensitivity exceeds the declared one, or "
+        "the epsilon the observed sensitivities imply exceeds the claim. The class is "
+        "constructed with epsilon=, delta=, domain= and random_state= when it takes them.",
+    )
+    p.add_argument(
+        "--mode",
+        default="game",
+        choices=("game", "replay"),
+        help="the distinguishing game (default) or the grey-box replay of two fits",
     )
     _add_generator_options(p)
     p.add_argument("--epsilon", type=positive_float, required=True, help="the claimed epsilon")
@@ -622,8 +633,9 @@ def _add_dp_audit(sub) -> None:
     )
     _add_report_options(
         p,
-        html="write the report (verdict, bound, ceiling, counts) as an offline HTML page",
-        strict="exit with status 1 on a violation and 3 when underpowered",
+        html="write the report (verdict, bound or recorded calls) as an offline HTML page",
+        strict="exit with status 1 on a violation and 3 when underpowered (replay: nothing "
+        "recorded)",
     )
     p.set_defaults(handler=_cmd_dp_audit)
 
@@ -645,22 +657,24 @@ def _check_outputs(args, inputs=()) -> None:
 
 
 def _cmd_dp_audit(args) -> int:
-    from synthtrust.dp_audit.command import run_dp_audit
-    from synthtrust.report import render_dp_audit_html
+    from synthtrust.dp_audit.command import run_dp_audit, run_replay_audit
+    from synthtrust.report import render_dp_audit_html, render_replay_audit_html
 
     _check_outputs(args)
     if args.cache is not None:
         check_folder(args.cache, "--cache")
-    result = run_dp_audit(args)
+    replay = args.mode == "replay"
+    result = (run_replay_audit if replay else run_dp_audit)(args)
+    render = render_replay_audit_html if replay else render_dp_audit_html
     _write_outputs(
         (
             ("json", args.json, _text(result.to_json)),
-            ("html", args.html, _text(lambda: render_dp_audit_html(result))),
+            ("html", args.html, _text(lambda: render(result))),
         )
     )
     if not args.strict:
         return 0
-    return {"violation": 1, "underpowered": 3}.get(result.verdict, 0)
+    return {"violation": 1, "underpowered": 3, "nothing recorded": 3}.get(result.verdict, 0)
 
 
 # --------------------------------------------------------------------------------------------

@@ -1,8 +1,9 @@
 """Standalone, offline HTML pages of the package's results, one entry point per result kind:
 :func:`render_holdout_html` (a :class:`synthtrust.fidelity.HoldoutReport`),
-:func:`render_audit_html` (a :class:`synthtrust.audit.AuditResult`) and
-:func:`render_dp_audit_html` (a :class:`synthtrust.dp_audit.DPAuditResult`). Each returns the
-page as a string; results themselves only give ``to_dict`` and ``to_json``.
+:func:`render_audit_html` (a :class:`synthtrust.audit.AuditResult`),
+:func:`render_dp_audit_html` (a :class:`synthtrust.dp_audit.DPAuditResult`) and
+:func:`render_replay_audit_html` (a :class:`synthtrust.dp_audit.ReplayAuditResult`). Each returns
+the page as a string; results themselves only give ``to_dict`` and ``to_json``.
 
 :func:`render_holdout_html` returns one self-contained page: the summary table (the synthetic
 data's F1/F2/F3 and DCR figures beside the holdout's reference values, as the rows of Platzer &
@@ -25,6 +26,7 @@ from __future__ import annotations
 import copy
 import functools
 import html
+import json as _json
 import re
 from typing import Any
 
@@ -33,6 +35,7 @@ import numpy as np
 import pandas as pd
 
 from synthtrust import charts
+from synthtrust._result import json_value
 from synthtrust._validation import check_instance
 
 __all__ = [
@@ -42,6 +45,7 @@ __all__ = [
     "render_audit_html",
     "render_dp_audit_html",
     "render_holdout_html",
+    "render_replay_audit_html",
     "tvd_bar_chart",
 ]
 
@@ -459,5 +463,139 @@ def render_dp_audit_html(result, *, title: str | None = None) -> str:
         'of this many fits could exceed the claim. "no violation detected" is no proof of '
         "differential privacy. Method: the distinguishing game with a Clopper–Pearson bound "
         "(Jagielski et al. 2020; Nasr et al. 2023), computed by synthtrust.dp_audit.</p>",
+    ]
+    return _page(title, meta, body)
+
+
+def _number(x, fmt: str = ".4g") -> str:
+    """A float for a table cell: "–" for None or NaN (nothing declared or accounted)."""
+    if x is None or (isinstance(x, float) and np.isnan(x)):
+        return "–"
+    return format(x, fmt)
+
+
+def _replay_chart(result) -> alt.LayerChart | None:
+    """The claim beside the ε the recorded calls imply (None when that ε is not finite)."""
+    if not np.isfinite(result.implied_epsilon):
+        return None
+    marks = pd.DataFrame(
+        [
+            {"what": "claimed ε", "epsilon": result.epsilon},
+            {"what": "implied by the observed Δ", "epsilon": result.implied_epsilon},
+        ]
+    )
+    order = list(marks.what)
+    y = alt.Y("what:N", sort=order, title=None)
+    x = alt.X("epsilon:Q", title="ε (nats)", scale=alt.Scale(zero=True))
+    color = alt.Color(
+        "what:N", sort=order, legend=None, scale=alt.Scale(range=["#333333", HOLDOUT_COLOR])
+    )
+    bars = alt.Chart(marks).mark_bar(height=14).encode(x=x, y=y, color=color)
+    text = (
+        alt.Chart(marks)
+        .mark_text(align="left", dx=4)
+        .encode(x=x, y=y, text=alt.Text("epsilon:Q", format=".3f"))
+    )
+    return alt.layer(bars, text).properties(width=420, height=60)
+
+
+def render_replay_audit_html(result, *, title: str | None = None) -> str:
+    """A replay audit (:class:`synthtrust.dp_audit.ReplayAuditResult`) as one standalone offline
+    HTML page: the verdict and its reasons, the generator, its parameters, the relation and the
+    two datasets, the implied privacy loss, and every recorded call of the run on D against the
+    same call on D′."""
+    title = title or f"Replay audit: does {result.generator} keep ε = {result.epsilon:g}?"
+    data = result.datasets
+    meta = (
+        f"{result.generator} · {result.neighbouring.replace('_', '-')} neighbours · D: "
+        f"{data['records_d']:,} records, D′: {data['records_d_prime']:,} ({data['source']}) · "
+        f"seed {result.random_state}"
+    )
+    reasons = "".join(f"<li>{html.escape(r)}</li>" for r in result.reasons)
+    quantities = _table(
+        ["quantity", "value"],
+        [
+            ["claim (ε, δ)", f"({result.epsilon:g}, {result.delta:g})"],
+            ["ε implied by the observed sensitivities", _number(result.implied_epsilon)],
+            ["of which pure ε (Laplace, exponential)", _number(result.epsilon_pure)],
+            ["ρ of the Gaussian calls (zCDP)", _number(result.rho_gaussian)],
+            ["largest observed / declared sensitivity", _number(result.statistic)],
+            ["recorded calls on D / D′", f"{result.n_calls:,} / {result.n_calls_prime:,}"],
+            ["same sequence of calls", "yes" if result.sequences_match else result.mismatch],
+        ],
+    )
+    setting = _table(
+        ["", "value"],
+        [
+            ["generator", result.generator],
+            *[
+                [f"parameter {k}", _json.dumps(json_value(v), default=str)]
+                for k, v in result.params.items()
+            ],
+            ["neighbouring relation", result.neighbouring.replace("_", "-")],
+            ["D", f"{data['records_d']:,} records ({data['source']})"],
+            ["D′", f"{data['records_d_prime']:,} records"],
+            ["canary (in D′)", _json.dumps(data["canary"])],
+            [
+                "record of D it replaces",
+                "none (add/remove)" if data["removed"] is None else _json.dumps(data["removed"]),
+            ],
+            ["domain (levels)", _json.dumps(data["domain"])],
+            ["rows sampled after each fit", result.n_synthetic],
+        ],
+        numeric_from=2,
+    )
+    rows = [
+        [
+            r["call"],
+            r["phase"],
+            r["mechanism"],
+            r["caller"],
+            r["norm"],
+            tuple(r["shape"]),
+            *(_number(r[k]) for k in ("scale", "declared", "observed", "ratio", "epsilon", "rho")),
+            "violation" if r["violation"] else "",
+        ]
+        for r in result.table.to_dict(orient="records")
+    ]
+    calls = _table(
+        [
+            "call",
+            "phase",
+            "mechanism",
+            "caller",
+            "norm",
+            "shape",
+            "scale",
+            "declared Δ",
+            "observed Δ",
+            "observed / declared",
+            "ε",
+            "ρ",
+            "",
+        ],
+        rows,
+        5,
+    )
+    notes = "".join(f"<li>{html.escape(n)}</li>" for n in result.notes)
+    chart = _replay_chart(result)
+    body = [
+        "<h2>Verdict</h2>",
+        f"<p><strong>{html.escape(result.verdict)}</strong></p>",
+        f"<ul>{reasons}</ul>" if reasons else "",
+        quantities,
+        "" if chart is None else _chart_html(chart),
+        "<h2>Generator and datasets</h2>",
+        setting,
+        "<h2>The recorded calls</h2>",
+        calls if rows else "<p>No call was recorded.</p>",
+        f'<ul class="note">{notes}</ul>' if notes else "",
+        '<p class="note">The generator was fitted (and sampled) on D and on its neighbour D′ '
+        "with the same random_state; the run on D′ got D's noisy outputs back, so only "
+        "data-dependent control flow can make the calls differ. Observed Δ is the distance of "
+        "the two query values in the call's norm; a numpy draw declares none, so the ε it "
+        'implies is the check. "no violation detected" is no proof of differential privacy: '
+        "one pair of neighbours can refute a claim, never prove it. Method: Re:cord-play "
+        "(Cebere et al. 2026), computed by synthtrust.dp_audit.replay.</p>",
     ]
     return _page(title, meta, body)

@@ -37,7 +37,14 @@ def test_curator_evaluate_json_callable_and_ledger(pima_split):
     train, test = pima_split
     model = P.fit_classifier("linear_svm", train, TARGET, 0)
     curator = P.Curator(test, TARGET)
-    assert curator.n_test == len(test) and curator.positive == 1 and curator.labels == [0, 1]
+    assert curator.positive == 1 and curator.labels == [0, 1]
+    # add/remove (the default): the size is not released; replace-one: n public
+    assert curator.n_test is None and not curator.n_public
+    public = P.Curator(test, TARGET, neighbouring="replace_one")
+    assert public.n_test == len(test) and public.n_public
+    assert repr(public).startswith(f"Curator(n_test={len(test)} (replace-one: n public), ")
+    with pytest.raises(ValueError, match=rf"shape \(3,\).*expected \({len(test)},\)"):
+        public.evaluate(lambda X: np.zeros(3), 1.0)
     true_cm = P.confusion_matrix(test[TARGET].to_numpy(), model.predict(test.drop(columns=TARGET)))
     rel = curator.evaluate(json.dumps(P.export_model(model)), 1e6, random_state=0)
     np.testing.assert_array_equal(rel.matrix, true_cm)
@@ -46,7 +53,7 @@ def test_curator_evaluate_json_callable_and_ledger(pima_split):
     curator.evaluate(P.export_model(model), 0.3, random_state=1)
     assert len(curator.ledger) == 3
     assert curator.ledger.total_epsilon == pytest.approx(2e6 + 0.3)  # sequential composition
-    with pytest.raises(ValueError, match="shape"):
+    with pytest.raises(ValueError, match=r"shape \(3,\), which does not match the test set"):
         curator.evaluate(lambda X: np.zeros(3), 1.0)
     with pytest.raises(ValueError, match=r"label\(s\) \[7\]"):
         curator.evaluate(lambda X: np.full(len(X), 7), 1.0)

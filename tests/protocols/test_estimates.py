@@ -28,8 +28,12 @@ def test_protocol_a_and_b_and_truth(pima_split):
     ledger = PrivacyLedger()
     syn_b = syn.iloc[: len(train)]
     res_b = P.protocol_b(syn_b, test, TARGET, "knn", 1e6, random_state=4, ledger=ledger)
-    assert res_b.protocol == "B" and (res_b.n_train, res_b.n_test) == (614, 154)
+    # add/remove (the default): the test-set size is not released
+    assert res_b.protocol == "B" and (res_b.n_train, res_b.n_test) == (614, None)
     assert ledger.total_epsilon == 1e6 and len(ledger) == 1
+    assert res_b.release.noisy.sum() == pytest.approx(154, abs=1e-3)  # its DP estimate
+    public = P.protocol_b(syn_b, test, TARGET, "knn", 1e6, 4, neighbouring="replace_one")
+    assert public.n_test == 154  # replace-one: n public
     truth = P.true_performance(syn_b, test, TARGET, "knn", random_state=0)
     assert truth.protocol == "truth"
     np.testing.assert_array_equal(res_b.confusion, truth.confusion)  # no noise at ε = 1e6

@@ -17,7 +17,8 @@ from synthtrust.privacy import PrivacyLedger
 
 
 class BootstrapStub:
-    """A trivial non-DP 'synthesizer': resamples the training rows with replacement."""
+    """A trivial non-DP 'synthesizer': resamples the training rows with replacement (its own
+    size, ``sample()`` without ``n``, is the number of training rows)."""
 
     def __init__(self, epsilon, random_state):
         self.epsilon = epsilon
@@ -27,7 +28,8 @@ class BootstrapStub:
         self.data = data.reset_index(drop=True)
         return self
 
-    def sample(self, n):
+    def sample(self, n=None):
+        n = len(self.data) if n is None else n
         idx = self.rng.integers(0, len(self.data), size=n)
         return self.data.iloc[idx].reset_index(drop=True)
 
@@ -129,38 +131,125 @@ def test_evaluate_repetition_bad_input(pima):
 
 
 class ShortStub(BootstrapStub):
-    def sample(self, n):
-        return super().sample(n - 1)
+    def sample(self, n=None):
+        return super().sample(n).iloc[:-1]
 
 
 class NoTargetStub(BootstrapStub):
-    def sample(self, n):
+    def sample(self, n=None):
         return super().sample(n).drop(columns=TARGET)
 
 
 class ArrayStub(BootstrapStub):
-    def sample(self, n):
+    def sample(self, n=None):
         return super().sample(n).to_numpy()
 
 
 @pytest.mark.parametrize(
-    ("stub", "exc", "match"),
+    ("stub", "neighbouring", "exc", "match"),
     [
-        (ShortStub, ValueError, r"sample\(768\) returned 767 rows; it must return 768"),
-        (NoTargetStub, ValueError, r"the Protocol A sample lacks the column\(s\) \['Outcome'\]"),
-        (ArrayStub, TypeError, r"sample\(768\) must return a pandas DataFrame, got ndarray"),
+        # replace-one (n public): the exact sizes, A (614 + 154) first
+        (
+            ShortStub,
+            "replace_one",
+            ValueError,
+            r"sample\(768\) returned 767 rows; it must return 768",
+        ),
+        (
+            NoTargetStub,
+            "replace_one",
+            ValueError,
+            r"the Protocol A sample lacks the column\(s\) \['Outcome'\]",
+        ),
+        (
+            ArrayStub,
+            "replace_one",
+            TypeError,
+            r"sample\(768\) must return a pandas DataFrame, got ndarray",
+        ),
+        # add/remove: B is the stub's own 613 rows, A round(613 / 0.8) = 766
+        (
+            ShortStub,
+            "add_remove",
+            ValueError,
+            r"sample\(766\) returned 765 rows; it must return 766",
+        ),
+        (
+            NoTargetStub,
+            "add_remove",
+            ValueError,
+            r"the Protocol B sample lacks the column\(s\) \['Outcome'\]",
+        ),
+        (
+            ArrayStub,
+            "add_remove",
+            TypeError,
+            r"sample\(\) must return a pandas DataFrame, got ndarray",
+        ),
     ],
 )
-def test_evaluate_repetition_refuses_a_bad_sample(pima, stub, exc, match):
+def test_evaluate_repetition_refuses_a_bad_sample(pima, stub, neighbouring, exc, match):
     with pytest.raises(exc, match=match):
-        P.evaluate_repetition(pima, TARGET, stub, 1.0, ["linear_svm"], random_state=0)
+        P.evaluate_repetition(
+            pima, TARGET, stub, 1.0, ["linear_svm"], random_state=0, neighbouring=neighbouring
+        )
+
+
+def test_evaluate_repetition_sizes_follow_the_neighbouring_relation(pima):
+    """Replace-one asks for the exact |train| + |test| and |train|; add/remove asks B for no
+    size and A for the split rule's estimate from B's; a stub that needs ``n`` is refused
+    under add/remove only (before it is fitted); the frame's ``attrs`` say which."""
+    calls = []
+
+    class Recording(BootstrapStub):
+        """Its own size is 100 rows fewer than the training data."""
+
+        def sample(self, n=None):
+            out = super().sample(len(self.data) - 100 if n is None else n)
+            calls.append((n, len(out)))
+            return out
+
+    exact = P.evaluate_repetition(
+        pima, TARGET, Recording, 1.0, ["knn"], random_state=0, neighbouring="replace_one"
+    )
+    assert calls == [(768, 768), (614, 614)]
+    assert exact.attrs == {"neighbouring": "replace_one", "synthetic_sizes": "exact"}
+    calls.clear()
+    own = P.evaluate_repetition(pima, TARGET, Recording, 1.0, ["knn"], random_state=0)
+    assert calls == [(None, 514), (642, 642)]  # round(514 / 0.8) = round(642.5) = 642
+    assert own.attrs == {"neighbouring": "add_remove", "synthetic_sizes": "synthesizer"}
+
+    class NeedsN(BootstrapStub):
+        fitted = False
+
+        def fit(self, data):
+            NeedsN.fitted = True
+            return super().fit(data)
+
+        def sample(self, n):
+            return super().sample(n)
+
+    with pytest.raises(TypeError, match=r"sample\(\) without n.*its sample\(n\) needs n"):
+        P.evaluate_repetition(pima, TARGET, NeedsN, 1.0, ["knn"], random_state=0)
+    assert not NeedsN.fitted
+    P.evaluate_repetition(
+        pima, TARGET, NeedsN, 1.0, ["knn"], random_state=0, neighbouring="replace_one"
+    )
+    assert NeedsN.fitted
+
+    class Empty(BootstrapStub):
+        def sample(self, n=None):
+            return super().sample(n).iloc[:0]
+
+    with pytest.raises(ValueError, match=r"sample\(\) returned no rows"):
+        P.evaluate_repetition(pima, TARGET, Empty, 1.0, ["knn"], random_state=0)
 
 
 def test_evaluate_repetition_sample_columns_follow_the_real_data(pima):
     """A sample with its columns in another order and an extra column is aligned to ``real``."""
 
     class Shuffled(BootstrapStub):
-        def sample(self, n):
+        def sample(self, n=None):
             out = super().sample(n)
             return out[out.columns[::-1]].assign(extra=1)
 

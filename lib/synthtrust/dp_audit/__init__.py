@@ -8,11 +8,16 @@ probability at most α; a bound below it proves nothing (the report says how hig
 budget of fits could reach, and calls an audit that could not refute the claim
 **underpowered**). :func:`one_run_audit` bounds ε from a single fit with many canaries
 (:mod:`.one_run`). :mod:`.planted` holds planted bugs, the audit's positive controls.
+:func:`replay_audit` is the grey-box replay (:mod:`.replay`): one fit on each of the two
+datasets with the same seed, every noisy measurement recorded, and a **violation** when the
+calls differ, a sensitivity exceeds the declared one, or the ε the observed sensitivities imply
+exceeds the claim.
 
 Beside :mod:`synthtrust.audit`, which audits generator cards (what a generator's output may
 depend on), this package audits the privacy claim itself.
 
-Source: ``jagielski2020``, ``nasr2023``, ``steinke2023``, ``annamalai2024``, ``ganev2026``.
+Source: ``jagielski2020``, ``nasr2023``, ``steinke2023``, ``annamalai2024``, ``ganev2026``,
+``cebere2026``.
 """
 
 from .bounds import (
@@ -27,6 +32,7 @@ from .bounds import (
 from .canary import NEIGHBOURING, Worlds, from_data, rare_cell, worst_case
 from .game import SCORES, VERDICTS, DPAuditResult, declared_relation, dp_audit, fit_and_score
 from .one_run import OneRunResult, one_run_audit
+from .replay import REPLAY_VERDICTS, RecordingGenerator, ReplayAuditResult, replay_audit
 from .scores import (
     canary_counts,
     canary_subsets,
@@ -37,10 +43,13 @@ from .scores import (
 
 __all__ = [
     "NEIGHBOURING",
+    "REPLAY_VERDICTS",
     "SCORES",
     "VERDICTS",
     "DPAuditResult",
     "OneRunResult",
+    "RecordingGenerator",
+    "ReplayAuditResult",
     "Worlds",
     "canary_counts",
     "canary_subsets",
@@ -59,6 +68,7 @@ __all__ = [
     "one_run_audit",
     "one_run_epsilon_lower_bound",
     "rare_cell",
+    "replay_audit",
     "whitebox_score",
     "worst_case",
 ]

@@ -1,6 +1,7 @@
-"""``synthtrust dp-audit``: the audit of a user's generator class from the command line, with a
-cost estimate from pilot fits before it starts (the CLI in :mod:`synthtrust.cli` declares the
-arguments and writes the outputs)."""
+"""``synthtrust dp-audit``: the audit of a user's generator class from the command line — the
+distinguishing game (``--mode game``), with a cost estimate from pilot fits before it starts, or
+the replay of two fits on neighbouring datasets (``--mode replay``, :mod:`.replay`). The CLI in
+:mod:`synthtrust.cli` declares the arguments and writes the outputs."""
 
 from __future__ import annotations
 
@@ -9,13 +10,26 @@ import inspect
 import time
 
 from .._user_generator import GeneratorFactory
-from .canary import from_data, worst_case
-from .game import DPAuditResult, declared_relation, dp_audit, fit_and_score
+from .canary import NEIGHBOURING, from_data, worst_case
+from .game import DPAuditResult, dp_audit, fit_and_score
+from .replay import ReplayAuditResult, replay_audit
 
-__all__ = ["estimate_hours", "run_dp_audit"]
+__all__ = ["GAME_ONLY", "estimate_hours", "run_dp_audit", "run_replay_audit"]
 
 #: Fits timed per world before the audit starts.
 _PILOT_FITS = 4
+
+#: The options of the game that the replay has no use for, with their defaults (the parser's:
+#: ``tests/test_cli_dp_audit_replay.py`` checks them); given otherwise, --mode replay refuses.
+GAME_ONLY = {
+    "score": "auto",
+    "fits": 2000,
+    "alpha": 0.05,
+    "max_hours": 2.0,
+    "cache": None,
+    "n_jobs": None,
+    "dask": None,
+}
 
 
 def _factory(args, cls: type, domain: dict) -> GeneratorFactory:
@@ -87,6 +101,26 @@ def _worlds(args, relation: str):
         raise ValueError(f"--data {args.data}: {exc}") from None
 
 
+def _relation(args, cls: type) -> str:
+    """``--neighbouring``, or the relation the class declares (in the command line's words)."""
+    if args.neighbouring is not None:
+        return args.neighbouring.replace("-", "_")
+    declared = getattr(cls, "neighbouring", None)
+    if declared is None:
+        raise ValueError(
+            f"--neighbouring must be given: {args.generator} declares no neighbouring relation "
+            "(no 'neighbouring' attribute); pass --neighbouring add-remove or "
+            "--neighbouring replace-one"
+        )
+    relation = str(declared).replace("-", "_")
+    if relation not in NEIGHBOURING:
+        raise ValueError(
+            f"--generator {args.generator} declares neighbouring = {declared!r}; pass "
+            "--neighbouring add-remove or --neighbouring replace-one"
+        )
+    return relation
+
+
 def run_dp_audit(args) -> DPAuditResult:
     """Run the audit the parsed ``args`` of ``synthtrust dp-audit`` describe; print the pilot's
     estimate and the result's summary.
@@ -99,7 +133,7 @@ def run_dp_audit(args) -> DPAuditResult:
     from joblib import cpu_count
 
     cls = GeneratorFactory(args.generator, args.params).cls()  # checks the spec and the class
-    relation = (args.neighbouring or declared_relation(cls)).replace("-", "_")
+    relation = _relation(args, cls)
     worlds = _worlds(args, relation)
     factory = _factory(args, cls, worlds.domain)
     per_fit = _pilot(factory, worlds, args)
@@ -116,5 +150,56 @@ def run_dp_audit(args) -> DPAuditResult:
             "raise --max-hours or lower --fits"
         )
     result = _run(factory, worlds, args)
+    print(result.summary())
+    return result
+
+
+def _refuse_game_only_options(args) -> None:
+    """One-line errors, in the command line's words, for what ``--mode replay`` cannot use."""
+    for dest, default in GAME_ONLY.items():
+        if getattr(args, dest, default) != default:
+            flag = "--" + dest.replace("_", "-")
+            raise ValueError(f"{flag} belongs to --mode game; --mode replay makes two fits")
+    if not 0 <= args.delta < 1:
+        raise ValueError(f"--delta must be in [0, 1), got {args.delta:g}")
+    if "random_state" in args.params:
+        raise ValueError("--params: leave out random_state; --mode replay sets it (--seed)")
+
+
+def run_replay_audit(args) -> ReplayAuditResult:
+    """The replay audit (:func:`~synthtrust.dp_audit.replay.replay_audit`) the parsed ``args``
+    of ``synthtrust dp-audit --mode replay`` describe; print the setting and the one-line
+    summary.
+
+    Raises
+    ------
+    ValueError
+        A bad generator or parameter, an option of the game, a fit that raised.
+    """
+    _refuse_game_only_options(args)
+    cls = GeneratorFactory(args.generator, args.params).cls()  # checks the spec and the class
+    relation = _relation(args, cls)
+    worlds = _worlds(args, relation)
+    factory = _factory(args, cls, worlds.domain)
+    source = (
+        f"--data {args.data}"
+        if args.data is not None
+        else (f"worst case: --base-records {args.base_records}")
+    )
+    print(
+        f"generator: {args.generator}; claim: epsilon = {args.epsilon:g}, delta = {args.delta:g}, "
+        f"{relation.replace('_', '-')}; replay: fit and sample on D ({len(worlds.without)} "
+        f"records) and D′ ({len(worlds.with_canary)} records), seed {args.seed}"
+    )
+    with _one_line_errors(args.generator):
+        result = replay_audit(
+            factory,
+            args.epsilon,
+            delta=args.delta,
+            neighbouring=relation,
+            worlds=worlds,
+            random_state=args.seed,
+            source=source,
+        )
     print(result.summary())
     return result

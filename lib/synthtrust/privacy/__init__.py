@@ -13,6 +13,9 @@
 * :mod:`~synthtrust.privacy.gradients` — :func:`sanitize_gradients` (per-sample clipping plus
   Gaussian noise, GS-WGAN's sanitiser; needs the ``[gan]`` extra).
 * :mod:`~synthtrust.privacy.ledger` — :class:`PrivacyLedger`.
+* :mod:`~synthtrust.privacy.replay` — the grey-box replay audit: :func:`record_mechanisms`
+  records every mechanism call (:class:`MechanismCall`), :func:`compare_replays` compares the
+  calls of two runs on neighbouring datasets (:class:`ReplayResult`).
 """
 
 from .accounting import cdp_delta, cdp_epsilon, cdp_rho, pure_to_zcdp
@@ -28,13 +31,17 @@ from .mechanisms import (
 )
 from .pate import noisy_vote_labels, pate_epsilon, pate_moments, pate_noise_for_budget
 from .rdp import gswgan_epsilon, gswgan_max_iterations, rdp_to_epsilon, sampled_gaussian_rdp
+from .replay import MechanismCall, ReplayResult, compare_replays, record_mechanisms
 
 __all__ = [
     "LedgerEntry",
+    "MechanismCall",
     "PrivacyLedger",
+    "ReplayResult",
     "cdp_delta",
     "cdp_epsilon",
     "cdp_rho",
+    "compare_replays",
     "discrete_laplace",
     "discrete_laplace_pmf",
     "exponential_mechanism",
@@ -50,5 +57,6 @@ __all__ = [
     "pate_noise_for_budget",
     "pure_to_zcdp",
     "rdp_to_epsilon",
+    "record_mechanisms",
     "sampled_gaussian_rdp",
 ]

@@ -8,8 +8,11 @@ Source: Chen, Orekondy & Fritz (NeurIPS 2020) [``chen2020``]; ``dp_conv_hook`` /
 
 from __future__ import annotations
 
+import math
+
 from .._optional import import_optional
 from .._validation import check_real
+from .replay import record_call
 
 __all__ = ["SENSITIVITY", "sanitize_gradients"]
 
@@ -42,7 +45,11 @@ def sanitize_gradients(grad, clip_bound: float, noise_multiplier: float, generat
 
     One call is one release: one ``torch.normal`` draw of std 2σC/B. No ledger entry is written
     here: the caller's Rényi-DP accountant composes the releases (:mod:`synthtrust.privacy.rdp`)
-    and records one entry with ``draws`` = the number of calls.
+    and records one entry with ``draws`` = the number of calls. Inside
+    :func:`~synthtrust.privacy.replay.record_mechanisms` the release is recorded with the
+    clipped rows as its value and the L2 sensitivity 2C/√B of the whole batch (all B rows come
+    from the same critic, so all may change: the per-iteration analysis of
+    :mod:`synthtrust.privacy.rdp`).
 
     Raises
     ------
@@ -70,4 +77,11 @@ def sanitize_gradients(grad, clip_bound: float, noise_multiplier: float, generat
     noise = torch.normal(
         0.0, std, size=grad.shape, generator=generator, dtype=grad.dtype, device=grad.device
     )
-    return out + noise
+    return record_call(
+        "sanitize_gradients",
+        "l2",
+        out,
+        out + noise,
+        sensitivity=SENSITIVITY * clip_bound / math.sqrt(grad.shape[0]),
+        scale=std,
+    )

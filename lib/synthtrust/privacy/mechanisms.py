@@ -9,6 +9,11 @@ pass the sensitivity of one replicate and read the entry as "per replicate".
 
 Floating-point samplers (numpy's Laplace, geometric, normal, Gumbel) are used: fine for research
 and simulation, not hardened against floating-point side channels (Mironov 2012).
+
+Each mechanism returns through :func:`synthtrust.privacy.replay.record_call`, so that inside
+:func:`~synthtrust.privacy.replay.record_mechanisms` its query value, declared sensitivity and
+noise scale are recorded (the grey-box replay audit); outside it the call costs one context
+look-up and changes nothing.
 """
 
 from __future__ import annotations
@@ -21,6 +26,7 @@ import numpy as np
 from .._validation import check_instance, check_random_state
 from .accounting import cdp_rho
 from .ledger import PrivacyLedger
+from .replay import record_call
 
 __all__ = [
     "discrete_laplace",
@@ -167,7 +173,16 @@ def laplace(
             scale=float(np.max(b)),
             note=note,
         )
-    return _out(out, arr.ndim == 0)
+    return record_call(
+        "laplace",
+        "l1",
+        arr,
+        _out(out, arr.ndim == 0),
+        sensitivity=sens,
+        scale=b,
+        epsilon=eps,
+        delta=delta,
+    )
 
 
 # --------------------------------------------------------------------------------------------
@@ -239,7 +254,16 @@ def discrete_laplace(
         ledger.record(
             mechanism="discrete_laplace", epsilon=eps, sensitivity=sens, scale=t, note=note
         )
-    return _out(out, arr.ndim == 0)
+    return record_call(
+        "discrete_laplace",
+        "l1",
+        arr,
+        _out(out, arr.ndim == 0),
+        sensitivity=sens,
+        scale=t,
+        epsilon=eps,
+        delta=0.0,
+    )
 
 
 # --------------------------------------------------------------------------------------------
@@ -330,7 +354,17 @@ def gaussian(
             scale=sigma,
             note=note,
         )
-    return _out(out, arr.ndim == 0)
+    return record_call(
+        "gaussian",
+        "l2",
+        arr,
+        _out(out, arr.ndim == 0),
+        sensitivity=sensitivity,
+        scale=sigma,
+        epsilon=rec_eps,
+        delta=rec_delta or 0.0,
+        rho=rho,
+    )
 
 
 # --------------------------------------------------------------------------------------------
@@ -424,7 +458,18 @@ def exponential_mechanism(
             sensitivity=float(sensitivity),
             note=note or f"{n_sel} selection(s) at epsilon={eps:g} each",
         )
-    return int(idx) if np.ndim(idx) == 0 else idx
+    n_sel = math.prod(logits.shape[:-1])
+    return record_call(
+        "exponential_mechanism",
+        "linf",
+        scores,
+        int(idx) if np.ndim(idx) == 0 else idx,
+        sensitivity=sensitivity,
+        scale=epsilon,
+        epsilon=float(epsilon) * n_sel,
+        delta=0.0,
+        rho=n_sel * float(epsilon) ** 2 / 8,
+    )
 
 
 def exponential_mechanism_counts(
@@ -486,4 +531,16 @@ def exponential_mechanism_counts(
             sensitivity=sens,
             note=note,
         )
-    return out
+    return record_call(
+        "exponential_mechanism_counts",
+        "linf",
+        lambda: (
+            (2 * sens * int(size) / eps) * np.log(p, out=np.full(p.shape, -np.inf), where=p > 0)
+        ),
+        out,
+        sensitivity=sens,
+        scale=eps,
+        epsilon=eps,
+        delta=0.0,
+        rho=eps**2 / (8 * int(size)),
+    )

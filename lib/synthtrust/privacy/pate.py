@@ -45,6 +45,7 @@ from .._validation import (
     check_real_range,
 )
 from .mechanisms import laplace
+from .replay import record_call
 
 __all__ = ["noisy_vote_labels", "pate_epsilon", "pate_moments", "pate_noise_for_budget"]
 
@@ -155,10 +156,21 @@ def noisy_vote_labels(votes, n_teachers: int, noise_multiplier: float, rng) -> n
     ``rng``: numpy Generator, int or None (the Laplace draws, made by
     :func:`~synthtrust.privacy.mechanisms.laplace` in one call). No ledger entry: the cost of the
     labels is what :func:`pate_moments` accumulates, recorded once by the caller with
-    ``draws`` = the number of calls. Errors as :func:`pate_moments`.
+    ``draws`` = the number of calls. Errors as :func:`pate_moments`. Inside
+    :func:`~synthtrust.privacy.replay.record_mechanisms` the call is recorded once, with the
+    votes as its value (L∞ sensitivity 1: one record changes each vote by at most 1).
     """
     k = check_positive_int(n_teachers, "n_teachers")
     lam = check_real_range(noise_multiplier, "noise_multiplier", 0.0)
     v = check_int_array(np.atleast_1d(votes), "votes", 0, k).astype(np.float64)
     noisy = laplace(v, scale=1.0 / lam, random_state=rng)
-    return (noisy > k / 2.0).astype(np.int64)
+    return record_call(
+        "noisy_vote_labels",
+        "linf",
+        v,
+        (noisy > k / 2.0).astype(np.int64),
+        sensitivity=1.0,
+        scale=1.0 / lam,
+        epsilon=lam * v.size,
+        delta=0.0,
+    )

@@ -57,6 +57,15 @@ Design decisions (where the paper is silent, the choice is ours and stated here)
   test set; the training set is disjoint, so the whole protocol is ε-DP (parallel composition).
   Each further evaluation on the same test set spends another ε (the :class:`Curator`'s ledger
   adds them up; §VII).
+* **Test-set size** (Protocol B).  Under add/remove neighbours two neighbouring test sets differ
+  in size, so an exact size would tell them apart with certainty: the curator releases none —
+  ``Curator.n_test`` and Protocol B's ``ProtocolResult.n_test`` are None, the curator's
+  ``repr`` and its error for predictions of the wrong length do not show it.  No separate noisy
+  size is released either: the estimates need none (accuracy and F1 are ratios of the released
+  cells), and the total of the noisy matrix (``ConfusionRelease.noisy.sum()``) is already an
+  unbiased DP estimate of n, post-processing of the charged release (Dwork & Roth 2014
+  [``dwork2014``], Prop. 2.1).  Under replace-one, n is public: ``n_test`` is exact, shown in
+  the ``repr``, and the ledger entry's note says "replace-one: n public".
 * **Post-processing of the noisy matrix**: round each cell to the nearest integer and clip at 0;
   the total is *not* forced to the test-set size (under add/remove it is not public).  Metrics
   are computed from the post-processed matrix.  The raw Laplace output is part of the release too
@@ -65,7 +74,12 @@ Design decisions (where the paper is silent, the choice is ours and stated here)
   ``n_test = ceil(test_size · n)`` (scikit-learn's rule), the rest is training data.  The same
   rule splits the real data and, in Protocol A, the synthetic data.
 * **Synthetic samples** (§IV.C): one generator is fitted per repetition; Protocol A gets a
-  sample of ``|train|`` + ``|test|`` rows and Protocol B a separate, independent sample of ``|train|`` rows.
+  sample of ``|train|`` + ``|test|`` rows and Protocol B a separate, independent sample of
+  ``|train|`` rows.  A sample's size is released with it, so :func:`evaluate_repetition` asks for
+  these exact sizes only under replace-one (n public); under add/remove (its default) the sizes
+  are the synthesizer's own: ``sample()`` without a size for B (a DP estimate n̂ of ``|train|``
+  for the package's add/remove synthesizers), ``round(n̂ / (1 − test_size))`` rows for A.  The
+  result frame's ``attrs["synthetic_sizes"]`` says which (``"synthesizer"`` or ``"exact"``).
 * **Degenerate synthetic data**: a synthetic training set with a single class gives a constant
   classifier that predicts that class (scikit-learn's classifiers refuse one class);
   ``LinearSVC`` convergence warnings are silenced (``max_iter=1000`` as in its default).

@@ -26,6 +26,22 @@ class Curator:
     the test set and is recorded in :attr:`ledger` (sequential composition: k evaluations cost
     kε; paper §VII).
 
+    The size of the test set is public only under replace-one neighbours.  Under add/remove
+    neighbours (the default) two neighbouring test sets differ in size, so an exact size would
+    tell them apart with certainty: the curator releases no exact size, in no attribute,
+    ``repr`` or error message (:attr:`n_test` is None, the message of a model with predictions
+    of the wrong length does not give the expected length).  A DP estimate of the size comes
+    free with every release: the total of its noisy matrix (``release.noisy.sum()``, unbiased,
+    variance 8b²) is post-processing of the ε-DP release already in the ledger, so no
+    separate size query is offered or charged.  Under replace-one neighbours (n public) the
+    exact size is :attr:`n_test`, shown in the ``repr``, and each ledger entry says
+    "replace-one: n public" (Dwork & Roth 2014 [``dwork2014``], Def. 2.4: neighbours at
+    histogram distance 1, i.e. one record added or removed; post-processing, Prop. 2.1).
+
+    The public attributes are ``target``, ``positive`` (resolved), ``labels`` (the two
+    classes), ``neighbouring``, ``ledger`` and the properties :attr:`n_public` and
+    :attr:`n_test`; the test set itself is private.
+
     Parameters
     ----------
     test : DataFrame, shape (n_test, n_features + 1)
@@ -34,7 +50,8 @@ class Curator:
     positive : label, optional
         The positive class (default: 1 / True for {0, 1} / {False, True} labels).
     neighbouring : {"add_remove", "replace_one"}
-        Sensitivity of the release (see :func:`privatize_confusion_matrix`).
+        Sensitivity of the release (see :func:`privatize_confusion_matrix`), and whether the
+        test-set size is public (replace-one) or not (add/remove).
     ledger : PrivacyLedger, optional
         Where the releases are recorded (a new one by default).
 
@@ -45,6 +62,9 @@ class Curator:
         of them; unknown ``neighbouring``.
     TypeError
         ``test`` not a DataFrame; ``ledger`` not a PrivacyLedger.
+
+    Source: Movahedi et al. (2024), §III.A, Fig. 1 (bottom), §VII; Dwork & Roth (2014),
+    Def. 2.4, Prop. 2.1.
     """
 
     def __init__(
@@ -69,10 +89,16 @@ class Curator:
         self._y = test[target].to_numpy()
 
     @property
-    def n_test(self) -> int:
-        """Number of test records (public under replace-one; the analyst knows it anyway in
-        the paper's setup, where the split sizes are fixed)."""
-        return len(self._y)
+    def n_public(self) -> bool:
+        """Whether the test-set size is public: True under replace-one, False under add/remove."""
+        return self.neighbouring == "replace_one"
+
+    @property
+    def n_test(self) -> int | None:
+        """Number of test records under replace-one (n public); None under add/remove, where
+        the exact size would tell neighbouring test sets apart (a DP estimate is the total of a
+        release's noisy matrix, see the class docstring)."""
+        return len(self._y) if self.n_public else None
 
     def _predict(self, model) -> np.ndarray:
         if isinstance(model, (bytes, bytearray, memoryview)):
@@ -90,9 +116,17 @@ class Curator:
                 f"text) or a callable, not a {type(model).__name__}"
             )
         pred = np.asarray(pred)
-        if pred.shape != (self.n_test,):
+        if pred.shape != (len(self._y),):
+            if self.n_public:
+                expected = f"expected ({self.n_test},) (replace-one: n public)"
+            else:
+                expected = (
+                    "expected one label per test record (the test-set size is not public "
+                    "under add/remove neighbours)"
+                )
             raise ValueError(
-                f"the model returned predictions of shape {pred.shape}; expected ({self.n_test},)"
+                f"the model returned predictions of shape {pred.shape}, which does not match "
+                f"the test set; {expected}"
             )
         extra = [v for v in labels_of(pd.Series(pred)) if v not in self.labels]
         if extra:
@@ -123,8 +157,9 @@ class Curator:
             ``model`` is bytes / bytearray / memoryview (a pickle) or another non-JSON object
             such as a fitted estimator.
         ValueError
-            ε ≤ 0; malformed model description; predictions of the wrong shape or with labels
-            the test set does not have.
+            ε ≤ 0; malformed model description; predictions of the wrong shape (the message
+            gives the expected length under replace-one only) or with labels the test set does
+            not have.
         """
         epsilon = check_epsilon(epsilon)
         pred = self._predict(model)
@@ -139,7 +174,8 @@ class Curator:
         )
 
     def __repr__(self) -> str:
+        size = f"n_test={self.n_test} (replace-one: n public)" if self.n_public else "n not public"
         return (
-            f"Curator(n_test={self.n_test}, target={self.target!r}, positive={self.positive!r}, "
+            f"Curator({size}, target={self.target!r}, positive={self.positive!r}, "
             f"neighbouring={self.neighbouring!r}, spent epsilon={self.ledger.total_epsilon:g})"
         )

@@ -28,6 +28,10 @@ from .release import ConfusionRelease
 class ProtocolResult(ResultMixin):
     """Performance of one classifier as seen by one protocol.
 
+    Protocol B's estimates need no test-set size: accuracy and F1 are ratios of the released
+    cells (:func:`accuracy_from_confusion`, :func:`f1_from_confusion`), so under add/remove the
+    size is not released (``n_test``).
+
     Attributes
     ----------
     protocol : {"A", "B", "truth", "reference"}
@@ -37,8 +41,15 @@ class ProtocolResult(ResultMixin):
     classifier : str
     accuracy, f1 : float
     confusion : int64 array (2, 2) ``[[TN, FP], [FN, TP]]`` — for B the released (noisy) matrix.
-    n_train, n_test : int
-        Rows used to train and to test.
+    n_train : int
+        Rows used to train (for A and B: synthetic rows, public).
+    n_test : int or None
+        Rows used to test.  For B the real test set's size, released only when it is public:
+        the exact size under replace-one neighbours (n public), None under add/remove (the
+        default), where it would tell neighbouring test sets apart; ``release.noisy.sum()`` is
+        then a DP estimate of it at no further cost (:class:`Curator`).  For A the synthetic
+        test part (public).  Truth and reference are the experimenter's non-private oracles,
+        not releases: there it is the real test set's size.
     model : the fitted pipeline (analyst side).
     release : ConfusionRelease or None (B only).
     """
@@ -49,7 +60,7 @@ class ProtocolResult(ResultMixin):
     f1: float
     confusion: np.ndarray
     n_train: int
-    n_test: int
+    n_test: int | None
     model: object = field(repr=False, default=None)
     release: ConfusionRelease | None = field(repr=False, default=None)
 
@@ -101,7 +112,7 @@ def _result(protocol, classifier, scores, n_train, n_test, model, release=None) 
         f1=scores["f1"],
         confusion=scores["confusion"],
         n_train=int(n_train),
-        n_test=int(n_test),
+        n_test=None if n_test is None else int(n_test),
         model=model,
         release=release,
     )
@@ -193,6 +204,8 @@ def protocol_b(
     Returns
     -------
     ProtocolResult (protocol ``"B"``): metrics of the released matrix; ``release`` holds it.
+    ``n_test`` is the curator's: the exact size under replace-one (n public), None under
+    add/remove (not released).
 
     Raises
     ------

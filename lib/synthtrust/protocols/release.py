@@ -25,6 +25,9 @@ from .confusion import (
 #: Neighbouring relations accepted by the DP confusion matrix and their L1 sensitivity.
 NEIGHBOURING: dict[str, float] = {"add_remove": 1.0, "replace_one": 2.0}
 
+#: What each relation says about the test-set size, written into the ledger entry's note.
+_SIZE_NOTE = {"add_remove": "add/remove: n not public", "replace_one": "replace-one: n public"}
+
 
 def check_neighbouring(neighbouring) -> float:
     """The L1 sensitivity of the confusion-matrix cells under a neighbouring relation.
@@ -53,7 +56,9 @@ class ConfusionRelease:
     matrix : int64 array (2, 2)
         Post-processed noisy counts ``[[TN, FP], [FN, TP]]``: rounded, clipped at 0.
     noisy : float array (2, 2)
-        The Laplace mechanism's output before post-processing (also DP).
+        The Laplace mechanism's output before post-processing (also DP).  Its total is an
+        unbiased DP estimate of the test-set size (variance 8b², post-processing of this
+        release): the only size a curator releases under add/remove neighbours.
     accuracy, f1 : float
         Metrics of ``matrix`` (accuracy NaN if ``matrix`` sums to 0).
     epsilon : float
@@ -98,7 +103,9 @@ def privatize_confusion_matrix(
     random_state : int, numpy.random.Generator or None
     ledger : PrivacyLedger, optional
         Receives one ``"laplace"`` entry with ε = ``epsilon`` (the 4 disjoint cells form one
-        measurement of L1 sensitivity 1 or 2, so their parallel composition costs ε once).
+        measurement of L1 sensitivity 1 or 2, so their parallel composition costs ε once); its
+        note names the relation and whether n is public ("add/remove: n not public",
+        "replace-one: n public").
     neighbouring : {"add_remove", "replace_one"}
         Sensitivity 1 (scale 1/ε, the default; paper §III.A) or 2 (scale 2/ε).
 
@@ -126,7 +133,7 @@ def privatize_confusion_matrix(
         epsilon=epsilon,
         random_state=random_state,
         ledger=ledger,
-        note=f"confusion matrix, 4 disjoint cells ({neighbouring})",
+        note=f"confusion matrix, 4 disjoint cells ({_SIZE_NOTE[neighbouring]})",
     )
     released = np.clip(np.rint(noisy), 0, None).astype(np.int64)
     return ConfusionRelease(

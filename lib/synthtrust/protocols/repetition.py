@@ -7,6 +7,7 @@ Spec: Movahedi et al. (2024) [``movahedi2024``], §IV.C; Fig. 2–4.
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable, Sequence
 
 import pandas as pd
@@ -28,6 +29,9 @@ from .release import check_neighbouring
 
 _FRAME_COLUMNS = ["protocol", "classifier", "metric", "estimate", "truth", "reference"]
 
+#: The synthetic sizes of each neighbouring relation (the frame's ``attrs["synthetic_sizes"]``).
+_SIZES = {"add_remove": "synthesizer", "replace_one": "exact"}
+
 
 def evaluate_repetition(
     real: pd.DataFrame,
@@ -47,11 +51,28 @@ def evaluate_repetition(
 
     1. Split ``real`` at random into train (80 %) and test (20 %).
     2. ``synth = make_synthesizer(epsilon, generator)``; ``synth.fit(train)``.
-    3. Sample ``|train|`` + ``|test|`` rows for Protocol A and, independently, ``|train|`` rows for B.
+    3. Draw the synthetic samples, their sizes as ``neighbouring`` allows (below).
     4. For each classifier: Protocol A estimate and its truth (the A-model on the real test
        set); Protocol B estimate (ε-DP release by a :class:`Curator` holding the real test set,
        the same ε as the generator) and its truth (the B-model on the real test set); the
        reference (trained on the real train set, tested on the real test set).
+
+    The sizes of the synthetic samples are released with them, so they follow the neighbouring
+    relation of the repetition:
+
+    * ``"add_remove"`` (the default; n not public): the synthesizer's own sizes.  Protocol B
+      gets ``synth.sample()`` — no size is asked, so the synthesizer draws its own number of
+      rows (the package's add/remove synthesizers MST, AIM, MWEM-PGM and PrivMRF: a DP
+      estimate n̂ of ``|train|``, the total of their noisy model) — and Protocol A then
+      ``round(n̂ / (1 − test_size))`` rows (at least 2), the estimate of ``|train|`` +
+      ``|test|`` by the split rule; both are post-processing of the synthesizer's release.  A
+      replace-one synthesizer's own size (PrivBayes, the histogram synthesizers) is the exact
+      ``|train|``: its DP claim treats n as public.
+    * ``"replace_one"`` (n public): the paper's exact sizes, ``|train|`` + ``|test|`` rows for
+      Protocol A and, independently, ``|train|`` rows for B (§IV.C).
+
+    The curator's release has the same relation (sensitivity 1 or 2, :class:`Curator`), and the
+    frame says which sizes were drawn in ``attrs`` (below).
 
     Parameters
     ----------
@@ -59,16 +80,19 @@ def evaluate_repetition(
         The private data (features already in the form the generator takes, e.g. bin codes).
     target : column label of the binary class
     make_synthesizer : callable (epsilon, random_state) -> synthesizer
-        Returns an unfitted object with ``fit(train)`` and ``sample(n) -> DataFrame`` (the
-        package's synthesizers fit this).  ``random_state`` is a numpy Generator.
+        Returns an unfitted object with ``fit(train)`` and ``sample(n) -> DataFrame``; under
+        add/remove ``sample()`` must also work without ``n`` (the synthesizer's own size).  The
+        package's synthesizers fit this.  ``random_state`` is a numpy Generator.
     epsilon : float
         ε > 0 of the generator and of Protocol B's release.
     classifiers : sequence of names from :data:`CLASSIFIERS`
     random_state : int, numpy.random.Generator or None
         Root of every random draw (split, generator, classifiers, noise); each classifier has its
         own stream, so its rows do not depend on which other classifiers are run.
-    test_size, positive, categorical, neighbouring
+    test_size, positive, categorical
         See :func:`split_train_test`, :class:`Curator`, :func:`make_classifier`.
+    neighbouring : {"add_remove", "replace_one"}
+        The relation of the curator's release and of the synthetic sizes (above).
     ledger : PrivacyLedger, optional
         Receives Protocol B's releases, one entry of ε per classifier (each classifier is a
         separate evaluation of the same test set).
@@ -78,17 +102,22 @@ def evaluate_repetition(
     DataFrame, 2 · len(classifiers) · 2 rows, columns ``protocol`` ("A", "B"), ``classifier``,
     ``metric`` ("accuracy", "f1"), ``estimate`` (the protocol's estimate), ``truth`` (the same
     model on the real test set, non-private), ``reference`` (real-train model on the real test
-    set).
+    set).  ``attrs`` holds ``{"neighbouring": neighbouring, "synthetic_sizes": "synthesizer"}``
+    under add/remove (the synthesizer's own sizes) and ``{"neighbouring": "replace_one",
+    "synthetic_sizes": "exact"}`` under replace-one (n public).
 
     Raises
     ------
     ValueError
-        ε ≤ 0; unknown classifier; ``target`` missing; the real target not binary; a sample
-        with the wrong size, missing columns or unknown labels.
+        ε ≤ 0; unknown classifier; ``target`` missing; the real target not binary; unknown
+        ``neighbouring``; a sample with the wrong size (no rows, under add/remove), missing
+        columns or unknown labels.
     TypeError
-        ``real`` not a DataFrame; ``make_synthesizer`` not callable.
+        ``real`` not a DataFrame; ``make_synthesizer`` not callable; under add/remove, a
+        synthesizer whose ``sample`` needs ``n``; a sample that is not a DataFrame.
 
-    Source: Movahedi et al. (2024), §IV.C; Fig. 2–4 (rows a, b, c).
+    Source: Movahedi et al. (2024), §IV.C; Fig. 2–4 (rows a, b, c).  Post-processing of a DP
+    release is DP (Dwork & Roth 2014 [``dwork2014``], Prop. 2.1).
     """
     check_frame(real, "real")
     check_target(real, target, "real")
@@ -104,11 +133,13 @@ def evaluate_repetition(
     rng = check_random_state(random_state)
     split_rng, synth_rng, clf_root = rng.spawn(3)
     train, test = split_train_test(real, test_size, split_rng)
-    n_train, n_test = len(train), len(test)
 
-    syn_a, syn_b = _synthetic_sets(make_synthesizer(epsilon, synth_rng), train, n_test)
-    syn_a = check_sample_frame(syn_a, n_train + n_test, real.columns, "the Protocol A sample")
-    syn_b = check_sample_frame(syn_b, n_train, real.columns, "the Protocol B sample")
+    synth = make_synthesizer(epsilon, synth_rng)
+    if neighbouring == "replace_one":
+        syn_a, syn_b = _exact_sets(synth, train, len(test), real.columns)
+    else:
+        syn_a, syn_b = _own_size_sets(synth, train, test_size, real.columns)
+    del synth  # released before the first classifier is trained (memory)
     check_labels_subset(syn_a[target], labels, "Protocol A")
     check_labels_subset(syn_b[target], labels, "Protocol B")
 
@@ -155,14 +186,49 @@ def evaluate_repetition(
                         "reference": float(ref[metric]),
                     }
                 )
-    return pd.DataFrame(rows, columns=_FRAME_COLUMNS)
+    frame = pd.DataFrame(rows, columns=_FRAME_COLUMNS)
+    frame.attrs.update(neighbouring=neighbouring, synthetic_sizes=_SIZES[neighbouring])
+    return frame
 
 
-def _synthetic_sets(synth, train: pd.DataFrame, n_test: int) -> tuple:
-    """Fit ``synth`` on ``train``; |train| + ``n_test`` rows for Protocol A, then |train| rows
-    for B (the synthesizer is released when this returns)."""
+def _exact_sets(synth, train: pd.DataFrame, n_test: int, columns) -> tuple:
+    """Replace-one (n public): fit ``synth`` on ``train``; |train| + ``n_test`` rows for
+    Protocol A, then |train| rows for B, each checked for its size and ``columns``."""
     synth.fit(train)
-    return synth.sample(len(train) + n_test), synth.sample(len(train))
+    n_a, n_b = len(train) + n_test, len(train)
+    syn_a = check_sample_frame(synth.sample(n_a), n_a, columns, "the Protocol A sample")
+    syn_b = check_sample_frame(synth.sample(n_b), n_b, columns, "the Protocol B sample")
+    return syn_a, syn_b
+
+
+def _own_size_sets(synth, train: pd.DataFrame, test_size: float, columns) -> tuple:
+    """Add/remove (n not public): fit ``synth`` on ``train``; Protocol B's sample is
+    ``synth.sample()`` (the synthesizer's own size n̂), Protocol A's ``round(n̂ / (1 −
+    test_size))`` rows (at least 2); no exact size of the real data is asked for.
+
+    Raises TypeError if ``synth.sample`` cannot be called without ``n`` (before fitting) or
+    returns something other than a DataFrame; ValueError for an empty sample or missing
+    columns.
+    """
+    try:
+        inspect.signature(synth.sample).bind()
+    except TypeError:
+        raise TypeError(
+            "under neighbouring='add_remove' the synthesizer of make_synthesizer must draw its "
+            "own number of rows: sample() without n (e.g. a DP estimate of |train|); its "
+            f"sample{inspect.signature(synth.sample)} needs n. Pass neighbouring='replace_one' "
+            "if the data size is public"
+        ) from None
+    synth.fit(train)
+    syn_b = synth.sample()
+    if not isinstance(syn_b, pd.DataFrame):
+        raise TypeError(f"sample() must return a pandas DataFrame, got {type(syn_b).__name__}")
+    if len(syn_b) < 1:
+        raise ValueError("sample() returned no rows; the Protocol B sample needs at least one")
+    syn_b = check_sample_frame(syn_b, len(syn_b), columns, "the Protocol B sample")
+    n_a = max(2, round(len(syn_b) / (1.0 - test_size)))
+    syn_a = check_sample_frame(synth.sample(n_a), n_a, columns, "the Protocol A sample")
+    return syn_a, syn_b
 
 
 def _scores(res, test: pd.DataFrame, target, positive) -> tuple[dict, dict]:

@@ -278,7 +278,13 @@ def synthetic_records(params: dict, rng: np.random.Generator) -> pd.DataFrame:
         delta=params.get("delta"),
         random_state=rng,
     )
-    return book.decode(generator.fit(book.codes_).sample(n), rng)
+    generator.fit(book.codes_)
+    # 0 rows asks for the training half's size: public under replace-one, not under add/remove
+    # (MST, AIM draw their own noisy size then); a preset's number of rows is public
+    from synthtrust.synthesizers.base import released_sample
+
+    out = generator.sample(n) if params["rows"] else released_sample(generator, n)
+    return book.decode(out, rng)
 
 
 def score_cell(params: dict, rngs: list[np.random.Generator]) -> pd.DataFrame:

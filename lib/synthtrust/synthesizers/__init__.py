@@ -32,6 +32,7 @@ from .base import (
     counts_to_frame,
     frame_to_counts,
     largest_remainder,
+    released_sample,
     replicate_generators,
 )
 from .baselines import Bootstrap, Flip, IndependentMarginals, Subsample
@@ -84,6 +85,7 @@ __all__ = [
     "counts_to_frame",
     "frame_to_counts",
     "largest_remainder",
+    "released_sample",
     "marginal_queries",
     "mwem_counts",
     "mwem_histogram",

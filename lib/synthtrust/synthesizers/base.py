@@ -60,6 +60,7 @@ __all__ = [
     "frame_to_counts",
     "is_encoder_domain",
     "largest_remainder",
+    "released_sample",
     "replicate_generators",
 ]
 
@@ -398,6 +399,42 @@ class ParamsMixin:
 
     def _check_param_relations(self) -> None:
         """Rules between parameters that the per-parameter table cannot say (none here)."""
+
+
+def released_sample(synth, n: int) -> pd.DataFrame:
+    """A fitted synthesizer's sample with a size its neighbouring relation allows.
+
+    Under add/remove neighbours (``synth.neighbouring == "add_remove"``) the number of records
+    is private, so asking for exactly ``n`` = the real size would release it: the sample is
+    ``synth.sample()``, the synthesizer's own size (the package's add/remove synthesizers draw
+    their noisy total, a DP estimate of n). Otherwise (replace-one: n public; a generator that
+    is not DP) it is ``synth.sample(n)``.
+
+    Parameters
+    ----------
+    synth : fitted synthesizer with ``sample(n=None)`` and optionally ``neighbouring``
+    n : int ≥ 1
+        The public size to ask for when the relation allows it.
+
+    Returns
+    -------
+    DataFrame, shape (``n`` or the synthesizer's own size, n_columns)
+
+    Source: post-processing of a DP release is DP (Dwork & Roth 2014 [``dwork2014``],
+    Prop. 2.1); issue 47 ("nothing exact about n under add/remove").
+
+    Examples
+    --------
+    >>> import numpy as np, pandas as pd
+    >>> from synthtrust.synthesizers import MST
+    >>> real = pd.DataFrame({"a": np.arange(300) % 2, "b": np.arange(300) % 3})
+    >>> mst = MST(1.0, 1e-5, domain={"a": 2, "b": 3}, random_state=1).fit(real)
+    >>> len(released_sample(mst, len(real)))  # MST's own noisy size, not n = 300
+    307
+    """
+    if getattr(synth, "neighbouring", None) == "add_remove":
+        return synth.sample()
+    return synth.sample(n)
 
 
 def card_params(synth) -> dict:

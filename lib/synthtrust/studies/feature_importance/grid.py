@@ -70,7 +70,10 @@ def _synthesize(name: str, level, dataset: str, real: pd.DataFrame, params: dict
     resample = name in ("independent", "subsample")
     train = real if resample else real.drop(columns=list(spec.identifiers))
     gen.fit(train)
-    synth = gen.sample() if name == "subsample" else gen.sample(len(real))
+    # add/remove generators (MST, AIM) draw their own noisy size: n is not public for them
+    from synthtrust.synthesizers.base import released_sample
+
+    synth = gen.sample() if name == "subsample" else released_sample(gen, len(real))
     return synth, float(getattr(gen, "iterations_", np.nan))
 
 
