@@ -22,6 +22,15 @@ def test_fewest_fits_is_the_first_budget_whose_ceiling_exceeds_epsilon(epsilon):
     assert ceiling(n // 4) > epsilon >= ceiling(n // 4 - 1)
 
 
+def test_fewest_fits_at_a_large_epsilon_is_four_ln_two_over_alpha_e_to_the_epsilon():
+    """ln(e^ε/(1 + e^ε)) = −e^−ε (1 + O(e^−ε)): about 4·ln(40)·e^ε fits at α = 5 % (GS-WGAN's
+    true ε ≥ 29.67 of chapter 1's ε = 1 rows needs 1.1e14), finite where e^ε/(1 + e^ε)
+    rounds to 1."""
+    for epsilon in (29.67, 224.9):
+        expected = 4 * math.log(40) * math.exp(epsilon)
+        assert da.fewest_fits(epsilon) == pytest.approx(expected, rel=1e-9)
+
+
 def test_the_claimed_delta_is_the_parameter_else_the_ledger():
     worlds = worst_case("add_remove")
     assert da._claimed_delta(MST(epsilon=1.0, delta=1e-7), worlds) == 1e-7

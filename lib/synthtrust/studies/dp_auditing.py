@@ -9,7 +9,9 @@ empirical DP auditing (:mod:`synthtrust.dp_audit`).
   chapter 4 ran, beside the correct PrivBayes, on 1 000 base records;
 - :func:`one_run_table`: one fit with many canaries (Steinke et al. 2023) on the same bugs;
 - :func:`audit_table`: every synthesizer of the book audited at the claims of the preset;
-- :func:`verdict_rows`: the chapter's findings in the verdict format (:mod:`synthtrust.verdicts`).
+- :func:`verdict_rows`: the chapter's findings in the verdict format (:mod:`synthtrust.verdicts`),
+  with those of the book's own promises (:mod:`.dp_auditing_promises`: GS-WGAN's nominal ε,
+  the replay of every DP release).
 
 Every audit is :func:`~synthtrust.dp_audit.dp_audit`, so its fits run through ``run_grid``
 (``n_jobs``, ``dask``, ``cache_dir``: a rerun reads finished fits from the cache). Bounds and
@@ -38,6 +40,7 @@ from ..dp_audit.planted import ReusedNoise, SensitivityIgnored
 __all__ = [
     "GENERATORS",
     "PLANTED",
+    "REPLAY_CONTROL",
     "audit_chart",
     "audit_table",
     "calibration",
@@ -108,6 +111,10 @@ _PLANTED_SCORES = {
     "sensitivity_ignored": ("auto", "learned"),
 }
 
+#: The name of the replay's positive control in :data:`~.dp_auditing_promises.REPLAYED` (the
+#: planted bug (b), which declares half the sensitivity of its histogram under replace-one).
+REPLAY_CONTROL = "planted_halved_sensitivity"
+
 _TWIN = ("correct twin: perturbed histogram", lambda: syn.PerturbedHistogram(epsilon=1.0))
 
 
@@ -138,10 +145,11 @@ def fewest_fits(epsilon: float, alpha: float = 0.05) -> int:
 
     The ceiling of n_w eval fits a world is ln(q/(1 − q)) with q = (α/2)^(1/n_w)
     (:func:`~synthtrust.dp_audit.bounds.ceiling`); it exceeds ε iff q > e^ε/(1 + e^ε), i.e.
-    n_w > ln(α/2)/ln(e^ε/(1 + e^ε)). Source: ``jagielski2020`` (the bound), the audit design
-    (the split)."""
-    q = math.exp(epsilon) / (1 + math.exp(epsilon))
-    per_world = math.floor(math.log(alpha / 2) / math.log(q)) + 1
+    n_w > ln(α/2)/ln(e^ε/(1 + e^ε)), with ln(e^ε/(1 + e^ε)) = −ln(1 + e^−ε) computed by
+    ``log1p`` (finite at any ε: about 4·ln(2/α)·e^ε fits at large ε). Source:
+    ``jagielski2020`` (the bound), the audit design (the split)."""
+    log_q = -math.log1p(math.exp(-epsilon))
+    per_world = math.floor(math.log(alpha / 2) / log_q) + 1
     return 4 * per_world
 
 
@@ -355,11 +363,91 @@ def _lower_bound(row) -> verdicts.Interval:
     )
 
 
+def _nominal_rows(nominal: pd.DataFrame) -> list[dict]:
+    """A row per nominal ε of :func:`~.dp_auditing_promises.gswgan_nominal_table`: the true ε
+    lies in [lower bound, standard analysis], an analytic interval (one computation, n = 1)."""
+    rows = []
+    for row in nominal.itertuples():
+        interval = verdicts.Interval(
+            row.epsilon_lower_bound,
+            row.epsilon_lower_bound,
+            row.epsilon_upper,
+            1,
+            math.nan,
+            "analytic (PLD: optimistic lower, pessimistic upper bound)",
+        )
+        rows.append(
+            verdicts.finding(
+                f"gswgan_nominal_violation_eps{row.nominal_epsilon:g}",
+                f"This package (chapter 1's GS-WGAN rows, GS-WGAN's reference accounting): the "
+                f"{row.iterations:,} iterations labelled ε = {row.nominal_epsilon:g} spend more "
+                f"than ε = {row.nominal_epsilon:g}",
+                interval,
+                float(row.nominal_epsilon),
+                section="dp-promises",
+                note="the true ε at δ = 1e-5 lies between the worst case's lower bound and "
+                "the standard analysis's upper bound; exact, no replicates",
+            )
+        )
+    return rows
+
+
+def _replay_rows(replay: pd.DataFrame) -> list[dict]:
+    """The replay's rows: no violation among the book's releases (θ = their number of
+    violations, exact) and, if replayed, the planted twin's ratio observed / declared above 1
+    (the positive control)."""
+    book = replay[replay.name != REPLAY_CONTROL]
+    rows = []
+    if len(book):
+        count = float(book.violation.sum())
+        tested = int((book.changed > 0).sum())
+        rows.append(
+            verdicts.finding(
+                "replay_book_no_violation",
+                "This package: every DP release of the book keeps its declared sensitivities "
+                "and makes the same mechanism calls on neighbouring datasets (the replay of "
+                "Cebere et al. 2026: number of violations = 0)",
+                verdicts.Interval(count, count, count, len(book), 0.0, "exact"),
+                -math.inf,
+                1.0,
+                section="dp-promises",
+                note=f"{len(book)} releases, one worst-case pair and one seed each "
+                f"({tested} with a call whose value changed); largest observed / declared "
+                f"sensitivity "
+                f"{book.max_ratio.max():.3g}; one pair can refute a sensitivity, never prove it",
+            )
+        )
+    for row in replay[replay.name == REPLAY_CONTROL].itertuples():
+        ratio = float(row.max_ratio)
+        rows.append(
+            verdicts.finding(
+                "replay_planted_violation",
+                "The replay's design: a planted bug declaring sensitivity 1 where a replaced "
+                "record moves two cells is a violation (observed / declared sensitivity > 1)",
+                verdicts.Interval(ratio, ratio, ratio, 1, 0.0, "exact"),
+                1.0,
+                section="dp-promises",
+            )
+        )
+    return rows
+
+
 def verdict_rows(
-    calib: pd.DataFrame, planted: pd.DataFrame, privbayes: pd.DataFrame, alpha: float = 0.05
+    calib: pd.DataFrame,
+    planted: pd.DataFrame,
+    privbayes: pd.DataFrame,
+    alpha: float = 0.05,
+    *,
+    nominal: pd.DataFrame | None = None,
+    replay: pd.DataFrame | None = None,
 ) -> list[dict]:
     """The chapter's findings: the audit's false-violation rate is at most α; every planted
-    bug is a violation; DataSynthesizer 0.1.3's PrivBayes violates each nominal ε."""
+    bug is a violation; DataSynthesizer 0.1.3's PrivBayes violates each nominal ε; and, when
+    given, the book's own promises: each nominal ε of chapter 1's GS-WGAN rows is exceeded by
+    the analytic lower bound on the true ε (``nominal``, of :func:`~.dp_auditing_promises.
+    gswgan_nominal_table`), and the replay finds no violation among the book's releases while
+    it reports the planted twin (``replay``, of :func:`~.dp_auditing_promises.replay_table`).
+    """
     violations = int((calib.verdict == "violation").sum())
     rows = [
         verdicts.finding(
@@ -399,4 +487,8 @@ def verdict_rows(
                 note=f"{row.fits:,} fits on 1 000 copies of one record and a canary",
             )
         )
+    if nominal is not None:
+        rows += _nominal_rows(nominal)
+    if replay is not None:
+        rows += _replay_rows(replay)
     return rows
