@@ -1,7 +1,8 @@
 """`synthtrust dp-audit` on generator classes written outside the package, with the default
 backend (all cores, loky): a correct Laplace histogram passes, the same class run at ten times
-its claim and a bootstrap are violations (exit 1 with --strict); JSON written; one-line errors
-for bad input."""
+its claim and a bootstrap are violations (exit 1 with --strict); JSON written, and with the HTML
+it names what was audited; one-line errors for bad input, the neighbouring relation always in
+the command line's words; --help states the fits' minimum and the constructor's arguments."""
 
 import json
 import subprocess
@@ -64,6 +65,16 @@ SOURCE = textwrap.dedent('''
     class WrongColumns(LaplaceHistogram):
         def sample(self, n):
             return pd.DataFrame({"zzz": np.zeros(n, dtype=int)})
+
+
+    class ZCDPHistogram(LaplaceHistogram):
+        privacy_definition = "zcdp"
+
+
+    class PerInstance(LaplaceHistogram):
+        @property
+        def neighbouring(self):
+            return "replace_one"
 ''')
 
 ARGS = ["--neighbouring", "replace-one", "--fits", "200", "--score", "count", "--seed", "3"]
@@ -103,6 +114,8 @@ def test_a_correct_class_in_the_working_directory_passes_with_the_default_backen
     assert report["verdict"] == "no violation detected"
     assert (report["n0"], report["n1"], report["epsilon"]) == (100, 100, 1.0)
     assert report["epsilon_lb"] <= 1.0
+    assert report["setting"]["generator"] == f"{MODULE}:LaplaceHistogram"
+    assert f"<td>{MODULE}:LaplaceHistogram</td>" in page
 
 
 @pytest.mark.parametrize(
@@ -191,12 +204,115 @@ def test_argument_errors_exit_2(workdir, capsys, args):
     assert "error" in capsys.readouterr().err
 
 
-def test_without_neighbouring_a_class_that_declares_none_is_a_one_line_error(workdir, capsys):
-    code = cli.main(
-        ["dp-audit", "--generator", f"{MODULE}:LaplaceHistogram", "--epsilon", "1", "--n-jobs", "1"]
-    )
+@pytest.mark.parametrize("cls", ["LaplaceHistogram", "PerInstance"])
+@pytest.mark.parametrize("mode", ["game", "replay"])
+def test_the_relation_is_asked_for_and_passed_in_the_command_lines_words(
+    workdir, capsys, monkeypatch, mode, cls
+):
+    """A class without a 'neighbouring' class attribute (none, or a property): without
+    --neighbouring one line in the command line's words; with it, the audit runs and never
+    looks the relation up on the generator (whose error speaks Python: neighbouring='...')."""
+    from synthtrust.dp_audit import game, replay
+
+    def looked_up(generator):
+        raise AssertionError("the relation was looked up on the generator")
+
+    monkeypatch.setattr(game, "declared_relation", looked_up)
+    monkeypatch.setattr(replay, "declared_relation", looked_up)
+    spec = f"{MODULE}:{cls}"
+    argv = ["dp-audit", "--mode", mode, "--generator", spec, "--epsilon", "1"]
+    if mode == "game":
+        argv += ["--fits", "40", "--score", "count", "--n-jobs", "1"]
+    assert cli.main(argv) == 2
     err = capsys.readouterr().err
-    assert code == 2 and "neighbouring must be given" in err and "Traceback" not in err
+    assert err.strip().splitlines()[-1] == (
+        f"synthtrust: error: --neighbouring must be given: {spec} declares no neighbouring "
+        "relation (no 'neighbouring' class attribute); pass --neighbouring add-remove or "
+        "--neighbouring replace-one"
+    )
+    assert "neighbouring=" not in err and "add_remove" not in err
+    for relation in ("add-remove", "replace-one"):
+        assert cli.main([*argv, "--neighbouring", relation, "--json", f"{relation}.json"]) == 0
+        run = capsys.readouterr()
+        assert f"delta = 0, {relation};" in run.out and "Traceback" not in run.err
+        report = json.loads((workdir / f"{relation}.json").read_text())
+        assert report["neighbouring"] == relation.replace("-", "_")
+
+
+def test_the_help_states_the_fits_minimum_and_the_constructor_arguments(capsys):
+    assert cli.main(["dp-audit", "--help"]) == 0
+    text = " ".join(capsys.readouterr().out.split())  # argparse wraps the lines
+    assert "fits in both worlds together, at least 40 (default: 2000)" in text
+    assert (
+        "The class is constructed with epsilon= (--epsilon), delta= (--delta, only when > 0), "
+        "domain= (the datasets' levels) and random_state= (the fit's seed), each only when its "
+        "signature takes it; --params adds arguments and overrides these."
+    ) in text
+
+
+def test_the_json_and_html_name_what_was_audited(workdir, capsys):
+    spec = f"{MODULE}:LaplaceHistogram"
+    code = cli.main(
+        [
+            *("dp-audit", "--generator", spec, "--epsilon", "1", "--params", '{"boost": 1.5}'),
+            *("--neighbouring", "add-remove", "--fits", "40", "--score", "count", "--seed", "3"),
+            *("--base-records", "6", "--n-jobs", "1", "--json", "o.json", "--html", "o.html"),
+        ]
+    )
+    assert code == 0, capsys.readouterr().err
+    report = json.loads((workdir / "o.json").read_text())
+    assert report["setting"] == {
+        "generator": spec,
+        "params": {"boost": 1.5},
+        "constructor": {"epsilon": 1.0, "domain": {"c0": 2, "c1": 2, "c2": 2}, "boost": 1.5},
+        "worlds": {"source": "worst case", "base_records": 6},
+        "records_without": 6,
+        "records_with": 7,
+        "canary": {"c0": 1, "c1": 1, "c2": 1},
+        "removed": None,
+        "neighbouring": "add-remove",
+    }
+    page = (workdir / "o.html").read_text()
+    assert "<h2>What was audited</h2>" in page and f"<td>{spec}</td>" in page
+    assert "worst case, 6 base records: D 6 records, D′ 7 (add-remove)" in page
+    assert "claimed zCDP ρ" not in page  # an (ε, δ) claim: no ρ, no μ
+
+
+def test_the_zcdp_rho_the_class_declares_reaches_the_audit_and_its_page(workdir, capsys):
+    """The class, not the factory the command line builds from it, declares
+    privacy_definition = "zcdp": its (ε, δ) claim stands for ρ = cdp_rho(ε, δ)."""
+    from synthtrust.privacy.accounting import cdp_rho
+
+    code = cli.main(
+        [
+            *("dp-audit", "--generator", f"{MODULE}:ZCDPHistogram", "--epsilon", "1"),
+            *("--delta", "1e-5", "--neighbouring", "replace-one", "--fits", "40", "--n-jobs", "1"),
+            *("--json", "z.json", "--html", "z.html"),
+        ]
+    )
+    assert code == 0, capsys.readouterr().err
+    report = json.loads((workdir / "z.json").read_text())
+    rho = cdp_rho(1.0, 1e-5)
+    assert 0 < rho < 1 and report["rho"] == pytest.approx(rho, rel=1e-12)
+    assert report["mu"] == pytest.approx((2 * rho) ** 0.5, rel=1e-12)
+    page = (workdir / "z.html").read_text()
+    assert f'<td>Gaussian-DP μ of the claim (√(2ρ))</td><td class="num">{report["mu"]:.4f}' in page
+
+
+def test_the_page_of_a_zcdp_claim_shows_its_rho_and_mu():
+    from synthtrust.dp_audit import DPAuditResult
+    from synthtrust.report import render_dp_audit_html
+
+    result = DPAuditResult(
+        *("no violation detected", 0.4, 0.3, 2.5, 1.0, 1e-5, "add_remove", "whitebox"),
+        *("linear", 0.0, 2000, 500, 500, 200, 210, 0.05, 0),
+        rho=0.125,
+        mu=0.5,  # √(2 × 0.125)
+    )
+    page = render_dp_audit_html(result)
+    assert '<td>claimed zCDP ρ</td><td class="num">0.125</td>' in page
+    assert '<td>Gaussian-DP μ of the claim (√(2ρ))</td><td class="num">0.5000</td>' in page
+    assert "What was audited" not in page  # no setting: not run from the command line
 
 
 def test_without_neighbouring_a_synthtrust_synthesizer_is_audited_under_its_own(workdir, capsys):
@@ -242,6 +358,12 @@ def test_the_users_own_table_is_audited_with_a_rare_canary(workdir, cls, code, v
     report = json.loads((workdir / "o.json").read_text())
     assert report["verdict"] == verdict
     assert (report["n0"], report["n1"]) == (100, 100)
+    setting = report["setting"]
+    assert setting["worlds"] == {"source": "data", "file": data}
+    assert (setting["records_without"], setting["records_with"]) == (300, 300)  # replace-one
+    assert setting["canary"]["b"] == 2  # the level of 'b' the table lacks
+    assert setting["removed"] in [{"a": a, "b": b, "c": 0} for a in range(3) for b in range(2)]
+    assert setting["neighbouring"] == "replace-one"
 
 
 @pytest.mark.parametrize(

@@ -559,14 +559,16 @@ def _add_dp_audit(sub) -> None:
         description="Empirical DP auditing: fit the generator many times on two neighbouring "
         "datasets (the worst case: --base-records copies of (0, 0, 0) and the canary (1, 1, 1), "
         "codes of columns c0, c1, c2 with 2 levels; or --data, your table), score every fit, and "
-        "bound the epsilon its "
-        "code spends (Clopper-Pearson, 1 - alpha). 'violation' if the bound exceeds the claim; "
-        "'underpowered' if no result of this many fits could. --mode replay instead fits it once "
-        "on each dataset with one seed (--seed), records every noisy measurement (synthtrust."
-        "privacy calls; laplace/normal draws of its random_state Generator added to a query) and "
-        "reports a 'violation' if the calls differ, a sensitivity exceeds the declared one, or "
-        "the epsilon the observed sensitivities imply exceeds the claim. The class is "
-        "constructed with epsilon=, delta=, domain= and random_state= when it takes them.",
+        "bound the epsilon its code spends (Clopper-Pearson, 1 - alpha). 'violation' if the bound "
+        "exceeds the claim; 'underpowered' if no result of this many fits could. A pilot (one "
+        "untimed warm-up fit, then 4 timed fits on each dataset) estimates the cost first. --mode "
+        "replay instead fits it once on each dataset with one seed (--seed), records every noisy "
+        "measurement (synthtrust.privacy calls; laplace/normal draws of its random_state "
+        "Generator added to a query) and reports a 'violation' if the calls differ, a sensitivity "
+        "exceeds the declared one, or the epsilon the observed sensitivities imply exceeds the "
+        "claim. The class is constructed with epsilon= (--epsilon), delta= (--delta, only when "
+        "> 0), domain= (the datasets' levels) and random_state= (the fit's seed), each only when "
+        "its signature takes it; --params adds arguments and overrides these.",
     )
     p.add_argument(
         "--mode",
@@ -611,7 +613,7 @@ def _add_dp_audit(sub) -> None:
         type=int_at_least(40),
         default=2000,
         metavar="N",
-        help="fits in both worlds together (default: %(default)s)",
+        help="fits in both worlds together, at least 40 (default: %(default)s)",
     )
     p.add_argument("--alpha", type=float, default=0.05, help="level (default: %(default)s)")
     p.add_argument(

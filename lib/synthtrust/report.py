@@ -435,16 +435,28 @@ def dp_audit_chart(result) -> alt.LayerChart:
 
 def render_dp_audit_html(result, *, title: str | None = None) -> str:
     """An empirical DP audit (:class:`synthtrust.dp_audit.DPAuditResult`) as one standalone
-    offline HTML page: the verdict, the bound against the claim and the ceiling, the counts."""
+    offline HTML page: the verdict, the bound against the claim (and its zCDP ρ and Gaussian-DP
+    μ, for a zCDP claim) and the ceiling, the counts, and what was audited (the command line's
+    ``setting``: generator, parameters, worlds, canary)."""
     title = title or f"Does the generator keep ε = {result.epsilon:g}?"
     meta = (
         f"{result.n_fits:,} fits · {result.neighbouring.replace('_', '-')} neighbours · score "
         f"{result.score} ({result.statistic}) · α = {result.alpha:g} · seed {result.random_state}"
     )
+    mu = getattr(result, "mu", float("nan"))
+    zcdp = (
+        [
+            ["claimed zCDP ρ", _number(getattr(result, "rho", float("nan")))],
+            ["Gaussian-DP μ of the claim (√(2ρ))", f"{mu:.4f}"],
+        ]
+        if np.isfinite(mu)
+        else []
+    )
     counts = _table(
         ["quantity", "value"],
         [
             ["claim (ε, δ)", f"({result.epsilon:g}, {result.delta:g})"],
+            *zcdp,
             [f"{1 - result.alpha:.0%} lower bound on ε", f"{result.epsilon_lb:.4f}"],
             ["lower bound on Gaussian-DP μ", f"{result.mu_lb:.4f}"],
             ["ceiling (a perfect separation)", f"{result.ceiling:.4f}"],
@@ -453,11 +465,39 @@ def render_dp_audit_html(result, *, title: str | None = None) -> str:
             ["false positives / false negatives", f"{result.fp:,} / {result.fn:,}"],
         ],
     )
+    audited = ""
+    if setting := getattr(result, "setting", None):  # the command line's: what was audited
+
+        def dumps(x) -> str:
+            return _json.dumps(json_value(x), default=str)
+
+        source = setting.get("worlds") or {}
+        origin = (
+            f"your table {source.get('file')}"
+            if source.get("source") == "data"
+            else f"worst case, {source.get('base_records')} base records"
+        )
+        canary = dumps(setting.get("canary"))
+        if setting.get("removed") is not None:
+            canary += f" (replaces {dumps(setting['removed'])})"
+        rows = [
+            ["generator", setting.get("generator", "")],
+            ["parameters (--params)", dumps(setting.get("params", {}))],
+            ["constructed with (besides random_state)", dumps(setting.get("constructor", {}))],
+            [
+                "worlds",
+                f"{origin}: D {setting.get('records_without')} records, D′ "
+                f"{setting.get('records_with')} ({setting.get('neighbouring')})",
+            ],
+            ["canary (in D′)", canary],
+        ]
+        audited = "<h2>What was audited</h2>\n" + _table(["", "value"], rows, numeric_from=2)
     body = [
         "<h2>Verdict</h2>",
         f"<p><strong>{html.escape(result.verdict)}</strong></p>",
         _chart_html(dp_audit_chart(result)),
         counts,
+        audited,
         '<p class="note">"violation": the lower bound exceeds the claim, which a generator '
         'that keeps its claim shows with probability at most α. "underpowered": no result '
         'of this many fits could exceed the claim. "no violation detected" is no proof of '

@@ -446,3 +446,37 @@ def test_bad_input_names_the_parameter_and_value(func, args, kwargs, exc, name, 
     message = str(err.value)
     assert message.startswith(f"{name} "), message
     assert shows in message, message
+
+
+def test_fits_to_reach_is_the_first_budget_whose_expected_game_reaches_the_target():
+    """Oracle: a loop over every n whose counts fpr·n and fnr·n are whole numbers (n a multiple
+    of 20 at rates 0.35 / 0.45), with the integer bounds of mu_lower_bound and
+    epsilon_lower_bound; the answer lies within one step of the loop's first n."""
+    from synthtrust.dp_audit.bounds import fits_to_reach
+
+    for kind, target, bound in (
+        ("mu", 0.15, lambda n: mu_lower_bound(7 * n // 20, n, 9 * n // 20, n)),
+        ("epsilon", 0.1, lambda n: epsilon_lower_bound(7 * n // 20, n, 9 * n // 20, n)),
+    ):
+        first = next(n for n in range(20, 10**6, 20) if bound(n) >= target)
+        n = fits_to_reach(0.35, 0.45, target, bound=kind)
+        assert first - 20 < n <= first
+    # the rates' own value caps every budget: Φ⁻¹(0.65) − Φ⁻¹(0.45) = 0.511
+    assert fits_to_reach(0.35, 0.45, 0.50) < 10**7
+    assert fits_to_reach(0.35, 0.45, 0.52) == np.inf
+    assert fits_to_reach(0.5, 0.5, 0.01) == np.inf  # a coin flip never bounds
+    with pytest.raises(ValueError, match="fpr"):
+        fits_to_reach(1.5, 0.4, 0.1)
+    with pytest.raises(ValueError, match="bound must be"):
+        fits_to_reach(0.3, 0.4, 0.1, bound="rho")
+
+
+def test_a_game_of_the_budget_fits_to_reach_gives_reaches_the_target_half_the_time():
+    """Monte Carlo: 400 games of n fits a world at the rates; the target is the median bound."""
+    from synthtrust.dp_audit.bounds import fits_to_reach
+
+    n = int(fits_to_reach(0.42, 0.42, 0.12))
+    rng = np.random.default_rng(5)
+    fp, fn = rng.binomial(n, 0.42, 400), rng.binomial(n, 0.42, 400)
+    bounds = np.array([mu_lower_bound(int(a), n, int(b), n) for a, b in zip(fp, fn, strict=True)])
+    assert 0.4 < (bounds >= 0.12).mean() < 0.6

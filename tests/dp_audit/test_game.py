@@ -268,3 +268,70 @@ def test_a_generator_that_warns_at_every_fit_gives_one_warning():
         dp_audit(_Warns, 1.0, n_fits=40, score="count", **REPLACE_ONE)
     messages = [str(w.message) for w in caught]
     assert messages == ["40 of 40 fits warned, e.g.: no training iteration affordable"]
+
+
+class GaussianMarginals:
+    """A user's zCDP generator: Gaussian noise on the three 1-way marginals, each with the
+    third of ``rho_used`` (σ = √(3/(2ρ))), released in ``audit_view``; the claim is
+    ρ = cdp_rho(ε, δ). ``rho_used`` above the claim plants a bug that spends more than it says."""
+
+    neighbouring = "add_remove"
+    privacy_definition = "zcdp"
+
+    def __init__(self, epsilon=1.0, delta=1e-2, domain=None, random_state=None, rho_used=None):
+        from synthtrust.privacy import cdp_rho
+
+        self.domain, self.random_state = domain, random_state
+        self.rho_used = cdp_rho(epsilon, delta) if rho_used is None else rho_used
+
+    def fit(self, frame):
+        rng = np.random.default_rng(self.random_state)
+        self.sigma_ = np.sqrt(3 / (2 * self.rho_used))
+        self.noisy_ = {
+            c: np.bincount(frame[c], minlength=k) + rng.normal(0, self.sigma_, k)
+            for c, k in self.domain.items()
+        }
+        return self
+
+    def sample(self, n):
+        return pd.DataFrame({c: np.zeros(n, dtype=np.int64) for c in self.domain})
+
+    def audit_view(self):
+        return [((c,), y, "gaussian", self.sigma_) for c, y in self.noisy_.items()]
+
+
+def test_a_zcdp_claim_is_audited_by_gaussian_dp_at_the_equal_error_threshold():
+    """The ratio of Gaussian measurements is scored at its pre-registered threshold 0, every
+    fit an eval fit; μ_lb is the Clopper–Pearson bound of those counts against μ = √(2ρ).
+    A generator that spends 9ρ (true μ = 3·0.455) is above the claim's μ; the correct one is not,
+    and its μ bound is close to its true μ (0.455) at 4 000 fits."""
+    from synthtrust.dp_audit.bounds import mu_lower_bound
+    from synthtrust.privacy import cdp_rho
+
+    rho = cdp_rho(1.0, 1e-2)
+    kwargs = dict(delta=1e-2, n_fits=4000, n_jobs=1, progress=False)
+    correct = dp_audit(GaussianMarginals, 1.0, **kwargs)
+    assert (correct.statistic, correct.threshold) == ("likelihood_ratio", 0.0)
+    assert correct.n0 == correct.n1 == 2000
+    assert correct.rho == pytest.approx(rho) and correct.mu == pytest.approx(np.sqrt(2 * rho))
+    assert correct.mu_lb == mu_lower_bound(correct.fp, 2000, correct.fn, 2000)
+    assert correct.mu_verdict == "at most the claim's mu" and correct.verdict != "violation"
+    assert 0.25 < correct.mu_lb < correct.mu
+    assert "Gaussian DP: 95% lower bound mu >= " in correct.summary()
+    planted = dp_audit(GaussianMarginals, 1.0, generator_params={"rho_used": 9 * rho}, **kwargs)
+    assert planted.mu_verdict == "above the claim's mu" and planted.mu_lb > 1.0
+    # without a zCDP claim the white-box score chooses its threshold on select fits as before
+    plain = dp_audit(GaussianMarginals, 1.0, rho=None, **{**kwargs, "delta": 0.0})
+    assert plain.mu_verdict == "" and np.isnan(plain.mu) and plain.n0 == 1000
+
+
+def test_the_declared_rho_is_the_zcdp_budget_of_the_claim():
+    from synthtrust.dp_audit import declared_rho
+    from synthtrust.privacy import cdp_rho
+    from synthtrust.synthesizers import AIM, MST, MWEMPGM, PrivBayes
+
+    for cls in (MST, AIM, MWEMPGM, GaussianMarginals):
+        assert declared_rho(cls, 2.0, 1e-5) == cdp_rho(2.0, 1e-5)
+        assert np.isnan(declared_rho(cls, 2.0, 0.0))  # ρ-zCDP gives (ε, δ) only with δ > 0
+    assert np.isnan(declared_rho(PrivBayes, 1.0, 1e-5))
+    assert np.isnan(declared_rho(LaplaceHistogram, 1.0, 1e-5))

@@ -146,3 +146,35 @@ def test_learned_score_is_the_classifier_trained_on_the_train_fits_only():
 def test_learned_score_rejects_bad_features(out, inn, train, match):
     with pytest.raises(ValueError, match=match):
         learned_score(out, inn, train)
+
+
+@pytest.mark.parametrize("neighbouring", ["replace_one", "add_remove"])
+def test_whitebox_scores_a_compressed_marginal_on_the_cell_that_holds_the_canary(neighbouring):
+    """Brute force: the Gaussian log-likelihood ratio of a 2-way marginal measured on merged
+    levels (MST's compression: codes 1 and 2 of c0 merged into one level, c1 all in one), the
+    counts of D and D′ counted through the level maps; a clique measured twice (a sequence view)
+    counts twice."""
+    w = worst_case(neighbouring, n_levels=3)
+    maps = (np.array([0, 1, 1]), np.array([0, 0, 0]))
+    rng = np.random.default_rng(4)
+    sigma = 0.8
+
+    def compressed(frame):
+        x = np.zeros((2, 1))
+        for a, b in zip(maps[0][frame["c0"]], maps[1][frame["c1"]], strict=True):
+            x[a, b] += 1
+        return x
+
+    x0, x1 = compressed(w.without), compressed(w.with_canary)
+    y = x0 + rng.normal(0, sigma, x0.shape)
+    brute = (stats.norm.logpdf(y, x1, sigma) - stats.norm.logpdf(y, x0, sigma)).sum()
+    entry = (("c0", "c1"), y, "gaussian", sigma, maps)
+    assert whitebox_score([entry], w) == pytest.approx(brute, abs=1e-12)
+    assert whitebox_score([entry, entry], w) == pytest.approx(2 * brute, abs=1e-12)
+    if neighbouring == "add_remove":
+        assert brute != 0.0  # the merged cell (and only it) gains the canary
+
+
+def test_a_view_entry_of_another_length_is_refused():
+    with pytest.raises(ValueError, match=r"\(clique, values, noise, scale\[, levels\]\), got 3"):
+        whitebox_score([(("c0",), np.zeros(2), "gaussian")], worst_case("add_remove"))

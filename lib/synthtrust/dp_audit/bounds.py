@@ -49,6 +49,7 @@ __all__ = [
     "ceiling",
     "clopper_pearson_upper",
     "epsilon_lower_bound",
+    "fits_to_reach",
     "gdp_delta",
     "gdp_mu",
     "mu_lower_bound",
@@ -306,6 +307,88 @@ def ceiling(n_per_world, *, alpha=0.05):
     alpha = check_unit_interval(alpha, "alpha")
     log_q = math.log(alpha / 2) / np.asarray(n, dtype=float)
     return _as_output(np.maximum(log_q - np.log(-np.expm1(log_q)), 0.0))
+
+
+# --------------------------------------------------------------------------- audit budgets
+def _expected_bound(n: float, fpr: float, fnr: float, kind: str, delta: float, alpha: float):
+    """The bound of a game of ``n`` eval fits a world whose error counts are their expected
+    values ``fpr·n`` and ``fnr·n`` (the Clopper–Pearson limit at a real count)."""
+    limits = [
+        1.0 if rate >= 1 else float(stats.beta.ppf(1 - alpha / 2, rate * n + 1, n - rate * n))
+        for rate in (fpr, fnr)
+    ]
+    best = 0.0
+    for err, other in (limits, limits[::-1]):
+        if kind == "mu" and err < 1 and other < 1:
+            best = max(best, float(stats.norm.isf(err) - stats.norm.ppf(other)))
+        elif kind == "epsilon" and 1 - delta - other > 0:
+            best = max(best, math.log(1 - delta - other) - math.log(err))
+    return best
+
+
+def fits_to_reach(fpr, fnr, target, *, bound="mu", delta=0.0, alpha=0.05, max_fits=10**9) -> float:
+    """Eval fits per world an audit needs for its lower bound to reach ``target``, when a
+    fixed threshold errs at the rates ``fpr`` (on D) and ``fnr`` (on D′) — e.g. those of a
+    pilot audit's eval fits.
+
+    The answer is the smallest ``n`` whose game with the expected counts ``fpr·n`` and
+    ``fnr·n`` gives :func:`mu_lower_bound` (``bound="mu"``) or :func:`epsilon_lower_bound`
+    (``"epsilon"``) ≥ ``target``: the median budget, since the bound of a real game scatters
+    around it. ``inf`` when even infinitely many fits cannot reach it: the rates' own value,
+    Φ⁻¹(1 − fpr) − Φ⁻¹(fnr) (or ln((1 − δ − fnr)/fpr)), is at most ``target`` — a stronger
+    score is needed, not more fits.
+
+    Parameters
+    ----------
+    fpr, fnr : float in [0, 1]
+        Error rates of the threshold.
+    target : float > 0
+        The bound wanted (μ, or ε in nats).
+    bound : {"mu", "epsilon"}
+    delta : float in [0, 1)
+        δ of the ε bound.
+    alpha : float in (0, 1)
+    max_fits : int
+        Larger budgets are reported as ``inf``.
+
+    Returns
+    -------
+    float
+        ``n`` (an integer value) or ``inf``.
+
+    Raises
+    ------
+    ValueError
+        A rate outside [0, 1], ``target`` ≤ 0, an unknown ``bound``.
+
+    Examples
+    --------
+    >>> fits_to_reach(0.4275, 0.4251, 0.30)  # MST's white-box rates at ε = 1, δ = 1e-2
+    4836.0
+    >>> fits_to_reach(0.4275, 0.4251, 0.40)  # its measurements carry μ = 0.372 only
+    inf
+    """
+    fpr = check_real(fpr, "fpr", 0.0, 1.0)
+    fnr = check_real(fnr, "fnr", 0.0, 1.0)
+    target = check_real(target, "target", 0.0, math.inf, low_open=True)
+    if bound not in ("mu", "epsilon"):
+        raise ValueError(f"bound must be 'mu' or 'epsilon', got {bound!r}")
+    delta = check_real(delta, "delta", 0.0, 1.0, high_open=True)
+    alpha = check_unit_interval(alpha, "alpha")
+
+    def reached(n: float) -> bool:
+        return _expected_bound(n, fpr, fnr, bound, delta, alpha) >= target
+
+    high = 1
+    while not reached(high):
+        high *= 2
+        if high > max_fits:
+            return math.inf
+    low = high // 2  # not reached (or 0)
+    while high - low > 1:
+        mid = (low + high) // 2
+        low, high = (low, mid) if reached(mid) else (mid, high)
+    return float(high)
 
 
 # ------------------------------------------------------------------------------ Gaussian DP

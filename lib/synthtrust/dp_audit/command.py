@@ -6,17 +6,19 @@ the replay of two fits on neighbouring datasets (``--mode replay``, :mod:`.repla
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import inspect
+import math
 import time
 
 from .._user_generator import GeneratorFactory
 from .canary import NEIGHBOURING, from_data, worst_case
-from .game import DPAuditResult, dp_audit, fit_and_score
+from .game import DPAuditResult, declared_rho, dp_audit, fit_and_score
 from .replay import ReplayAuditResult, replay_audit
 
 __all__ = ["GAME_ONLY", "estimate_hours", "run_dp_audit", "run_replay_audit"]
 
-#: Fits timed per world before the audit starts.
+#: Fits timed per world before the audit starts (after one untimed warm-up fit per world).
 _PILOT_FITS = 4
 
 #: The options of the game that the replay has no use for, with their defaults (the parser's:
@@ -46,15 +48,21 @@ def estimate_hours(seconds_per_fit: float, n_fits: int, n_workers: int) -> float
     return seconds_per_fit * n_fits / max(1, n_workers) / 3600
 
 
-def _pilot(factory, worlds, args) -> float:
-    """Seconds a fit (fit + sample + score) from ``_PILOT_FITS`` fits per world in this
-    process; a generator that raises is reported in one line."""
-    start = time.perf_counter()
+def _pilot(factory, worlds, args) -> tuple[float, float]:
+    """(seconds of the warm-up, seconds a fit) in this process: one warm-up fit per world
+    (one-time start-up — imports, JIT compilation, caches — is no per-fit cost), then
+    ``_PILOT_FITS`` timed fits per world (fit + sample + score); a generator that raises is
+    reported in one line."""
     with _one_line_errors(args.generator):
+        start = time.perf_counter()
+        for world in (0, 1):
+            fit_and_score(factory, worlds, world, _PILOT_FITS)
+        warm_up = time.perf_counter() - start
+        start = time.perf_counter()
         for seed in range(_PILOT_FITS):
             for world in (0, 1):
                 fit_and_score(factory, worlds, world, seed)
-    return (time.perf_counter() - start) / (2 * _PILOT_FITS)
+    return warm_up, (time.perf_counter() - start) / (2 * _PILOT_FITS)
 
 
 @contextlib.contextmanager
@@ -68,9 +76,14 @@ def _one_line_errors(spec: str):
         raise ValueError(f"--generator {spec}: a fit raised {type(exc).__name__}: {exc}") from None
 
 
-def _run(factory, worlds, args) -> DPAuditResult:
+def _run(factory, worlds, args, relation: str, cls: type) -> DPAuditResult:
+    """The game; the relation and the zCDP ρ the *class* declares are passed, as the factory
+    declares neither (dp_audit would look them up on it: the relation with an error worded for
+    Python, ρ silently NaN)."""
+    rho = declared_rho(cls, args.epsilon, args.delta)
     kwargs = dict(
-        neighbouring=worlds.neighbouring,
+        neighbouring=relation,
+        rho=rho if math.isfinite(rho) else None,
         delta=args.delta,
         worlds=worlds,
         score=args.score.replace("-", "_"),
@@ -106,10 +119,10 @@ def _relation(args, cls: type) -> str:
     if args.neighbouring is not None:
         return args.neighbouring.replace("-", "_")
     declared = getattr(cls, "neighbouring", None)
-    if declared is None:
+    if not isinstance(declared, str):  # none, or set per instance (a property, in __init__)
         raise ValueError(
             f"--neighbouring must be given: {args.generator} declares no neighbouring relation "
-            "(no 'neighbouring' attribute); pass --neighbouring add-remove or "
+            "(no 'neighbouring' class attribute); pass --neighbouring add-remove or "
             "--neighbouring replace-one"
         )
     relation = str(declared).replace("-", "_")
@@ -121,14 +134,35 @@ def _relation(args, cls: type) -> str:
     return relation
 
 
+def _setting(args, factory, worlds, relation: str) -> dict:
+    """What was audited (:attr:`DPAuditResult.setting`), in the command line's words."""
+    source = (
+        {"source": "worst case", "base_records": args.base_records}
+        if args.data is None
+        else {"source": "data", "file": str(args.data)}
+    )
+    return {
+        "generator": args.generator,
+        "params": dict(args.params),
+        "constructor": {k: v for k, v in factory.params.items() if k != "random_state"},
+        "worlds": source,
+        "records_without": len(worlds.without),
+        "records_with": len(worlds.with_canary),
+        "canary": dict(worlds.canary),
+        "removed": None if worlds.removed is None else dict(worlds.removed),
+        "neighbouring": relation.replace("_", "-"),
+    }
+
+
 def run_dp_audit(args) -> DPAuditResult:
     """Run the audit the parsed ``args`` of ``synthtrust dp-audit`` describe; print the pilot's
-    estimate and the result's summary.
+    estimate and the result's summary. The result's ``setting`` names what was audited.
 
     Raises
     ------
     ValueError
-        A bad generator or parameter; an estimate beyond ``--max-hours``.
+        A bad generator or parameter; an estimate beyond ``--max-hours`` (from the seconds a
+        fit after the warm-up).
     """
     from joblib import cpu_count
 
@@ -136,20 +170,23 @@ def run_dp_audit(args) -> DPAuditResult:
     relation = _relation(args, cls)
     worlds = _worlds(args, relation)
     factory = _factory(args, cls, worlds.domain)
-    per_fit = _pilot(factory, worlds, args)
+    warm_up, per_fit = _pilot(factory, worlds, args)
     workers = cpu_count() if args.n_jobs in (None, -1) else args.n_jobs
     hours = estimate_hours(per_fit, args.fits, workers)
     print(
         f"generator: {args.generator}; claim: epsilon = {args.epsilon:g}, delta = {args.delta:g}, "
-        f"{worlds.neighbouring.replace('_', '-')}; pilot: {per_fit:.3g} s a fit, {args.fits} fits on {workers} "
-        f"worker(s) ~ {hours * 60:.1f} min"
+        f"{relation.replace('_', '-')}; pilot: {per_fit:.3g} s a fit (after a {warm_up:.3g} s "
+        f"warm-up), {args.fits} fits on {workers} worker(s) ~ {hours * 60:.1f} min"
     )
     if hours > args.max_hours:
         raise ValueError(
             f"--fits {args.fits} would take about {hours:.1f} h (> --max-hours {args.max_hours:g}); "
             "raise --max-hours or lower --fits"
         )
-    result = _run(factory, worlds, args)
+    result = dataclasses.replace(
+        _run(factory, worlds, args, relation, cls),
+        setting=_setting(args, factory, worlds, relation),
+    )
     print(result.summary())
     return result
 

@@ -23,7 +23,7 @@ from __future__ import annotations
 import functools
 import math
 import warnings
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
@@ -35,22 +35,34 @@ from .._validation import (
     check_epsilon,
     check_int_at_least,
     check_real,
+    check_rho,
     check_sample,
     check_unit_interval,
 )
 from ..experiment import run_grid
+from ..privacy.accounting import cdp_rho
 from ._generator import fresh_generator
 from .bounds import ceiling, epsilon_lower_bound, mu_lower_bound
 from .canary import Worlds, worst_case
 from .scores import (
     canary_counts,
     canary_subsets,
+    is_gaussian_view,
     learned_score,
     marginal_likelihood_ratio,
     whitebox_score,
 )
 
-__all__ = ["SCORES", "VERDICTS", "DPAuditResult", "declared_relation", "dp_audit", "fit_and_score"]
+__all__ = [
+    "MU_VERDICTS",
+    "SCORES",
+    "VERDICTS",
+    "DPAuditResult",
+    "declared_relation",
+    "declared_rho",
+    "dp_audit",
+    "fit_and_score",
+]
 
 #: Scores of :func:`dp_audit` (``"auto"``: white-box when the generator has ``audit_view``).
 SCORES = ("auto", "count", "marginal_lr", "whitebox", "learned")
@@ -58,9 +70,14 @@ SCORES = ("auto", "count", "marginal_lr", "whitebox", "learned")
 #: The three verdicts, in order of severity.
 VERDICTS = ("violation", "underpowered", "no violation detected")
 
-#: Fits of each world per part (train, select, eval) for each score.
+#: The Gaussian-DP verdicts (the μ bound against the μ of a zCDP claim; "" without one).
+MU_VERDICTS = ("above the claim's mu", "at most the claim's mu", "underpowered")
+
+#: Fits of each world per part (train, select, eval) for each score (``"gaussian"``: the
+#: white-box ratio of Gaussian measurements at its pre-registered threshold 0).
 _SPLITS = {
     "count": (0, 0, 1),
+    "gaussian": (0, 0, 1),
     "whitebox": (0, 1, 1),
     "marginal_lr": (2, 1, 2),
     "learned": (2, 1, 2),
@@ -113,6 +130,22 @@ class DPAuditResult(ResultMixin):
         Eval fits of D at or above the threshold; of D′ below it.
     alpha : float
     random_state : int
+    rho : float
+        The claimed zCDP ρ (NaN: the claim is not a zCDP claim).
+    mu : float
+        The Gaussian-DP μ = √(2ρ) that claim implies (NaN without ρ) [``dong2022``]; with it,
+        the verdict compares ``mu_lb`` with ``mu`` (as ``ganev2026``), and ``epsilon_lb`` with
+        ``epsilon`` otherwise.
+    mu_verdict : str
+        ``"above the claim's mu"`` when ``mu_lb`` > ``mu``, ``"underpowered"`` when no result of
+        these fits could exceed ``mu``, ``"at most the claim's mu"`` otherwise; "" without ``mu``.
+        For a release whose every draw is Gaussian, μ-GDP is what ρ-zCDP proves, and a μ bound
+        above it refutes the claim; MST and AIM also draw from the exponential mechanism,
+        accounted at ρ = ε²/8, for which √(2ρ) is the yardstick of ``ganev2026``, not a
+        proven bound — so ``verdict`` always follows the (ε, δ) claim.
+    setting : dict
+        What was audited, for the reports: the generator, its parameters and the two worlds
+        (filled by the command line; empty otherwise).
     """
 
     verdict: str
@@ -132,18 +165,31 @@ class DPAuditResult(ResultMixin):
     fn: int
     alpha: float
     random_state: int
+    rho: float = math.nan
+    mu: float = math.nan
+    mu_verdict: str = ""
+    setting: dict = field(default_factory=dict)
 
     def summary(self) -> str:
         """Three short lines: the verdict; the bound against the claim and the ceiling; the
         errors behind them."""
         level = f"{1 - self.alpha:.0%}"
-        return (
-            f"verdict: {self.verdict}\n"
+        lines = [
+            f"verdict: {self.verdict}",
             f"  claim epsilon = {self.epsilon:g}; {level} lower bound {self.epsilon_lb:.3f}; "
-            f"ceiling {self.ceiling:.3f}\n"
+            f"ceiling {self.ceiling:.3f}",
+        ]
+        if self.mu_verdict:
+            lines.append(
+                f"  Gaussian DP: {level} lower bound mu >= {self.mu_lb:.3f} against the claim's "
+                f"mu = {self.mu:.3f} (sqrt(2 rho), rho = {self.rho:.4g}): "
+                f"{self.mu_lb / self.mu:.0%} of it; {self.mu_verdict}"
+            )
+        lines.append(
             f"  wrong: {self.fp}/{self.n0} without, {self.fn}/{self.n1} with the canary; "
             f"{self.score} ({self.statistic})"
         )
+        return "\n".join(lines)
 
 
 def declared_relation(generator) -> str:
@@ -162,6 +208,22 @@ def declared_relation(generator) -> str:
             "'neighbouring' attribute); pass neighbouring='add_remove' or 'replace_one'"
         )
     return relation
+
+
+def declared_rho(generator, epsilon: float, delta: float) -> float:
+    """The zCDP ρ a generator's (ε, δ) claim stands for: ``cdp_rho(epsilon, delta)`` when it
+    declares ``privacy_definition = "zcdp"`` (as MST, AIM and MWEM+PGM do: they spend exactly
+    that ρ) and ``delta`` > 0; NaN otherwise.
+
+    Examples
+    --------
+    >>> from synthtrust.synthesizers import MST, PerturbedHistogram
+    >>> round(declared_rho(MST, 1.0, 1e-2), 4), declared_rho(PerturbedHistogram, 1.0, 0.0)
+    (0.1034, nan)
+    """
+    if getattr(generator, "privacy_definition", None) != "zcdp" or not delta > 0:
+        return math.nan
+    return float(cdp_rho(epsilon, delta))
 
 
 def fit_and_score(
@@ -191,8 +253,10 @@ def fit_and_score(
     -------
     dict
         ``{"|".join(C): a_C}`` for every column subset C of :func:`canary_subsets`, the
-        white-box statistics (NaN without ``audit_view``) and ``"warning"``: the first warning
-        the generator raised in ``fit`` or ``sample`` ("" if none).
+        white-box statistics (NaN without ``audit_view``), ``"gaussian_view"`` (1.0 when every
+        released measurement is Gaussian, 0.0 otherwise, NaN without ``audit_view``) and
+        ``"warning"``: the first warning the generator raised in ``fit`` or ``sample`` ("" if
+        none).
     """
     subsets = canary_subsets(worlds.columns)
     if n_synthetic is None:
@@ -207,6 +271,7 @@ def fit_and_score(
     view = gen.audit_view() if hasattr(gen, "audit_view") else None
     white = [whitebox_score(view, worlds, s) if view else math.nan for s in _WHITEBOX]
     out = dict(zip([*map("|".join, subsets), *_WHITEBOX], [*counts, *white], strict=True))
+    out["gaussian_view"] = float(is_gaussian_view(view)) if view else math.nan
     out["warning"] = str(caught[0].message) if caught else ""
     return out
 
@@ -299,6 +364,7 @@ def dp_audit(
     *,
     neighbouring: str | None = None,
     delta: float = 0.0,
+    rho: float | None = None,
     generator_params: dict | None = None,
     worlds: Worlds | None = None,
     score: str = "auto",
@@ -329,6 +395,13 @@ def dp_audit(
         ``neighbouring`` attribute, as every synthesizer of the package has). Never guessed.
     delta : float in [0, 1)
         The claimed δ.
+    rho : float > 0 or None
+        The claimed zCDP ρ, to report the Gaussian-DP μ bound against μ = √(2ρ)
+        [``dong2022``] (``mu_verdict``); None: :func:`declared_rho` (``cdp_rho(ε, δ)`` for a
+        generator declaring ``privacy_definition = "zcdp"``, NaN otherwise). With a ρ and a
+        generator whose ``audit_view`` releases only Gaussian measurements, the white-box score
+        is their log-likelihood ratio at the pre-registered threshold 0 — its equal-error point,
+        where one threshold bounds μ best — and every fit is an eval fit (no select part).
     generator_params : dict or None
         Constructor arguments when ``generator`` is a class (beside ``domain`` and
         ``random_state``).
@@ -385,6 +458,8 @@ def dp_audit(
     score = check_choice(score, "score", SCORES)
     n_fits = check_int_at_least(n_fits, "n_fits", 40)
     alpha = check_unit_interval(alpha, "alpha")
+    rho = declared_rho(generator, epsilon, delta) if rho is None else check_rho(rho)
+    mu = math.sqrt(2 * rho) if math.isfinite(rho) else math.nan
     worlds = worst_case(neighbouring) if worlds is None else worlds
     if worlds.neighbouring != neighbouring:
         raise ValueError(
@@ -430,13 +505,20 @@ def dp_audit(
             0,
             alpha,
             int(random_state),
+            rho,
+            mu,
         )
     _warn_once(frame)
     score = _resolve_score(score, frame)
-    train, select, evaluate = _parts(n_fits // 2, score)
+    gaussian = (
+        score == "whitebox" and math.isfinite(mu) and bool(frame["gaussian_view"].eq(1).all())
+    )
+    train, select, evaluate = _parts(n_fits // 2, "gaussian" if gaussian else score)
     statistics = _statistics(frame, score, canary_subsets(worlds.columns), train, random_state)
     if score == "count":
         statistic, threshold = "exact_cell", 0.5  # the fixed rule: the canary's cell occurs
+    elif gaussian:  # the ratio is N(∓μ²/2, μ²) in the two worlds: 0 is its equal-error point
+        statistic, threshold = "likelihood_ratio", 0.0
     else:  # the statistic and threshold with the best bound on the select fits
         choice = {
             name: _select_threshold(s0[select], s1[select], delta, alpha)
@@ -449,6 +531,7 @@ def dp_audit(
     fp, fn = (int(x[0]) for x in _errors(e0, e1, np.array([threshold])))
     n0, n1 = len(e0), len(e1)
     eps_lb = epsilon_lower_bound(fp, n0, fn, n1, delta=delta, alpha=alpha)
+    mu_lb = mu_lower_bound(fp, n0, fn, n1, alpha=alpha)
     top = ceiling(min(n0, n1), alpha=alpha)
     if eps_lb > epsilon:
         verdict = "violation"
@@ -459,7 +542,7 @@ def dp_audit(
     return DPAuditResult(
         verdict=verdict,
         epsilon_lb=float(eps_lb),
-        mu_lb=float(mu_lower_bound(fp, n0, fn, n1, alpha=alpha)),
+        mu_lb=float(mu_lb),
         ceiling=float(top),
         epsilon=epsilon,
         delta=delta,
@@ -474,4 +557,18 @@ def dp_audit(
         fn=fn,
         alpha=alpha,
         random_state=int(random_state),
+        rho=float(rho),
+        mu=float(mu),
+        mu_verdict=_mu_verdict(mu_lb, mu, n0, n1, alpha),
     )
+
+
+def _mu_verdict(mu_lb: float, mu: float, n0: int, n1: int, alpha: float) -> str:
+    """The Gaussian-DP verdict of :class:`DPAuditResult` ("" without a claimed μ)."""
+    if not math.isfinite(mu):
+        return ""
+    if mu_lb > mu:
+        return MU_VERDICTS[0]
+    if mu_lower_bound(0, n0, 0, n1, alpha=alpha) <= mu:  # a perfect separation's bound
+        return MU_VERDICTS[2]
+    return MU_VERDICTS[1]

@@ -28,8 +28,10 @@ from .canary import Worlds
 __all__ = [
     "canary_counts",
     "canary_subsets",
+    "is_gaussian_view",
     "learned_score",
     "marginal_likelihood_ratio",
+    "view_entries",
     "whitebox_score",
 ]
 
@@ -163,15 +165,25 @@ def learned_score(features_out, features_in, train: slice, random_state: int = 0
     return classifier.predict_proba(out)[:, 1], classifier.predict_proba(inn)[:, 1]
 
 
-def _cell_terms(worlds: Worlds, clique: tuple) -> list[tuple[tuple, int, int]]:
+def _cell_terms(worlds: Worlds, clique: tuple, levels=None) -> list[tuple[tuple, int, int]]:
     """(cell index, count a under D, change Δ from D to D′) of the cells of ``clique`` the
-    neighbouring step changes; cells whose changes cancel are left out."""
+    neighbouring step changes; cells whose changes cancel are left out. ``levels`` (one array
+    per column of the clique, original code → index of the measured axis; None: the identity)
+    maps records to the measured cells of a compressed domain."""
+    positions = [worlds.columns.index(c) for c in clique]
+
+    def cells(codes: np.ndarray) -> np.ndarray:
+        if levels is None:
+            return codes
+        return np.column_stack([np.asarray(m)[codes[:, j]] for j, m in enumerate(levels)])
+
     changes: dict[tuple, int] = {}
     for record, delta in ((worlds.canary, 1), (worlds.removed, -1)):
         if record is not None:
-            cell = tuple(int(record[c]) for c in clique)
+            codes = np.array([[int(record[c]) for c in clique]], dtype=np.int64)
+            cell = tuple(int(v) for v in cells(codes)[0])
             changes[cell] = changes.get(cell, 0) + delta
-    base = worlds.base_codes[:, [worlds.columns.index(c) for c in clique]]
+    base = cells(worlds.base_codes[:, positions])
     return [
         (cell, int((base == np.array(cell)).all(axis=1).sum()), delta)
         for cell, delta in changes.items()
@@ -179,7 +191,38 @@ def _cell_terms(worlds: Worlds, clique: tuple) -> list[tuple[tuple, int, int]]:
     ]
 
 
-def whitebox_score(view: Mapping, worlds: Worlds, statistic: str = "likelihood_ratio") -> float:
+def view_entries(view) -> list[tuple]:
+    """The entries ``(clique, values, noise, scale, levels)`` of an ``audit_view()``: a mapping
+    ``{clique: (values, noise, scale)}`` or a sequence of ``(clique, values, noise, scale)`` or
+    ``(clique, values, noise, scale, levels)`` tuples (a sequence may measure a clique more than
+    once; ``levels`` as :func:`whitebox_score`).
+
+    Raises
+    ------
+    ValueError
+        An entry of another length.
+    """
+    items = [(k, *v) for k, v in view.items()] if isinstance(view, Mapping) else list(view)
+    out = []
+    for item in items:
+        if len(item) not in (4, 5):
+            raise ValueError(
+                "audit_view: an entry must be (clique, values, noise, scale[, levels]), got "
+                f"{len(item)} items"
+            )
+        clique, values, noise, scale, *levels = item
+        out.append((tuple(clique), values, noise, scale, levels[0] if levels else None))
+    return out
+
+
+def is_gaussian_view(view) -> bool:
+    """Whether every measurement of ``view`` has Gaussian noise (and there is one): then the
+    likelihood ratio is linear in the noise and its equal-error threshold is 0."""
+    entries = view_entries(view)
+    return bool(entries) and all(noise == "gaussian" for _, _, noise, _, _ in entries)
+
+
+def whitebox_score(view, worlds: Worlds, statistic: str = "likelihood_ratio") -> float:
     """Score of "D′" against "D" from the released noisy measurements (S3).
 
     For each measured clique C and each of its cells that the neighbouring step changes (the
@@ -195,14 +238,20 @@ def whitebox_score(view: Mapping, worlds: Worlds, statistic: str = "likelihood_r
 
     The score is Σ of the terms. Values clipped at 0 after the noise give the same ratio as the
     raw ones on the cells that matter (a canary cell with a = 0: the ratio is constant for
-    y ≤ 0).
+    y ≤ 0). Cliques chosen by the mechanism (MST's tree, AIM's rounds) enter as they were
+    chosen: given the choice, each measurement's ratio is the one above, so the sum is the
+    ratio of the measurements (the choice itself is not scored).
 
     Parameters
     ----------
-    view : mapping {clique: (values, noise, scale)}
-        A synthesizer's ``audit_view()``: ``clique`` a tuple of column names, ``values`` the
-        noisy marginal (an array of shape ``(levels of each column of the clique)``), ``noise``
-        one of ``"laplace"``, ``"discrete_laplace"``, ``"gaussian"`` and ``scale`` b or σ.
+    view : mapping or sequence
+        A synthesizer's ``audit_view()`` (:func:`view_entries`): ``clique`` a tuple of column
+        names, ``values`` the noisy marginal (an array of shape ``(levels of each column of the
+        clique)``, or of the measured levels), ``noise`` one of ``"laplace"``,
+        ``"discrete_laplace"``, ``"gaussian"``, ``scale`` b or σ and ``levels`` (optional, one
+        integer array per column of the clique) the measured index of each original code: a
+        marginal on a compressed domain (MST merges rare levels) is scored on the cell that
+        holds the canary's codes.
     worlds : Worlds
     statistic : {"likelihood_ratio", "linear"}
 
@@ -214,17 +263,20 @@ def whitebox_score(view: Mapping, worlds: Worlds, statistic: str = "likelihood_r
     ------
     ValueError
         An unknown noise or statistic, a non-positive scale, a clique naming a column outside
-        the game.
+        the game, an entry of the wrong length.
+
+    References
+    ----------
+    ``annamalai2024`` (white-box scores), ``ganev2026`` §4 (the measurements of MST and AIM).
     """
     if statistic not in _STATISTICS:
         raise ValueError(f"statistic must be one of {_STATISTICS}, got {statistic!r}")
     total = 0.0
-    for clique, (values, noise, scale) in view.items():
-        clique = tuple(clique)
+    for clique, values, noise, scale, levels in view_entries(view):
         _check_view_entry(clique, noise, scale, worlds)
         gaussian = noise == "gaussian"
         values = np.asarray(values, dtype=float)
-        for cell, a, delta in _cell_terms(worlds, clique):
+        for cell, a, delta in _cell_terms(worlds, clique, levels):
             y = float(values[cell])
             if statistic == "likelihood_ratio" and not gaussian:
                 total += (abs(y - a) - abs(y - a - delta)) / scale

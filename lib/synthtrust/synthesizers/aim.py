@@ -55,6 +55,7 @@ import numpy as np
 from .._validation import check_positive_int, optional
 from ..privacy.mechanisms import exponential_mechanism
 from .marginal import (
+    AuditViewMixin,
     JunctionTree,
     PGMFitter,
     PGMSamplingMixin,
@@ -86,7 +87,7 @@ def refit_iters(max_iter: int, model_mb: float, refit_mb: float | None) -> int:
     return max(min(int(max_iter), MIN_REFIT_ITERS), math.ceil(max_iter * refit_mb / model_mb))
 
 
-class AIM(PGMSamplingMixin, TabularSynthesizer):
+class AIM(AuditViewMixin, PGMSamplingMixin, TabularSynthesizer):
     """AIM synthesizer (McKenna et al., VLDB 2022), zCDP, add/remove neighbours.
 
     Parameters
@@ -134,6 +135,9 @@ class AIM(PGMSamplingMixin, TabularSynthesizer):
 
     #: add/remove neighbours (zCDP, the reference implementation's relation)
     neighbouring = "add_remove"
+
+    #: the (ε, δ) claim is ρ-zCDP with ρ = cdp_rho(ε, δ) (read by :func:`synthtrust.dp_audit.declared_rho`)
+    privacy_definition = "zcdp"
 
     _description = (
         "AIM: adaptive workload-aware selection (exponential mechanism) and Gaussian "

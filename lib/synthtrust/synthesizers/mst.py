@@ -30,12 +30,13 @@ import itertools
 
 import numpy as np
 
-from .._validation import check_positive_int
+from .._validation import check_is_fitted, check_positive_int
 from ..privacy.mechanisms import exponential_mechanism
 from .marginal import (
     JunctionTree,
     PGMFitter,
     PGMSamplingMixin,
+    audit_entries,
     compress_codes,
     compress_domain,
     decompress_codes,
@@ -126,6 +127,9 @@ class MST(PGMSamplingMixin, TabularSynthesizer):
     #: add/remove neighbours (zCDP, the reference implementation's relation)
     neighbouring = "add_remove"
 
+    #: the (ε, δ) claim is ρ-zCDP with ρ = cdp_rho(ε, δ) (read by :func:`synthtrust.dp_audit.declared_rho`)
+    privacy_definition = "zcdp"
+
     _description = (
         "MST: Gaussian 1-way marginals, private domain compression, exponential-mechanism "
         "spanning tree of 2-way marginals, Private-PGM (McKenna et al. 2021)"
@@ -192,10 +196,24 @@ class MST(PGMSamplingMixin, TabularSynthesizer):
                 for e in edges
             ]
         self.compression_ = comp
+        self._raw_one_way = one_way
         self.tree_ = [(cols[a], cols[b]) for a, b in edges]
         self.measurements_ = list(one_way_c) + two_way
         self.model_ = PGMFitter(csizes).fit(self.measurements_, max_iter=int(self.max_iter))
         self._jtree = JunctionTree(self.model_)
+
+    def audit_view(self) -> list[tuple]:
+        """The released noisy measurements, for white-box DP auditing (:mod:`synthtrust.dp_audit`):
+        the d 1-way marginals on the original levels, then the d − 1 tree marginals on the
+        compressed levels with the compression's level maps, each ``(clique, values,
+        "gaussian", σ, levels)`` (:func:`.marginal.audit_entries`). Reads only."""
+        check_is_fitted(self)
+        cols, comp = self.columns_, self.compression_
+        sizes = [self.domain_[c] for c in cols]
+        two_way = self.measurements_[len(cols) :]
+        return audit_entries(self._raw_one_way, cols, sizes) + audit_entries(
+            two_way, cols, comp.sizes, comp.mapping
+        )
 
     def _decode_codes(self, X: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         return decompress_codes(X, self.compression_, rng)

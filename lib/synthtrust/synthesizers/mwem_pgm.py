@@ -24,6 +24,7 @@ import numpy as np
 from .._validation import check_positive_int, optional
 from ..privacy.mechanisms import exponential_mechanism
 from .marginal import (
+    AuditViewMixin,
     JunctionTree,
     PGMFitter,
     PGMSamplingMixin,
@@ -52,7 +53,7 @@ SELECT_MEASURE_CONSTRAINTS = {
 }
 
 
-class MWEMPGM(PGMSamplingMixin, TabularSynthesizer):
+class MWEMPGM(AuditViewMixin, PGMSamplingMixin, TabularSynthesizer):
     """MWEM+PGM synthesizer (McKenna, Sheldon & Miklau, ICML 2019), zCDP, add/remove neighbours.
 
     Parameters
@@ -85,6 +86,9 @@ class MWEMPGM(PGMSamplingMixin, TabularSynthesizer):
 
     #: add/remove neighbours (zCDP, the reference implementation's relation)
     neighbouring = "add_remove"
+
+    #: the (ε, δ) claim is ρ-zCDP with ρ = cdp_rho(ε, δ) (read by :func:`synthtrust.dp_audit.declared_rho`)
+    privacy_definition = "zcdp"
 
     _description = (
         "MWEM+PGM: T rounds of exponential-mechanism selection of the worst-approximated "

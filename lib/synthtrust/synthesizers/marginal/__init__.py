@@ -22,7 +22,9 @@ Pieces (one module each)
 * :mod:`.counts` — :func:`marginal_counts` / :func:`true_marginal`, exact marginals by
   ``np.bincount`` of raveled codes; :func:`mean_tvd`, mean total-variation distance between the
   marginals of two coded tables.
-* :mod:`.measurement` — :class:`Measurement`, :func:`measure`, :func:`total_estimate`: noisy
+* :mod:`.measurement` — :class:`Measurement`, :func:`measure`, :func:`total_estimate`,
+  :func:`audit_entries` and :class:`AuditViewMixin` (the white-box audit's view of the
+  measurements): noisy
   marginals and the minimum-variance estimate of the number of records.
 * :mod:`.compress` — :func:`compress_domain`, :func:`compress_codes`, :func:`decompress_codes`:
   MST's private domain compression (McKenna, Miklau & Sheldon, JPC 2021 [``mckenna2021``], §4;
@@ -72,7 +74,7 @@ from .compress import Compression, compress_codes, compress_domain, decompress_c
 from .counts import marginal_counts, mean_tvd, true_marginal
 from .estimate import PGMFitter, choose_backend, fitted_model, independent_estimate, mbi_model
 from .junction import JunctionTree
-from .measurement import Measurement, measure, total_estimate
+from .measurement import AuditViewMixin, Measurement, audit_entries, measure, total_estimate
 from .model import FittedModel, expand_potentials
 from .model_size import check_model_size, model_size_mb
 from .sample import PGMSamplingMixin
@@ -81,6 +83,8 @@ from .workload import check_workload, check_workload_param, downward_closure
 # ``name as name``: private helpers re-exported for the tests in tests/synthesizers/marginal/ and
 # tests/synthesizers/ (MST, AIM, MWEM+PGM)
 __all__ = [
+    "AuditViewMixin",
+    "audit_entries",
     "Compression",
     "FittedModel",
     "JunctionTree",

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from ..._validation import check_is_fitted
 from ...privacy.ledger import PrivacyLedger
 from ...privacy.mechanisms import gaussian
 from .counts import Clique, true_marginal
@@ -64,6 +65,64 @@ def measure(
     x = true_marginal(X, sizes, clique)
     y = gaussian(x, sigma=sigma, sensitivity=1.0, random_state=rng, ledger=ledger, note=note)
     return Measurement(tuple(clique), np.atleast_1d(np.asarray(y, dtype=float)), float(sigma))
+
+
+def audit_entries(
+    measurements: Sequence[Measurement],
+    columns: Sequence[str],
+    sizes: Sequence[int],
+    levels: Sequence[np.ndarray] | None = None,
+) -> list[tuple]:
+    """The measurements as entries of a white-box ``audit_view()``
+    (:func:`synthtrust.dp_audit.scores.whitebox_score`): ``(clique, values, "gaussian", σ,
+    levels)`` per measurement, in order (a clique measured twice gives two entries).
+
+    Parameters
+    ----------
+    measurements : list of Measurement
+        Unweighted measurements on a domain of ``sizes`` levels per column.
+    columns : the column names, by position
+    sizes : levels of each measured column (the compressed ones for a compressed domain)
+    levels : None or one int array per column (original code → measured code)
+        MST's :attr:`.Compression.mapping`; None: the measurements are on the original codes.
+
+    Returns
+    -------
+    list of tuples; ``values`` is a copy of shape ``(sizes[i] for i in clique)``.
+
+    Raises
+    ------
+    ValueError
+        A weighted measurement (its cells have different noise scales).
+    """
+    out = []
+    for m in measurements:
+        if m.weights is not None:
+            raise ValueError(f"measurement of clique {m.clique} is weighted; give the raw one")
+        shape = tuple(int(sizes[i]) for i in m.clique)
+        maps = None if levels is None else tuple(np.asarray(levels[i]) for i in m.clique)
+        clique = tuple(columns[i] for i in m.clique)
+        out.append((clique, m.values.reshape(shape).copy(), "gaussian", float(m.stddev), maps))
+    return out
+
+
+class AuditViewMixin:
+    """``audit_view()`` of a synthesizer whose ``measurements_`` are Gaussian measurements on
+    the original levels of ``columns_`` (AIM, MWEM+PGM): :func:`audit_entries` of them."""
+
+    def audit_view(self) -> list[tuple]:
+        """The released noisy measurements, for white-box DP auditing
+        (:mod:`synthtrust.dp_audit`): one ``(clique, values, "gaussian", σ, None)`` per
+        measurement, in the order they were taken (:func:`audit_entries`). Reads only.
+
+        Raises
+        ------
+        sklearn.exceptions.NotFittedError
+            Before ``fit``.
+        """
+        check_is_fitted(self)
+        sizes = [self.domain_[c] for c in self.columns_]
+        return audit_entries(self.measurements_, self.columns_, sizes)
 
 
 def total_estimate(measurements: Sequence[Measurement]) -> float:
