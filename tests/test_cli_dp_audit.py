@@ -5,6 +5,7 @@ it names what was audited; one-line errors for bad input, the neighbouring relat
 the command line's words; --help states the fits' minimum and the constructor's arguments."""
 
 import json
+import math
 import subprocess
 import sys
 import textwrap
@@ -69,6 +70,32 @@ SOURCE = textwrap.dedent('''
 
     class ZCDPHistogram(LaplaceHistogram):
         privacy_definition = "zcdp"
+
+
+    class GaussianOneWay:
+        """Gaussian noise on the three 1-way marginals, a third of rho = cdp_rho(eps, delta)
+        each, released in audit_view: add/remove rho-zCDP."""
+
+        neighbouring = "add_remove"
+        privacy_definition = "zcdp"
+
+        def __init__(self, epsilon=1.0, delta=1e-2, domain=None, random_state=None):
+            from synthtrust.privacy import cdp_rho
+
+            self.sigma = (3 / (2 * cdp_rho(epsilon, delta))) ** 0.5
+            self.domain, self.random_state = domain, random_state
+
+        def fit(self, X):
+            rng = np.random.default_rng(self.random_state)
+            self.noisy_ = {c: np.bincount(X[c], minlength=k) + rng.normal(0, self.sigma, k)
+                           for c, k in self.domain.items()}
+            return self
+
+        def sample(self, n):
+            return pd.DataFrame({c: np.zeros(n, dtype=int) for c in self.domain})
+
+        def audit_view(self):
+            return [((c,), y, "gaussian", self.sigma) for c, y in self.noisy_.items()]
 
 
     class PerInstance(LaplaceHistogram):
@@ -386,3 +413,26 @@ def test_bad_user_tables_are_one_line_errors(workdir, capsys, args, message):
     assert code == 2 and "Traceback" not in err
     last = err.strip().splitlines()[-1]
     assert last.startswith("synthtrust: error:") and message in last
+
+
+def test_a_target_sets_the_fits_from_a_pilot_audit_or_says_which_score_to_try(workdir, capsys):
+    """--target 0.5 on a zCDP class: a 400-fit pilot audit, then the fits its error rates give
+    for a μ bound of half the claim (DPAuditResult.fits_for); a target beyond the score's
+    reach (3 × the claim: its rates can never give it) is one line naming another score."""
+    from synthtrust.dp_audit import dp_audit
+    from synthtrust.dp_audit.command import TARGET_PILOT
+
+    base = ["dp-audit", "--generator", f"{MODULE}:GaussianOneWay", "--epsilon", "1",
+            "--delta", "0.01", "--n-jobs", "1", "--seed", "5"]  # fmt: skip
+    assert cli.main([*base, "--target", "0.5", "--json", "t.json"]) == 0
+    out = capsys.readouterr().out
+    cls = __import__(MODULE).GaussianOneWay
+    pilot = dp_audit(cls, 1.0, delta=0.01, n_fits=TARGET_PILOT, random_state=5, n_jobs=1,
+                     progress=False)  # fmt: skip
+    fits = max(40, 2 * math.ceil(pilot.fits_for(0.5) / 2))
+    assert f"target: a mu bound of 0.5 x 0.455 needs about {fits:,} fits" in out
+    assert json.loads((workdir / "t.json").read_text())["n_fits"] == fits
+    assert cli.main([*base, "--target", "3"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()[-1]
+    assert "--target 3: a mu bound of 1.36 is out of reach of the whitebox score" in err
+    assert err.endswith("try --score learned") and "Traceback" not in err

@@ -619,6 +619,8 @@ def _add_dp_audit(sub) -> None:
     p.add_argument(
         "--seed", type=nonnegative_int, default=0, metavar="N", help="root seed (default: 0)"
     )
+    p.add_argument("--target", type=positive_float, metavar="F", help="pilot audit of 400 fits, "
+                   "then --fits what a bound of F x the claim needs (mu for zCDP)")  # fmt: skip
     p.add_argument(
         "--max-hours",
         type=positive_float,

@@ -495,6 +495,11 @@ def render_dp_audit_html(result, *, title: str | None = None) -> str:
     body = [
         "<h2>Verdict</h2>",
         f"<p><strong>{html.escape(result.verdict)}</strong></p>",
+        *(
+            [f'<p class="note">{html.escape(result.note)}</p>']
+            if getattr(result, "note", "")
+            else []
+        ),
         _chart_html(dp_audit_chart(result)),
         counts,
         audited,

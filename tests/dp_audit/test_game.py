@@ -318,6 +318,13 @@ def test_a_zcdp_claim_is_audited_by_gaussian_dp_at_the_equal_error_threshold():
     assert correct.mu_verdict == "at most the claim's mu" and correct.verdict != "violation"
     assert 0.25 < correct.mu_lb < correct.mu
     assert "Gaussian DP: 95% lower bound mu >= " in correct.summary()
+    from synthtrust.dp_audit import fits_to_reach
+
+    half = fits_to_reach(correct.fp / 2000, correct.fn / 2000, correct.mu / 2)
+    assert correct.fits_for(0.5) == 2 * half  # every fit is an eval fit here
+    assert correct.fits_for(2.0) == np.inf  # twice the true μ: no budget
+    with pytest.raises(ValueError, match="fraction"):
+        correct.fits_for(0)
     planted = dp_audit(GaussianMarginals, 1.0, generator_params={"rho_used": 9 * rho}, **kwargs)
     assert planted.mu_verdict == "above the claim's mu" and planted.mu_lb > 1.0
     # without a zCDP claim the white-box score chooses its threshold on select fits as before
@@ -335,3 +342,41 @@ def test_the_declared_rho_is_the_zcdp_budget_of_the_claim():
         assert np.isnan(declared_rho(cls, 2.0, 0.0))  # ρ-zCDP gives (ε, δ) only with δ > 0
     assert np.isnan(declared_rho(PrivBayes, 1.0, 1e-5))
     assert np.isnan(declared_rho(LaplaceHistogram, 1.0, 1e-5))
+
+
+class AlwaysTheCanary:
+    """A user's generator whose every record is the canary (1, 1, 1), in both worlds."""
+
+    neighbouring = "replace_one"
+
+    def __init__(self, domain=None, random_state=None):
+        self.domain = domain
+
+    def fit(self, frame):
+        return self
+
+    def sample(self, n):
+        return pd.DataFrame({c: np.ones(n, dtype=np.int64) for c in self.domain})
+
+
+def test_a_score_that_sees_no_signal_says_so_and_names_the_score_to_try():
+    blind = dp_audit(AlwaysTheCanary, 1.0, score="count", n_fits=40, n_jobs=1, progress=False)
+    assert blind.epsilon_lb == 0.0 and blind.fp == blind.n0 and blind.fn == 0
+    assert blind.note.startswith("no signal: every fit of both worlds scored 1100")
+    assert "try score='learned'" in blind.note and blind.note in blind.summary()
+    seen = dp_audit(
+        PerturbedHistogram(epsilon=1.0),
+        1.0,
+        neighbouring="replace_one",
+        n_fits=200,
+        n_jobs=1,
+        progress=False,
+    )
+    assert seen.note == ""
+
+
+def test_the_page_of_a_blind_audit_carries_its_note():
+    from synthtrust.report import render_dp_audit_html
+
+    blind = dp_audit(AlwaysTheCanary, 1.0, score="count", n_fits=40, n_jobs=1, progress=False)
+    assert "no signal: every fit of both worlds scored 1100" in render_dp_audit_html(blind)

@@ -21,6 +21,9 @@ __all__ = ["GAME_ONLY", "estimate_hours", "run_dp_audit", "run_replay_audit"]
 #: Fits timed per world before the audit starts (after one untimed warm-up fit per world).
 _PILOT_FITS = 4
 
+#: Fits of the pilot audit of ``--target`` (its error rates give the fits the target needs).
+TARGET_PILOT = 400
+
 #: The options of the game that the replay has no use for, with their defaults (the parser's:
 #: ``tests/test_cli_dp_audit_replay.py`` checks them); given otherwise, --mode replay refuses.
 GAME_ONLY = {
@@ -28,6 +31,7 @@ GAME_ONLY = {
     "fits": 2000,
     "alpha": 0.05,
     "max_hours": 2.0,
+    "target": None,
     "cache": None,
     "n_jobs": None,
     "dask": None,
@@ -134,6 +138,35 @@ def _relation(args, cls: type) -> str:
     return relation
 
 
+def _fits_for_target(factory, worlds, args, relation: str, cls: type):
+    """``args`` with ``fits`` set to what a bound of ``--target`` × the claim needs, at the
+    error rates of a pilot audit of :data:`TARGET_PILOT` fits (printed); a target the score
+    cannot reach is a one-line error naming the score to try."""
+    import argparse
+    import math
+
+    pilot = _run(
+        factory, worlds, argparse.Namespace(**{**vars(args), "fits": TARGET_PILOT}), relation, cls
+    )
+    needed = pilot.fits_for(args.target)
+    what = "mu" if math.isfinite(pilot.mu) else "epsilon"
+    claim = pilot.mu if what == "mu" else pilot.epsilon
+    if not math.isfinite(needed):
+        other = "learned" if pilot.score != "learned" else "marginal-lr"
+        raise ValueError(
+            f"--target {args.target:g}: a {what} bound of {args.target * claim:.3g} is out of "
+            f"reach of the {pilot.score} score (pilot of {TARGET_PILOT} fits: wrong "
+            f"{pilot.fp}/{pilot.n0} without, {pilot.fn}/{pilot.n1} with the canary); try "
+            f"--score {other}"
+        )
+    fits = max(40, 2 * math.ceil(needed / 2))
+    print(
+        f"target: a {what} bound of {args.target:g} x {claim:.3g} needs about {fits:,} fits "
+        f"(pilot of {TARGET_PILOT} fits: bound {pilot.mu_lb if what == 'mu' else pilot.epsilon_lb:.3f})"
+    )
+    return argparse.Namespace(**{**vars(args), "fits": fits})
+
+
 def _setting(args, factory, worlds, relation: str) -> dict:
     """What was audited (:attr:`DPAuditResult.setting`), in the command line's words."""
     source = (
@@ -170,6 +203,8 @@ def run_dp_audit(args) -> DPAuditResult:
     relation = _relation(args, cls)
     worlds = _worlds(args, relation)
     factory = _factory(args, cls, worlds.domain)
+    if getattr(args, "target", None) is not None:
+        args = _fits_for_target(factory, worlds, args, relation, cls)
     warm_up, per_fit = _pilot(factory, worlds, args)
     workers = cpu_count() if args.n_jobs in (None, -1) else args.n_jobs
     hours = estimate_hours(per_fit, args.fits, workers)

@@ -42,7 +42,7 @@ from .._validation import (
 from ..experiment import run_grid
 from ..privacy.accounting import cdp_rho
 from ._generator import fresh_generator
-from .bounds import ceiling, epsilon_lower_bound, mu_lower_bound
+from .bounds import ceiling, epsilon_lower_bound, fits_to_reach, mu_lower_bound
 from .canary import Worlds, worst_case
 from .scores import (
     canary_counts,
@@ -143,6 +143,10 @@ class DPAuditResult(ResultMixin):
         above it refutes the claim; MST and AIM also draw from the exponential mechanism,
         accounted at ρ = ε²/8, for which √(2ρ) is the yardstick of ``ganev2026``, not a
         proven bound — so ``verdict`` always follows the (ε, δ) claim.
+    note : str
+        "" or what the score missed: ``"no signal"`` text when every fit of both worlds got the
+        same score (the score cannot tell the worlds apart, whatever the generator does), with
+        the score to try instead.
     setting : dict
         What was audited, for the reports: the generator, its parameters and the two worlds
         (filled by the command line; empty otherwise).
@@ -168,7 +172,31 @@ class DPAuditResult(ResultMixin):
     rho: float = math.nan
     mu: float = math.nan
     mu_verdict: str = ""
+    note: str = ""
     setting: dict = field(default_factory=dict)
+
+    def fits_for(self, fraction: float) -> float:
+        """Fits (both worlds) this audit's score would need, at the error rates of its eval
+        fits, for a bound of ``fraction`` × the claim — μ for a zCDP claim, ε otherwise —
+        with the same split (:func:`~synthtrust.dp_audit.bounds.fits_to_reach`); ``inf``
+        when no budget would do with this score.
+
+        Raises
+        ------
+        ValueError
+            ``fraction`` not > 0.
+        """
+        zcdp = math.isfinite(self.mu)
+        per_world = fits_to_reach(
+            self.fp / self.n0,
+            self.fn / self.n1,
+            check_real(fraction, "fraction", 0.0, math.inf, low_open=True)
+            * (self.mu if zcdp else self.epsilon),
+            bound="mu" if zcdp else "epsilon",
+            delta=0.0 if zcdp else self.delta,
+            alpha=self.alpha,
+        )
+        return 2 * per_world * self.n_fits / (self.n0 + self.n1)
 
     def summary(self) -> str:
         """Three short lines: the verdict; the bound against the claim and the ceiling; the
@@ -189,6 +217,8 @@ class DPAuditResult(ResultMixin):
             f"  wrong: {self.fp}/{self.n0} without, {self.fn}/{self.n1} with the canary; "
             f"{self.score} ({self.statistic})"
         )
+        if self.note:
+            lines.append(f"  {self.note}")
         return "\n".join(lines)
 
 
@@ -560,6 +590,18 @@ def dp_audit(
         rho=float(rho),
         mu=float(mu),
         mu_verdict=_mu_verdict(mu_lb, mu, n0, n1, alpha),
+        note=_no_signal(np.concatenate([e0, e1]), score),
+    )
+
+
+def _no_signal(scores: np.ndarray, score: str) -> str:
+    """The note of :class:`DPAuditResult` when every eval fit of both worlds scored alike."""
+    if scores.size == 0 or np.ptp(scores) > 0:
+        return ""
+    other = "learned" if score != "learned" else "marginal_lr"
+    return (
+        f"no signal: every fit of both worlds scored {float(scores[0]):g}, so this score "
+        f"cannot tell them apart (a bound of 0 says nothing); try score={other!r}"
     )
 
 

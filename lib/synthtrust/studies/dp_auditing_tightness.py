@@ -9,7 +9,8 @@ that reach towards their claim, beside the published tight audits.
   cost in core-seconds and the fits the same score would need for 90 % of the claim;
 - :func:`budget_table`: the audits of every other synthesizer (the chapter's audit table at
   ε = 1) with the fits their score would need for half of the claim
-  (:func:`synthtrust.dp_audit.fits_to_reach`, from the error rates of their eval fits);
+  (:func:`synthtrust.dp_audit.fits_to_reach`, from the error rates of their eval fits;
+  :meth:`~synthtrust.dp_audit.DPAuditResult.fits_for` for the tight ones);
 - :data:`PUBLISHED`: the figures of the published audits beside them.
 
 ε and μ are in nats. Source: ``ganev2026`` (MST and AIM), ``annamalai2024``.
@@ -51,23 +52,6 @@ PUBLISHED = {
 }
 
 
-def _fits_for(result, fraction: float) -> float:
-    """Fits (both worlds) the audit's score would need, at its eval error rates, for a bound
-    of ``fraction`` × the claim (μ for a zCDP claim, ε otherwise); inf if none would do."""
-    zcdp = math.isfinite(result.mu)
-    claim = result.mu if zcdp else result.epsilon
-    per_world = fits_to_reach(
-        result.fp / result.n0,
-        result.fn / result.n1,
-        fraction * claim,
-        bound="mu" if zcdp else "epsilon",
-        delta=0.0 if zcdp else result.delta,
-        alpha=result.alpha,
-    )
-    eval_share = (result.n0 + result.n1) / result.n_fits
-    return 2 * per_world / eval_share
-
-
 def _claim_row(name: str, result, seconds: float, workers: int) -> dict:
     zcdp = math.isfinite(result.mu)
     claim, bound = (result.mu, result.mu_lb) if zcdp else (result.epsilon, result.epsilon_lb)
@@ -83,7 +67,7 @@ def _claim_row(name: str, result, seconds: float, workers: int) -> dict:
         "fits": result.n_fits,
         "statistic": f"{result.score} ({result.statistic})",
         "core-seconds": seconds * workers,
-        "fits for 0.9 × claim": _fits_for(result, 0.9),
+        "fits for 0.9 × claim": result.fits_for(0.9),
         "published": published[0],
         "published models": published[1],
         "verdict": result.verdict,
