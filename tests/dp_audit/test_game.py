@@ -364,15 +364,8 @@ def test_a_score_that_sees_no_signal_says_so_and_names_the_score_to_try():
     assert blind.epsilon_lb == 0.0 and blind.fp == blind.n0 and blind.fn == 0
     assert blind.note.startswith("no signal: every fit of both worlds scored 1100")
     assert "try score='learned'" in blind.note and blind.note in blind.summary()
-    seen = dp_audit(
-        PerturbedHistogram(epsilon=1.0),
-        1.0,
-        neighbouring="replace_one",
-        n_fits=200,
-        n_jobs=1,
-        progress=False,
-    )
-    assert seen.note == ""
+    quick = {"neighbouring": "replace_one", "n_jobs": 1, "progress": False}
+    assert dp_audit(PerturbedHistogram(epsilon=1.0), 1.0, n_fits=200, **quick).note == ""
 
 
 def test_the_page_of_a_blind_audit_carries_its_note():
