@@ -209,9 +209,9 @@ class DPAuditResult(ResultMixin):
         ]
         if self.mu_verdict:
             lines.append(
-                f"  Gaussian DP: {level} lower bound mu >= {self.mu_lb:.3f} against the claim's "
-                f"mu = {self.mu:.3f} (sqrt(2 rho), rho = {self.rho:.4g}): "
-                f"{self.mu_lb / self.mu:.0%} of it; {self.mu_verdict}"
+                f"  Gaussian DP: {level} lower bound mu >= {self.mu_lb:.3f}, "
+                f"{self.mu_lb / self.mu:.0%} of the claim's mu = {self.mu:.3f}\n"
+                f"    (sqrt(2 rho), rho = {self.rho:.4g}): {self.mu_verdict}"
             )
         lines.append(
             f"  wrong: {self.fp}/{self.n0} without, {self.fn}/{self.n1} with the canary; "

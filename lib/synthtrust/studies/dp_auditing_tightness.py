@@ -58,9 +58,7 @@ def _claim_row(name: str, result, seconds: float, workers: int) -> dict:
     published = PUBLISHED.get(name, ("—", "—", ""))
     return {
         "generator": TIGHT[name][0],
-        "claim": f"μ = {claim:.3f} (ε = {result.epsilon:g}, δ = {result.delta:g})"
-        if zcdp
-        else f"ε = {claim:g}",
+        "claim": f"μ = {claim:.3f}" if zcdp else f"ε = {claim:g}",
         "claimed": claim,
         "lower bound": bound,
         "bound / claim": bound / claim,
@@ -81,7 +79,8 @@ def tightness_table(fits: dict, *, seed: int = 0, n_jobs=None, **run) -> pd.Data
     Returns
     -------
     DataFrame
-        One row per audit: ``generator``, ``claim`` (text), ``claimed`` (μ or ε),
+        One row per audit: ``generator``, ``claim`` (text: μ = √(2ρ) of the zCDP claim at
+        (1, 10⁻²), or ε), ``claimed`` (μ or ε),
         ``lower bound``, ``bound / claim``, ``fits``, ``statistic``, ``core-seconds`` (wall
         seconds × workers), ``fits for 0.9 × claim`` (inf: more fits cannot reach it with this
         score), ``published``, ``published models``, ``verdict``.
