@@ -132,6 +132,27 @@ def _rate_limits(fp: int, n0: int, fn: int, n1: int, alpha: float) -> tuple[floa
     return clopper_pearson_upper(fp, n0, alpha / 2), clopper_pearson_upper(fn, n1, alpha / 2)
 
 
+def _epsilon_from_limits(fpr: float, fnr: float, delta: float) -> float:
+    """max{ln((1 − δ − FNR_ub)/FPR_ub), ln((1 − δ − FPR_ub)/FNR_ub), 0}: a term with a
+    non-positive numerator gives no bound."""
+    best = 0.0
+    for err, other in ((fpr, fnr), (fnr, fpr)):
+        numerator = 1.0 - delta - other
+        if numerator > 0:
+            best = max(best, math.log(numerator) - math.log(err))
+    return float(best)
+
+
+def _mu_from_limits(fpr: float, fnr: float) -> float:
+    """max{Φ⁻¹(1 − FPR_ub) − Φ⁻¹(FNR_ub), Φ⁻¹(1 − FNR_ub) − Φ⁻¹(FPR_ub), 0}: a limit of 1
+    leaves that side without a bound."""
+    best = 0.0
+    for err, other in ((fpr, fnr), (fnr, fpr)):
+        if err < 1.0 and other < 1.0:
+            best = max(best, float(stats.norm.isf(err) - stats.norm.ppf(other)))
+    return float(best)
+
+
 # ---------------------------------------------------------------------- distinguishing game
 def epsilon_lower_bound(fp, n0, fn, n1, *, delta=0.0, alpha=0.05) -> float:
     """(ε, δ)-DP lower bound from the error counts of a distinguishing game.
@@ -194,13 +215,7 @@ def epsilon_lower_bound(fp, n0, fn, n1, *, delta=0.0, alpha=0.05) -> float:
     """
     delta = check_real(delta, "delta", 0.0, 1.0, high_open=True)
     alpha = check_unit_interval(alpha, "alpha")
-    fpr, fnr = _rate_limits(fp, n0, fn, n1, alpha)
-    best = 0.0
-    for err, other in ((fpr, fnr), (fnr, fpr)):
-        numerator = 1.0 - delta - other
-        if numerator > 0:
-            best = max(best, math.log(numerator) - math.log(err))
-    return float(best)
+    return _epsilon_from_limits(*_rate_limits(fp, n0, fn, n1, alpha), delta)
 
 
 def mu_lower_bound(fp, n0, fn, n1, *, alpha=0.05) -> float:
@@ -255,12 +270,7 @@ def mu_lower_bound(fp, n0, fn, n1, *, alpha=0.05) -> float:
     0.0
     """
     alpha = check_unit_interval(alpha, "alpha")
-    fpr, fnr = _rate_limits(fp, n0, fn, n1, alpha)
-    best = 0.0
-    for err, other in ((fpr, fnr), (fnr, fpr)):
-        if err < 1.0 and other < 1.0:  # a limit of 1 leaves that side without a bound
-            best = max(best, float(stats.norm.isf(err) - stats.norm.ppf(other)))
-    return float(best)
+    return _mu_from_limits(*_rate_limits(fp, n0, fn, n1, alpha))
 
 
 def ceiling(n_per_world, *, alpha=0.05):
@@ -317,13 +327,7 @@ def _expected_bound(n: float, fpr: float, fnr: float, kind: str, delta: float, a
         1.0 if rate >= 1 else float(stats.beta.ppf(1 - alpha / 2, rate * n + 1, n - rate * n))
         for rate in (fpr, fnr)
     ]
-    best = 0.0
-    for err, other in (limits, limits[::-1]):
-        if kind == "mu" and err < 1 and other < 1:
-            best = max(best, float(stats.norm.isf(err) - stats.norm.ppf(other)))
-        elif kind == "epsilon" and 1 - delta - other > 0:
-            best = max(best, math.log(1 - delta - other) - math.log(err))
-    return best
+    return _mu_from_limits(*limits) if kind == "mu" else _epsilon_from_limits(*limits, delta)
 
 
 def fits_to_reach(fpr, fnr, target, *, bound="mu", delta=0.0, alpha=0.05, max_fits=10**9) -> float:

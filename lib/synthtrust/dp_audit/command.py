@@ -143,7 +143,6 @@ def _fits_for_target(factory, worlds, args, relation: str, cls: type):
     error rates of a pilot audit of :data:`TARGET_PILOT` fits (printed); a target the score
     cannot reach is a one-line error naming the score to try."""
     import argparse
-    import math
 
     pilot = _run(
         factory, worlds, argparse.Namespace(**{**vars(args), "fits": TARGET_PILOT}), relation, cls

@@ -133,9 +133,8 @@ class DPAuditResult(ResultMixin):
     rho : float
         The claimed zCDP ρ (NaN: the claim is not a zCDP claim).
     mu : float
-        The Gaussian-DP μ = √(2ρ) that claim implies (NaN without ρ) [``dong2022``]; with it,
-        the verdict compares ``mu_lb`` with ``mu`` (as ``ganev2026``), and ``epsilon_lb`` with
-        ``epsilon`` otherwise.
+        The Gaussian-DP μ = √(2ρ) that claim implies (NaN without ρ) [``dong2022``], the
+        yardstick ``mu_lb`` is compared with in ``mu_verdict`` (as ``ganev2026``).
     mu_verdict : str
         ``"above the claim's mu"`` when ``mu_lb`` > ``mu``, ``"underpowered"`` when no result of
         these fits could exceed ``mu``, ``"at most the claim's mu"`` otherwise; "" without ``mu``.
@@ -199,8 +198,8 @@ class DPAuditResult(ResultMixin):
         return 2 * per_world * self.n_fits / (self.n0 + self.n1)
 
     def summary(self) -> str:
-        """Three short lines: the verdict; the bound against the claim and the ceiling; the
-        errors behind them."""
+        """Short lines: the verdict; the bound against the claim and the ceiling; for a zCDP
+        claim, the μ bound against the claim's μ; the errors behind them; the note, if any."""
         level = f"{1 - self.alpha:.0%}"
         lines = [
             f"verdict: {self.verdict}",
