@@ -43,10 +43,12 @@ def test_smoke_run_turns_the_audit_on_the_books_promises(smoke_run_of):
 def test_smoke_run_finds_the_bugs_and_spares_the_twins(smoke_run_of):
     run = smoke_run_of(NAME)
     planted = pd.read_csv(run / "results" / "planted.csv")
-    bugs = planted[planted.generator != "correct twin: perturbed histogram"]
-    twins = planted[planted.generator == "correct twin: perturbed histogram"]
-    assert (bugs.verdict == "violation").all() and len(bugs) == 4  # the subtle one twice
-    assert (twins.verdict != "violation").all()
+    twin = planted.generator.str.startswith("correct twin")
+    bugs, twins = planted[~twin], planted[twin]
+    assert (bugs.verdict == "violation").all() and len(bugs) == 5  # the subtle one twice
+    assert (twins.verdict != "violation").all() and len(twins) == 5
+    pate = planted.set_index("generator").loc["correct twin: PATE-GAN"]
+    assert pate.verdict == "no violation detected" and pate.fits == 200
     pb = pd.read_csv(run / "results" / "privbayes.csv").set_index("noise")
     assert pb.loc["datasynthesizer-0.1.3", "verdict"] == "violation"
     assert pb.loc["dp", "verdict"] != "violation"

@@ -373,3 +373,23 @@ def test_the_page_of_a_blind_audit_carries_its_note():
 
     blind = dp_audit(AlwaysTheCanary, 1.0, score="count", n_fits=40, n_jobs=1, progress=False)
     assert "no signal: every fit of both worlds scored 1100" in render_dp_audit_html(blind)
+
+
+def test_the_whitebox_ratio_of_mst_adds_the_ratio_of_its_tree():
+    from synthtrust.dp_audit.game import fit_and_score
+    from synthtrust.dp_audit.scores import whitebox_score
+    from synthtrust.synthesizers import MST
+
+    w = worst_case("add_remove")
+    params = {"epsilon": 1.0, "delta": 1e-2, "max_iter": 50}
+    for world, seed in ((1, 11), (0, 12), (1, 13)):
+        out = fit_and_score(MST, w, world, seed, generator_params=params)
+        m = MST(**params, domain=w.domain, random_state=seed)
+        m.fit(w.with_canary if world else w.without)
+        tree = m.selection_log_ratio(w.without, w.with_canary)
+        # every column compressed to one level: each pair's quality is the same in both worlds
+        assert (tree == 0.0) == (m.compression_.sizes == (1, 1, 1))
+        assert out["likelihood_ratio"] == pytest.approx(
+            whitebox_score(m.audit_view(), w) + tree, abs=1e-12
+        )
+        assert out["linear"] == pytest.approx(whitebox_score(m.audit_view(), w, "linear"))

@@ -1,5 +1,5 @@
 """The planted bugs are found at the budgets of the audit's design; their correct twin (the
-perturbed histogram at the same ε) is not (issue acceptance 2)."""
+perturbed histogram at the same ε; PATE-GAN for the PATE-GAN bug) is not."""
 
 import pytest
 
@@ -59,3 +59,35 @@ def test_the_ledger_records_the_claim_not_the_truth(cls):
 
     g = cls(epsilon=0.5, domain={"a": 2}, random_state=0).fit(pd.DataFrame({"a": [0, 1]}))
     assert g.ledger_.total_epsilon == 0.5
+
+
+#: a cheap PATE-GAN on the worst case: 2 teachers (as ganev2025pate), 10 iterations
+_PATE = {"sample_per_teacher": 5, "max_iter": 10}
+
+
+def test_a_pate_gan_reading_its_domain_from_the_data_is_a_violation_within_200_fits():
+    # the user's path: default score, all cores, the default backend
+    from synthtrust.dp_audit.planted import DomainFromData
+    from synthtrust.synthesizers import PATEGAN
+
+    bug = dp_audit(DomainFromData, 1.0, generator_params=_PATE, n_fits=200, progress=False)
+    assert (bug.neighbouring, bug.score, bug.statistic) == ("replace_one", "count", "exact_cell")
+    assert bug.verdict == "violation"
+    # no fit of D holds the level 1 of any column, every fit of D' holds the canary's cell
+    assert (bug.fp, bug.fn) == (0, 0) and bug.epsilon_lb == pytest.approx(ceiling(100))
+    twin = dp_audit(PATEGAN, 1.0, generator_params=_PATE, n_fits=200, progress=False)
+    assert twin.verdict == "no violation detected" and twin.epsilon_lb == 0.0
+    # the twin's every synthetic table of both worlds holds the canary's cell: the count is blind
+    assert (twin.fp, twin.fn) == (100, 0)
+    assert twin.note.startswith("no signal: every fit of both worlds scored at or above the")
+
+
+def test_the_planted_pate_gan_reads_the_levels_of_its_table():
+    import pandas as pd
+
+    from synthtrust.dp_audit.planted import DomainFromData
+
+    frame = pd.DataFrame({"a": [0, 0, 1, 0], "b": [0, 0, 0, 0]})
+    g = DomainFromData(1.0, domain={"a": 3, "b": 2}, random_state=0, **_PATE).fit(frame)
+    assert g.domain_ == {"a": 2, "b": 1}  # the public domain says 3 and 2 levels
+    assert set(g.sample(50)["b"]) == {0} and g.ledger_.total_epsilon <= 1.0

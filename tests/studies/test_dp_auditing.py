@@ -50,6 +50,13 @@ def test_planted_rows_pair_each_bug_with_its_twin():
     assert (table.fits == 100).all()
 
 
+def test_the_pate_gan_bug_is_paired_with_the_correct_pate_gan():
+    table = da.planted_table({"pate_domain": 40}, n_jobs=1, progress=False)
+    assert table.generator.tolist() == ["PATE-GAN, domain from the data", "correct twin: PATE-GAN"]
+    assert table.verdict.tolist() == ["violation", "no violation detected"]
+    assert (table.fp.tolist(), table.fn.tolist()) == ([0, 20], [0, 0])
+
+
 def test_the_sensitivity_bug_is_audited_by_the_whitebox_and_the_learned_score():
     table = da.planted_table({"sensitivity_ignored": 2000}, n_jobs=1, progress=False)
     assert table.score.tolist() == [
@@ -112,6 +119,8 @@ def test_the_one_run_table_finds_the_bootstrap_and_misses_the_reused_noise():
     assert table.loc["noise reused across fits", "verdict"] != "violation"
     assert table.loc["correct twin: perturbed histogram", "verdict"] != "violation"
     assert (table.guesses == 50).all() and (table.epsilon_lb <= table.ceiling).all()
+    # a GAN's one run holds every canary's level: the PATE-GAN bug has no one-run row
+    assert len(table) == 4 and "PATE-GAN, domain from the data" not in table.index
 
 
 def test_the_audit_chart_plots_the_bound_the_ceiling_and_the_claim():

@@ -119,3 +119,85 @@ def test_mst_tiny_epsilon_compresses_everything(data):
     s = m.sample(50)
     assert len(s) == 50 and not s.isna().any().any()
     assert np.isfinite(m.model_.total)
+
+
+# --------------------------------------------------------------------------------------------
+# the likelihood ratio of the tree (white-box auditing)
+# --------------------------------------------------------------------------------------------
+def _orders(d):
+    """Every selection order of every spanning tree of range(d), by brute force."""
+    pairs = list(itertools.combinations(range(d), 2))
+    out = []
+    for seq in itertools.permutations(pairs, d - 1):
+        comp = list(range(d))
+        ok = True
+        for a, b in seq:
+            ca, cb = comp[a], comp[b]
+            if ca == cb:
+                ok = False
+                break
+            comp = [ca if c == cb else c for c in comp]
+        if ok:
+            out.append(seq)
+    return out
+
+
+def test_the_tree_log_probability_is_the_product_of_the_softmax_draws():
+    from synthtrust.synthesizers.mst import spanning_tree_log_probability
+
+    scores = {(0, 1): 3.0, (0, 2): 1.0, (1, 2): -2.0}
+    eps = 0.7
+    w = {e: np.exp(eps * s / 2) for e, s in scores.items()}
+    # by hand: (0, 1) first among all three, then (1, 2) against (0, 2)
+    hand = w[(0, 1)] / sum(w.values()) * w[(1, 2)] / (w[(1, 2)] + w[(0, 2)])
+    got = spanning_tree_log_probability(scores, [(0, 1), (1, 2)], eps)
+    assert got == pytest.approx(np.log(hand), rel=1e-13)
+    # over every selection order of d = 4 the probabilities sum to 1
+    rng = np.random.default_rng(1)
+    scores4 = {e: float(rng.normal(0, 3)) for e in itertools.combinations(range(4), 2)}
+    orders = _orders(4)
+    assert len(orders) == 16 * 6  # Cayley: 16 trees, each edge order of a tree is drawable
+    total = sum(np.exp(spanning_tree_log_probability(scores4, o, 1.3)) for o in orders)
+    assert total == pytest.approx(1.0, rel=1e-12)
+    with pytest.raises(ValueError, match="cannot be drawn at step 2"):
+        spanning_tree_log_probability(scores, [(0, 1), (0, 1)], eps)
+
+
+def test_the_tree_log_probability_matches_the_draw_frequencies():
+    from scipy.stats import chisquare
+
+    from synthtrust.synthesizers.mst import spanning_tree_log_probability
+
+    scores = {(0, 1): 2.0, (0, 2): 0.5, (1, 2): 1.0}
+    eps, n = 1.5, 20_000
+    rng = np.random.default_rng(7)
+    draws = [tuple(select_spanning_tree(scores, 3, eps, rng)) for _ in range(n)]
+    orders = _orders(3)
+    observed = np.array([draws.count(o) for o in orders])
+    expected = n * np.exp([spanning_tree_log_probability(scores, o, eps) for o in orders])
+    assert observed.sum() == n and expected.sum() == pytest.approx(n)
+    assert chisquare(observed, expected).pvalue > 1e-3
+
+
+def test_the_selection_ratio_of_a_fit_is_the_ratio_of_its_tree_between_the_tables():
+    from synthtrust.dp_audit import worst_case
+    from synthtrust.synthesizers.mst import spanning_tree_log_probability, tree_scores
+
+    w = worst_case("add_remove")
+    m = MST(1.0, 1e-2, domain=w.domain, max_iter=50, random_state=4).fit(w.with_canary)
+    got = m.selection_log_ratio(w.without, w.with_canary)
+    cols, comp = m.columns_, m.compression_
+    edges = [(cols.index(a), cols.index(b)) for a, b in m.tree_]
+    eps = mg.mst_budget(m.rho_, 3)["epsilon_edge"]
+    logp = []
+    for frame in (w.without, w.with_canary):  # by hand from the released compressed 1-ways
+        Xc = np.column_stack([comp.mapping[j][frame[c].to_numpy()] for j, c in enumerate(cols)])
+        scores = tree_scores(Xc, comp.sizes, m.measurements_[:3])
+        logp.append(spanning_tree_log_probability(scores, edges, eps))
+    assert got == pytest.approx(logp[1] - logp[0], abs=1e-12)
+    assert m.selection_log_ratio(w.with_canary, w.without) == pytest.approx(-got, abs=1e-12)
+    assert m.selection_log_ratio(w.without, w.without) == 0.0
+    with pytest.raises(ValueError, match=r"with_record\['c1'\] has codes outside 0..1"):
+        m.selection_log_ratio(w.without, w.with_canary.assign(c1=2))
+    with pytest.raises(ValueError, match="without lacks the fitted columns"):
+        m.selection_log_ratio(w.without.drop(columns="c0"), w.with_canary)

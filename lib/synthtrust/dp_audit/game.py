@@ -282,7 +282,10 @@ def fit_and_score(
     -------
     dict
         ``{"|".join(C): a_C}`` for every column subset C of :func:`canary_subsets`, the
-        white-box statistics (NaN without ``audit_view``), ``"gaussian_view"`` (1.0 when every
+        white-box statistics (NaN without ``audit_view``; the likelihood ratio adds the
+        generator's ``selection_log_ratio(D, D′)`` where it has one, the ratio of its random
+        selections given its measurements, so that it is the ratio of everything released),
+        ``"gaussian_view"`` (1.0 when every
         released measurement is Gaussian, 0.0 otherwise, NaN without ``audit_view``) and
         ``"warning"``: the first warning the generator raised in ``fit`` or ``sample`` ("" if
         none).
@@ -299,6 +302,8 @@ def fit_and_score(
     counts = canary_counts(sample, worlds.canary, subsets)
     view = gen.audit_view() if hasattr(gen, "audit_view") else None
     white = [whitebox_score(view, worlds, s) if view else math.nan for s in _WHITEBOX]
+    if view and hasattr(gen, "selection_log_ratio"):  # MST: the ratio of its drawn tree too
+        white[0] += float(gen.selection_log_ratio(worlds.without, worlds.with_canary))
     out = dict(zip([*map("|".join, subsets), *_WHITEBOX], [*counts, *white], strict=True))
     out["gaussian_view"] = float(is_gaussian_view(view)) if view else math.nan
     out["warning"] = str(caught[0].message) if caught else ""
@@ -589,18 +594,26 @@ def dp_audit(
         rho=float(rho),
         mu=float(mu),
         mu_verdict=_mu_verdict(mu_lb, mu, n0, n1, alpha),
-        note=_no_signal(np.concatenate([e0, e1]), score),
+        note=_no_signal(e0, e1, threshold, score),
     )
 
 
-def _no_signal(scores: np.ndarray, score: str) -> str:
-    """The note of :class:`DPAuditResult` when every eval fit of both worlds scored alike."""
-    if scores.size == 0 or np.ptp(scores) > 0:
+def _no_signal(e0: np.ndarray, e1: np.ndarray, threshold: float, score: str) -> str:
+    """The note of :class:`DPAuditResult` when every eval fit of both worlds fell on the same
+    side of the threshold (the score then cannot tell the worlds apart at all)."""
+    scores = np.concatenate([e0, e1])
+    above = scores >= threshold  # a fit "says D′" at or above the threshold (as _errors)
+    if scores.size == 0 or 0 < above.sum() < scores.size:
         return ""
     other = "learned" if score != "learned" else "marginal_lr"
+    seen = (
+        f"scored {float(scores[0]):g}"
+        if np.ptp(scores) == 0
+        else f"scored {'at or above' if above[0] else 'below'} the threshold {threshold:g}"
+    )
     return (
-        f"no signal: every fit of both worlds scored {float(scores[0]):g}, so this score "
-        f"cannot tell them apart (a bound of 0 says nothing); try score={other!r}"
+        f"no signal: every fit of both worlds {seen}, so this score cannot tell them apart "
+        f"(a bound of 0 says nothing); try score={other!r}"
     )
 
 

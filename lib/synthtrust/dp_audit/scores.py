@@ -236,11 +236,13 @@ def whitebox_score(view, worlds: Worlds, statistic: str = "likelihood_ratio") ->
       noise. For Laplace noise it keeps what the ratio's flat tails discard (``|y − a| > 1``), so a
       noise that is not fresh (reused across fits) still shifts the score by exactly Σ Δ²/s.
 
-    The score is Σ of the terms. Values clipped at 0 after the noise give the same ratio as the
-    raw ones on the cells that matter (a canary cell with a = 0: the ratio is constant for
-    y ≤ 0). Cliques chosen by the mechanism (MST's tree, AIM's rounds) enter as they were
+    The score is Σ of the terms. Laplace values clipped at 0 after the noise give the same
+    ratio as the raw ones on the cells that matter (a canary cell with a = 0: the ratio is
+    constant for y ≤ 0); the Gaussian ratio is linear in y, so a Gaussian view must hold the
+    raw values (MST's and AIM's do). Cliques chosen by the mechanism (MST's tree, AIM's rounds) enter as they were
     chosen: given the choice, each measurement's ratio is the one above, so the sum is the
-    ratio of the measurements (the choice itself is not scored).
+    ratio of the measurements. The choice itself is scored by the synthesizer's
+    ``selection_log_ratio`` where it has one (MST's tree; :func:`.game.fit_and_score` adds it).
 
     Parameters
     ----------

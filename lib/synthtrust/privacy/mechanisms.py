@@ -22,6 +22,7 @@ import math
 import numbers
 
 import numpy as np
+from scipy.special import log_softmax, softmax
 
 from .._validation import check_instance, check_random_state
 from .accounting import cdp_rho
@@ -392,18 +393,18 @@ def _em_logits(scores, epsilon, sensitivity) -> np.ndarray:
 
 
 def exponential_mechanism_probabilities(
-    scores, epsilon: float, sensitivity: float = 1.0
+    scores, epsilon: float, sensitivity: float = 1.0, *, log: bool = False
 ) -> np.ndarray:
     """Selection probabilities P(r) ∝ exp(ε·q_r/(2Δ)) along the last axis (stable softmax).
 
-    ``-inf`` scores get probability 0. Returns a float array of the shape of ``scores``.
-    Source: McSherry & Talwar (2007) [``mcsherry2007``]; the form used by the reference
+    ``-inf`` scores get probability 0. Returns a float array of the shape of ``scores``: the
+    probabilities, or with ``log=True`` their natural logarithms (``scipy.special.log_softmax``,
+    exact where the probabilities underflow; the likelihood ratio of a selection in a white-box
+    audit). Source: McSherry & Talwar (2007) [``mcsherry2007``]; the form used by the reference
     mechanisms of Private-PGM [``privatepgm2025``] (``mechanism.py``, ``exponential_mechanism``).
     """
     logits = _em_logits(scores, epsilon, sensitivity)
-    z = logits - np.max(logits, axis=-1, keepdims=True)
-    w = np.exp(z)
-    return w / np.sum(w, axis=-1, keepdims=True)
+    return log_softmax(logits, axis=-1) if log else softmax(logits, axis=-1)
 
 
 def exponential_mechanism(

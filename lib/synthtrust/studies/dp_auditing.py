@@ -35,7 +35,7 @@ from .. import synthesizers as syn
 from .. import verdicts
 from ..audit.two_step import instantiate
 from ..dp_audit import ceiling, dp_audit, one_run_audit, worst_case
-from ..dp_audit.planted import ReusedNoise, SensitivityIgnored
+from ..dp_audit.planted import DomainFromData, ReusedNoise, SensitivityIgnored
 
 __all__ = [
     "GENERATORS",
@@ -83,8 +83,10 @@ GENERATORS = {
     "pate_ctgan": ("PATE-CTGAN", syn.PATECTGAN, "replace_one", {"max_iter": 10}),
 }
 
-#: The planted bugs and their correct twin: name -> (label, generator, fits per audit at
-#: claim ε = 1, how the bug breaks the claim).
+#: PATE-GAN on the worst case: 2 teachers (as ``ganev2025pate``) and 10 iterations a fit.
+PATE_WORST_CASE = {"sample_per_teacher": 5, "max_iter": 10}
+
+#: The planted bugs: name -> (label, generator, how the bug breaks the claim ε = 1).
 PLANTED = {
     "bootstrap": (
         "non-private bootstrap",
@@ -101,6 +103,11 @@ PLANTED = {
         lambda: SensitivityIgnored(epsilon=1.0),
         "Laplace 1/ε where two cells change: true ε = 2",
     ),
+    "pate_domain": (
+        "PATE-GAN, domain from the data",
+        lambda: DomainFromData(epsilon=1.0, **PATE_WORST_CASE),
+        "levels read from the private table: true ε = ∞",
+    ),
 }
 
 #: The scores each planted bug is audited with ("auto": white-box, the perturbed histogram has
@@ -109,6 +116,7 @@ _PLANTED_SCORES = {
     "bootstrap": ("count",),
     "reused_noise": ("auto",),
     "sensitivity_ignored": ("auto", "learned"),
+    "pate_domain": ("auto",),
 }
 
 #: The name of the replay's positive control in :data:`~.dp_auditing_promises.REPLAYED` (the
@@ -116,6 +124,11 @@ _PLANTED_SCORES = {
 REPLAY_CONTROL = "planted_halved_sensitivity"
 
 _TWIN = ("correct twin: perturbed histogram", lambda: syn.PerturbedHistogram(epsilon=1.0))
+
+#: The bugs whose correct twin is not the perturbed histogram.
+_TWINS = {
+    "pate_domain": ("correct twin: PATE-GAN", lambda: syn.PATEGAN(epsilon=1.0, **PATE_WORST_CASE))
+}
 
 
 def fits_table(n_fits, alpha: float = 0.05) -> pd.DataFrame:
@@ -209,12 +222,14 @@ def calibration(
 def planted_table(fits: dict, *, seed: int = 0, **run) -> pd.DataFrame:
     """Each planted bug of ``fits`` (name -> fits) audited at claim ε = 1, and the correct
     perturbed histogram at the same budget and score; a row each, for each score of
-    ``_PLANTED_SCORES`` (the subtle bug also by the learned score)."""
+    ``_PLANTED_SCORES`` (the subtle bug also by the learned score); the PATE-GAN bug beside
+    the correct PATE-GAN."""
     rows = []
     for name, n_fits in fits.items():
         label, make, how = PLANTED[name]
+        twin_label, twin = _TWINS.get(name, _TWIN)
         for score in _PLANTED_SCORES[name]:
-            for gen_label, gen in ((label, make()), (_TWIN[0], _TWIN[1]())):
+            for gen_label, gen in ((label, make()), (twin_label, twin())):
                 result, secs = _audit(
                     gen, 1.0, "replace_one", n_fits, score=score, random_state=seed, **run
                 )
@@ -227,7 +242,7 @@ def one_run_table(n_canaries: int, *, seed: int = 0) -> pd.DataFrame:
     planted bugs and the correct perturbed histogram: the white-box score where the generator
     shows its measurements, the canary's cell otherwise."""
     rows = []
-    for name in PLANTED:
+    for name in [n for n in PLANTED if n not in _TWINS]:  # a GAN's one run holds every level
         label, make, how = PLANTED[name]
         for gen_label, gen in ((label, make()), (_TWIN[0], _TWIN[1]())):
             if name != "bootstrap" and gen_label == _TWIN[0]:
@@ -462,7 +477,7 @@ def verdict_rows(
             f"{int(calib.fits.iloc[0])} fits each",
         )
     ]
-    for row in planted[planted.generator != _TWIN[0]].itertuples():
+    for row in planted[~planted.generator.str.startswith("correct twin")].itertuples():
         learned = row.score.startswith("learned")
         rows.append(
             verdicts.finding(

@@ -29,9 +29,10 @@ from __future__ import annotations
 import itertools
 
 import numpy as np
+import pandas as pd
 
 from .._validation import check_is_fitted, check_positive_int
-from ..privacy.mechanisms import exponential_mechanism
+from ..privacy.mechanisms import exponential_mechanism, exponential_mechanism_probabilities
 from .marginal import (
     JunctionTree,
     PGMFitter,
@@ -48,10 +49,32 @@ from .marginal import (
 )
 from .tabular import TabularSynthesizer
 
-__all__ = ["MST", "select_spanning_tree"]
+__all__ = ["MST", "select_spanning_tree", "spanning_tree_log_probability", "tree_scores"]
 
 #: mirror-descent steps of the final fit in the reference script
 DEFAULT_MAX_ITER = 10_000
+
+
+def _noisy_kruskal(scores: dict, d: int, pick) -> list[tuple[int, int]]:
+    """Kruskal's loop over the pairs of ``scores``: at each of the d − 1 steps, ``pick(step,
+    candidates, q)`` returns the index of the edge to add among the pairs joining two components
+    (``q`` their scores)."""
+    comp = list(range(d))
+
+    def find(a):
+        while comp[a] != a:
+            comp[a] = comp[comp[a]]
+            a = comp[a]
+        return a
+
+    edges = []
+    pairs = sorted(scores)
+    for step in range(d - 1):
+        cand = [e for e in pairs if find(e[0]) != find(e[1])]
+        a, b = cand[pick(step, cand, np.array([scores[e] for e in cand]))]
+        comp[find(a)] = find(b)
+        edges.append((a, b))
+    return edges
 
 
 def select_spanning_tree(
@@ -70,26 +93,52 @@ def select_spanning_tree(
     -------
     list of the d − 1 selected edges (a, b), in selection order (a spanning tree of ``range(d)``).
     """
-    comp = list(range(d))
 
-    def find(a):
-        while comp[a] != a:
-            comp[a] = comp[comp[a]]
-            a = comp[a]
-        return a
+    def draw(step, cand, q):
+        note = f"MST tree edge {step + 1}/{d - 1}"
+        return exponential_mechanism(q, epsilon, 1.0, rng, ledger=ledger, note=note)
 
-    edges = []
-    pairs = sorted(scores)
-    for step in range(d - 1):
-        cand = [e for e in pairs if find(e[0]) != find(e[1])]
-        q = np.array([scores[e] for e in cand])
-        i = exponential_mechanism(
-            q, epsilon, 1.0, rng, ledger=ledger, note=f"MST tree edge {step + 1}/{d - 1}"
+    return _noisy_kruskal(scores, d, draw)
+
+
+def spanning_tree_log_probability(scores: dict, edges, epsilon: float) -> float:
+    """log P(``edges``) under :func:`select_spanning_tree` with these ``scores``: the sum over
+    the steps of the log-probability of the edge drawn at that step (natural log; −inf where
+    an edge cannot be drawn).
+
+    Raises
+    ------
+    ValueError
+        ``edges`` is not a selection order of a spanning tree of the pairs of ``scores``.
+    """
+    edges = [tuple(e) for e in edges]
+    d = len(edges) + 1
+    total = 0.0
+
+    def given(step, cand, q):
+        nonlocal total
+        if edges[step] not in cand:
+            raise ValueError(f"edge {edges[step]} cannot be drawn at step {step + 1}: {edges}")
+        i = cand.index(edges[step])
+        total += float(exponential_mechanism_probabilities(q, epsilon, 1.0, log=True)[i])
+        return i
+
+    _noisy_kruskal(scores, d, given)
+    return total
+
+
+def tree_scores(Xc: np.ndarray, sizes, one_way) -> dict:
+    """MST's edge qualities ‖x_ab − x̂_ab‖₁ for every pair of columns: ``x_ab`` the 2-way
+    marginal of the compressed codes ``Xc`` (rows, d), ``x̂_ab`` the independent model of the
+    compressed 1-way measurements ``one_way`` (:func:`.marginal.independent_estimate`)."""
+    total = total_estimate(one_way)
+    mu = independent_estimate(one_way, total)
+    return {
+        (a, b): float(
+            np.abs(true_marginal(Xc, sizes, (a, b)) - np.outer(mu[a], mu[b]).ravel() / total).sum()
         )
-        a, b = cand[i]
-        comp[find(a)] = find(b)
-        edges.append((a, b))
-    return edges
+        for a, b in itertools.combinations(range(Xc.shape[1]), 2)
+    }
 
 
 class MST(PGMSamplingMixin, TabularSynthesizer):
@@ -176,12 +225,7 @@ class MST(PGMSamplingMixin, TabularSynthesizer):
         edges: list[tuple[int, int]] = []
         two_way = []
         if d > 1:
-            total = total_estimate(one_way_c)
-            mu = independent_estimate(one_way_c, total)
-            scores = {}
-            for a, b in itertools.combinations(range(d), 2):
-                xhat = np.outer(mu[a], mu[b]).ravel() / total
-                scores[(a, b)] = float(np.abs(true_marginal(Xc, csizes, (a, b)) - xhat).sum())
+            scores = tree_scores(Xc, csizes, one_way_c)
             edges = select_spanning_tree(scores, d, budget["epsilon_edge"], rng, self.ledger_)
             two_way = [
                 measure(
@@ -198,6 +242,7 @@ class MST(PGMSamplingMixin, TabularSynthesizer):
         self.compression_ = comp
         self._raw_one_way = one_way
         self.tree_ = [(cols[a], cols[b]) for a, b in edges]
+        self._tree_epsilon = float(budget["epsilon_edge"])
         self.measurements_ = list(one_way_c) + two_way
         self.model_ = PGMFitter(csizes).fit(self.measurements_, max_iter=int(self.max_iter))
         self._jtree = JunctionTree(self.model_)
@@ -214,6 +259,51 @@ class MST(PGMSamplingMixin, TabularSynthesizer):
         return audit_entries(self._raw_one_way, cols, sizes) + audit_entries(
             two_way, cols, comp.sizes, comp.mapping
         )
+
+    def selection_log_ratio(self, without: pd.DataFrame, with_record: pd.DataFrame) -> float:
+        """log P(tree | ``with_record``) − log P(tree | ``without``): the likelihood ratio of
+        the spanning tree this fit drew, given its released 1-way marginals, between two tables
+        (white-box DP auditing, :func:`synthtrust.dp_audit.scores.whitebox_score`; the
+        measurements' ratio plus this one is the ratio of everything MST releases).
+
+        The compression and the 1-way model x̂ are functions of the released 1-way marginals, so
+        the edge qualities of each table (:func:`tree_scores`) and the exponential mechanism's
+        probabilities of the drawn edges (:func:`spanning_tree_log_probability`) are exact.
+
+        Parameters
+        ----------
+        without, with_record : DataFrame
+            Integer-coded tables over the fitted columns and domain (the audit's worlds D, D′).
+
+        Returns
+        -------
+        float (0.0 for one column: no tree)
+
+        Raises
+        ------
+        ValueError
+            A table lacking a fitted column, or with a code outside the fitted domain.
+        """
+        check_is_fitted(self)
+        cols, comp = self.columns_, self.compression_
+        if len(cols) < 2:
+            return 0.0
+        one_way = self.measurements_[: len(cols)]
+        edges = [(cols.index(a), cols.index(b)) for a, b in self.tree_]
+        logp = []
+        for name, frame in (("without", without), ("with_record", with_record)):
+            missing = [c for c in cols if c not in frame.columns]
+            if missing:
+                raise ValueError(f"{name} lacks the fitted columns {missing}")
+            X = np.column_stack([np.asarray(frame[c], dtype=np.int64) for c in cols])
+            for j, c in enumerate(cols):
+                if X.size and not 0 <= X[:, j].min() <= X[:, j].max() < self.domain_[c]:
+                    raise ValueError(
+                        f"{name}[{c!r}] has codes outside 0..{self.domain_[c] - 1} (the domain)"
+                    )
+            scores = tree_scores(compress_codes(X, comp), comp.sizes, one_way)
+            logp.append(spanning_tree_log_probability(scores, edges, self._tree_epsilon))
+        return logp[1] - logp[0]
 
     def _decode_codes(self, X: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         return decompress_codes(X, self.compression_, rng)
