@@ -253,7 +253,7 @@ def test_help_names_the_replay_mode():
     )
     assert run.returncode == 0
     text = " ".join(run.stdout.split())
-    assert "--mode {game,replay}" in text and "--mode replay instead fits it once" in text
+    assert "--mode {game,replay,one-run}" in text and "--mode replay instead fits it once" in text
 
 
 def test_the_options_of_the_game_have_the_parsers_defaults():

@@ -10,6 +10,7 @@ Examples::
     synthtrust fidelity --train t.csv --holdout h.csv --synthetic s.csv --json r.json --html r.html
     synthtrust audit --generator mygen:MyGenerator --card card.yaml --json a.json --html a.html
     synthtrust dp-audit --mode replay --generator mygen:MyGenerator --epsilon 1 --strict
+    synthtrust dp-audit --mode one-run --generator mygen:MyGenerator --epsilon 1 --canaries 1000
     synthtrust compare runs/before/auditing _build/runs/default/auditing
 
 Set ``SYNTHTRUST_DEBUG=1`` to see the traceback of such errors.
@@ -566,16 +567,19 @@ def _add_dp_audit(sub) -> None:
         "measurement (synthtrust.privacy calls; laplace/normal draws of its random_state "
         "Generator added to a query) and reports a 'violation' if the calls differ, a sensitivity "
         "exceeds the declared one, or the epsilon the observed sensitivities imply exceeds the "
-        "claim. The class is constructed with epsilon= (--epsilon), delta= (--delta, only when "
-        "> 0), domain= (the datasets' levels) and random_state= (the fit's seed), each only when "
-        "its signature takes it; --params adds arguments and overrides these.",
+        "claim. --mode one-run fits it once with --canaries canaries, each in by a fair coin, "
+        "and bounds epsilon from the right guesses (Steinke et al. 2023). The class is "
+        "constructed with epsilon= (--epsilon), delta= (--delta, only when > 0), domain= (the "
+        "datasets' levels) and random_state= (the fit's seed), each only when its signature "
+        "takes it; --params adds arguments and overrides these.",
     )
-    p.add_argument(
-        "--mode",
-        default="game",
-        choices=("game", "replay"),
-        help="the distinguishing game (default) or the grey-box replay of two fits",
-    )
+    p.add_argument("--mode", default="game", choices=("game", "replay", "one-run"),
+                   help="the distinguishing game (default), the grey-box replay of two fits, or "
+                   "one fit with many canaries")  # fmt: skip
+    p.add_argument("--canaries", type=int_at_least(10), default=1000, metavar="M",
+                   help="one-run: canaries (default: %(default)s)")  # fmt: skip
+    p.add_argument("--guesses", type=positive_int, metavar="K",
+                   help="one-run: canaries guessed in, the highest scores (default: 5%% of M)")  # fmt: skip
     _add_generator_options(p)
     p.add_argument("--epsilon", type=positive_float, required=True, help="the claimed epsilon")
     p.add_argument("--delta", type=float, default=0.0, help="the claimed delta (default: 0)")
@@ -621,20 +625,11 @@ def _add_dp_audit(sub) -> None:
     )
     p.add_argument("--target", type=positive_float, metavar="F", help="pilot audit of 400 fits, "
                    "then --fits what a bound of F x the claim needs (mu for zCDP)")  # fmt: skip
-    p.add_argument(
-        "--max-hours",
-        type=positive_float,
-        default=2.0,
-        metavar="H",
-        help="refuse to start when the pilot fits extrapolate beyond H hours (default: 2)",
-    )
-    p.add_argument(
-        "--cache",
-        type=Path,
-        default=None,
-        metavar="DIR",
-        help="keep finished fits here; a rerun resumes an interrupted audit",
-    )
+    p.add_argument("--max-hours", type=positive_float, default=2.0, metavar="H",
+                   help="refuse to start when the pilot fits extrapolate beyond H hours "
+                   "(default: 2)")  # fmt: skip
+    p.add_argument("--cache", type=Path, default=None, metavar="DIR",
+                   help="keep finished fits here; a rerun resumes an interrupted audit")  # fmt: skip
     _add_report_options(
         p,
         html="write the report (verdict, bound or recorded calls) as an offline HTML page",
@@ -661,15 +656,18 @@ def _check_outputs(args, inputs=()) -> None:
 
 
 def _cmd_dp_audit(args) -> int:
-    from synthtrust.dp_audit.command import run_dp_audit, run_replay_audit
-    from synthtrust.report import render_dp_audit_html, render_replay_audit_html
+    from synthtrust import report
+    from synthtrust.dp_audit import command
 
     _check_outputs(args)
     if args.cache is not None:
         check_folder(args.cache, "--cache")
-    replay = args.mode == "replay"
-    result = (run_replay_audit if replay else run_dp_audit)(args)
-    render = render_replay_audit_html if replay else render_dp_audit_html
+    run, render = {
+        "game": (command.run_dp_audit, report.render_dp_audit_html),
+        "replay": (command.run_replay_audit, report.render_replay_audit_html),
+        "one-run": (command.run_one_run_audit, report.render_one_run_audit_html),
+    }[args.mode]
+    result = run(args)
     _write_outputs(
         (
             ("json", args.json, _text(result.to_json)),

@@ -45,6 +45,7 @@ __all__ = [
     "render_audit_html",
     "render_dp_audit_html",
     "render_holdout_html",
+    "render_one_run_audit_html",
     "render_replay_audit_html",
     "tvd_bar_chart",
 ]
@@ -508,6 +509,42 @@ def render_dp_audit_html(result, *, title: str | None = None) -> str:
         'of this many fits could exceed the claim. "no violation detected" is no proof of '
         "differential privacy. Method: the distinguishing game with a Clopper–Pearson bound "
         "(Jagielski et al. 2020; Nasr et al. 2023), computed by synthtrust.dp_audit.</p>",
+    ]
+    return _page(title, meta, body)
+
+
+def render_one_run_audit_html(result, *, title: str | None = None) -> str:
+    """A one-run DP audit (:class:`synthtrust.dp_audit.OneRunResult`) as one standalone offline
+    HTML page: the verdict, the bound against the claim and the ceiling (the chart of
+    :func:`dp_audit_chart`), and the canaries, guesses and right guesses behind them."""
+    title = title or f"One-run audit: does the generator keep ε = {result.epsilon:g}?"
+    meta = (
+        f"one fit · {result.n_canaries:,} canaries · {result.neighbouring.replace('_', '-')} "
+        f"neighbours · score {result.score} · α = {result.alpha:g} · seed {result.random_state}"
+    )
+    counts = _table(
+        ["quantity", "value"],
+        [
+            ["claim (ε, δ)", f"({result.epsilon:g}, {result.delta:g})"],
+            [f"{1 - result.alpha:.0%} lower bound on ε", f"{result.epsilon_lb:.4f}"],
+            ["ceiling (every guess right)", f"{result.ceiling:.4f}"],
+            [
+                "canaries / in the data by their coin",
+                f"{result.n_canaries:,} / {result.included:,}",
+            ],
+            ["guesses (the highest scores) / right", f"{result.guesses:,} / {result.correct:,}"],
+        ],
+    )
+    body = [
+        "<h2>Verdict</h2>",
+        f"<p><strong>{html.escape(result.verdict)}</strong></p>",
+        _chart_html(dp_audit_chart(result)),
+        counts,
+        '<p class="note">Each canary is put in the data by a fair coin; the auditor guesses '
+        '"in" for the highest scores, and under ε-DP each guess is right with probability at '
+        'most e^ε/(1 + e^ε). "violation": the lower bound exceeds the claim; '
+        '"underpowered": no count of right guesses could. Method: Steinke, Nasr & Jagielski '
+        "(2023), computed by synthtrust.dp_audit.</p>",
     ]
     return _page(title, meta, body)
 

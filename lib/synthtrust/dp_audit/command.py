@@ -1,7 +1,8 @@
 """``synthtrust dp-audit``: the audit of a user's generator class from the command line — the
 distinguishing game (``--mode game``), with a cost estimate from pilot fits before it starts, or
-the replay of two fits on neighbouring datasets (``--mode replay``, :mod:`.replay`). The CLI in
-:mod:`synthtrust.cli` declares the arguments and writes the outputs."""
+the replay of two fits on neighbouring datasets (``--mode replay``, :mod:`.replay`), or one fit
+with many canaries (``--mode one-run``, :mod:`.one_run`). The CLI in :mod:`synthtrust.cli`
+declares the arguments and writes the outputs."""
 
 from __future__ import annotations
 
@@ -14,9 +15,11 @@ import time
 from .._user_generator import GeneratorFactory
 from .canary import NEIGHBOURING, from_data, worst_case
 from .game import DPAuditResult, declared_rho, dp_audit, fit_and_score
+from .one_run import OneRunResult, one_run_audit, one_run_domain
 from .replay import ReplayAuditResult, replay_audit
 
-__all__ = ["GAME_ONLY", "estimate_hours", "run_dp_audit", "run_replay_audit"]
+__all__ = ["GAME_ONLY", "ONE_RUN_ONLY", "estimate_hours", "run_dp_audit", "run_one_run_audit"]
+__all__ += ["run_replay_audit"]
 
 #: Fits timed per world before the audit starts (after one untimed warm-up fit per world).
 _PILOT_FITS = 4
@@ -36,6 +39,11 @@ GAME_ONLY = {
     "n_jobs": None,
     "dask": None,
 }
+
+
+#: The options of the one-run audit, with their defaults (the parser's); given otherwise,
+#: the other modes refuse.
+ONE_RUN_ONLY = {"canaries": 1000, "guesses": None}
 
 
 def _factory(args, cls: type, domain: dict) -> GeneratorFactory:
@@ -198,6 +206,7 @@ def run_dp_audit(args) -> DPAuditResult:
     """
     from joblib import cpu_count
 
+    _refuse(args, ONE_RUN_ONLY, "one-run", "plays the game on two datasets")
     cls = GeneratorFactory(args.generator, args.params).cls()  # checks the spec and the class
     relation = _relation(args, cls)
     worlds = _worlds(args, relation)
@@ -225,12 +234,20 @@ def run_dp_audit(args) -> DPAuditResult:
     return result
 
 
-def _refuse_game_only_options(args) -> None:
-    """One-line errors, in the command line's words, for what ``--mode replay`` cannot use."""
-    for dest, default in GAME_ONLY.items():
+def _refuse(args, options: dict, owner: str, why: str) -> None:
+    """A one-line error, in the command line's words, for an option of ``options`` (dest ->
+    default) given to a mode that cannot use it."""
+    for dest, default in options.items():
         if getattr(args, dest, default) != default:
             flag = "--" + dest.replace("_", "-")
-            raise ValueError(f"{flag} belongs to --mode game; --mode replay makes two fits")
+            mode = getattr(args, "mode", "game")
+            raise ValueError(f"{flag} belongs to --mode {owner}; --mode {mode} {why}")
+
+
+def _refuse_game_only_options(args) -> None:
+    """One-line errors, in the command line's words, for what ``--mode replay`` cannot use."""
+    _refuse(args, GAME_ONLY, "game", "makes two fits")
+    _refuse(args, ONE_RUN_ONLY, "one-run", "makes two fits")
     if not 0 <= args.delta < 1:
         raise ValueError(f"--delta must be in [0, 1), got {args.delta:g}")
     if "random_state" in args.params:
@@ -271,6 +288,52 @@ def run_replay_audit(args) -> ReplayAuditResult:
             worlds=worlds,
             random_state=args.seed,
             source=source,
+        )
+    print(result.summary())
+    return result
+
+
+def run_one_run_audit(args) -> OneRunResult:
+    """The one-run audit (:func:`~synthtrust.dp_audit.one_run_audit`, ``steinke2023``) the
+    parsed ``args`` of ``synthtrust dp-audit --mode one-run`` describe: one fit on
+    ``--base-records`` base records and ``--canaries`` canaries, each in by a fair coin; print
+    the setting and the summary.
+
+    Raises
+    ------
+    ValueError
+        A bad generator or parameter, an option of the game other than ``--score`` (count or
+        whitebox) and ``--alpha``, ``--data``, a fit that raised.
+    """
+    _refuse(args, {k: v for k, v in GAME_ONLY.items() if k not in ("score", "alpha")}, "game",
+            "makes one fit")  # fmt: skip
+    if args.data is not None or args.domain is not None:
+        raise ValueError("--mode one-run builds its own table of canaries; leave out --data")
+    score = {"auto": "count", "count": "count", "whitebox": "whitebox"}.get(args.score)
+    if score is None:
+        raise ValueError(f"--score {args.score}: --mode one-run scores by count or whitebox")
+    if "random_state" in args.params:
+        raise ValueError("--params: leave out random_state; --mode one-run sets it (--seed)")
+    cls = GeneratorFactory(args.generator, args.params).cls()  # checks the spec and the class
+    relation = _relation(args, cls)
+    factory = _factory(args, cls, one_run_domain(args.canaries))
+    print(
+        f"generator: {args.generator}; claim: epsilon = {args.epsilon:g}, delta = {args.delta:g}, "
+        f"{relation.replace('_', '-')}; one run: {args.canaries} canaries beside "
+        f"{args.base_records} base records, seed {args.seed}"
+    )
+    with _one_line_errors(args.generator):
+        result = one_run_audit(
+            factory,
+            args.epsilon,
+            neighbouring=relation,
+            delta=args.delta,
+            n_canaries=args.canaries,
+            guesses=args.guesses,
+            n_base=args.base_records,
+            score=score,
+            alpha=args.alpha,
+            random_state=args.seed,
         )
     print(result.summary())
     return result

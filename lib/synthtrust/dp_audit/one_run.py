@@ -38,7 +38,7 @@ from .bounds import one_run_epsilon_lower_bound
 from .canary import NEIGHBOURING
 from .game import declared_relation
 
-__all__ = ["OneRunResult", "one_run_audit"]
+__all__ = ["OneRunResult", "one_run_audit", "one_run_domain"]
 
 #: Columns of the one-run table: the audit key and two binary columns.
 _KEY, _COLUMNS = "key", ("c0", "c1")
@@ -79,6 +79,23 @@ class OneRunResult(ResultMixin):
     included: int
     alpha: float
     random_state: int
+
+    def summary(self) -> str:
+        """Short lines: the verdict, the bound against the claim and the ceiling, the guesses."""
+        level = f"{1 - self.alpha:.0%}"
+        return (
+            f"verdict: {self.verdict}\n"
+            f"  claim epsilon = {self.epsilon:g}; {level} lower bound {self.epsilon_lb:.3f}; "
+            f"ceiling {self.ceiling:.3f}\n"
+            f"  right: {self.correct} of {self.guesses} guesses among {self.n_canaries} canaries "
+            f"({self.included} in the data); {self.score} score, one fit"
+        )
+
+
+def one_run_domain(n_canaries: int) -> dict:
+    """The levels of the one-run table: the audit key (0 for the base records, i for canary i)
+    and two binary columns."""
+    return {_KEY: int(n_canaries) + 1, **dict.fromkeys(_COLUMNS, 2)}
 
 
 def _table(coins: np.ndarray, n_base: int, replace_one: bool) -> pd.DataFrame:
@@ -188,7 +205,7 @@ def one_run_audit(
     coins = rng.choice(np.array([-1, 1]), size=m)
     replace_one = neighbouring == "replace_one"
     data = _table(coins, n_base, replace_one)
-    domain = {_KEY: m + 1, **dict.fromkeys(_COLUMNS, 2)}
+    domain = one_run_domain(m)
     gen = fresh_generator(generator, dict(generator_params or {}), domain, int(rng.integers(2**32)))
     if score == "whitebox" and not hasattr(gen, "audit_view"):
         raise ValueError("score='whitebox' needs a generator with audit_view(); this one has none")
