@@ -393,3 +393,22 @@ def test_the_whitebox_ratio_of_mst_adds_the_ratio_of_its_tree():
             whitebox_score(m.audit_view(), w) + tree, abs=1e-12
         )
         assert out["linear"] == pytest.approx(whitebox_score(m.audit_view(), w, "linear"))
+
+
+def test_the_warm_up_is_equal_for_equal_games_and_fits_each_world():
+    import functools
+
+    from synthtrust.dp_audit.game import _play, _WarmUp
+
+    w = worst_case("replace_one")
+
+    def warm(generator, params=None):
+        kw = {"generator_params": params or {}, "worlds": w, "n_synthetic": 11}
+        return _WarmUp(functools.partial(_play, generator=generator, **kw))
+
+    a, b = warm(PerturbedHistogram(epsilon=1.0)), warm(PerturbedHistogram(epsilon=1.0))
+    assert a == b and hash(a) == hash(b)  # loky keeps its workers for the next audit
+    assert a != warm(PerturbedHistogram(epsilon=2.0)) and a != warm(Bootstrap())
+    assert a != warm(PerturbedHistogram(epsilon=1.0), {"epsilon": 3.0})
+    assert a() is None and warm(AlwaysTheCanary)() is None  # a fit per world, nothing kept
+

@@ -310,6 +310,54 @@ def fit_and_score(
     return out
 
 
+class _WarmUp:
+    """``run_grid``'s ``warm_up`` of an audit: one untimed fit of the generator on each world
+    when a loky worker starts, so that loky's reference memory (taken after the first task)
+    holds the generator's one-time state (imports, compiled code, caches) and the worker is
+    not recycled mid-audit ("A worker stopped while some jobs were given to the executor").
+    Equal for equal games (the generator's repr, its parameters, the worlds), so that audits of
+    one generator keep their workers. Results never depend on it: every fit is seeded by its
+    task; a warm-up fit that fails is left for the task to report."""
+
+    def __init__(self, play: functools.partial):
+        self.play = play
+
+    def _key(self) -> tuple:
+        kw = self.play.keywords
+        worlds = kw["worlds"]
+        return (
+            repr(kw["generator"]),
+            repr(sorted(kw["generator_params"].items())),
+            kw["n_synthetic"],
+            worlds.neighbouring,
+            worlds.without.to_json(),
+            worlds.with_canary.to_json(),
+        )
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, _WarmUp) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __call__(self) -> None:
+        kw = self.play.keywords
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            for world in (0, 1):
+                try:
+                    fit_and_score(
+                        kw["generator"],
+                        kw["worlds"],
+                        world,
+                        0,
+                        generator_params=kw["generator_params"],
+                        n_synthetic=kw["n_synthetic"],
+                    )
+                except Exception:  # noqa: BLE001 - the task itself raises it, in one line
+                    return
+
+
 def _warn_once(frame: pd.DataFrame) -> None:
     """One warning for the fits whose generator warned (a generator that warns at every fit
     would otherwise print thousands of lines from the workers)."""
@@ -518,6 +566,7 @@ def dp_audit(
         dask=dask,
         cache_dir=cache_dir,
         progress=progress,
+        warm_up=_WarmUp(play),
     )
     if estimate.active() is not None:  # `--estimate`: run_grid timed a sample of the fits only
         nan = math.nan
