@@ -411,4 +411,3 @@ def test_the_warm_up_is_equal_for_equal_games_and_fits_each_world():
     assert a != warm(PerturbedHistogram(epsilon=2.0)) and a != warm(Bootstrap())
     assert a != warm(PerturbedHistogram(epsilon=1.0), {"epsilon": 3.0})
     assert a() is None and warm(AlwaysTheCanary)() is None  # a fit per world, nothing kept
-
