@@ -31,7 +31,7 @@ import itertools
 import numpy as np
 import pandas as pd
 
-from .._validation import check_is_fitted, check_positive_int
+from .._validation import check_codes, check_is_fitted, check_positive_int
 from ..privacy.mechanisms import exponential_mechanism, exponential_mechanism_probabilities
 from .marginal import (
     JunctionTree,
@@ -282,7 +282,8 @@ class MST(PGMSamplingMixin, TabularSynthesizer):
         Raises
         ------
         ValueError
-            A table lacking a fitted column, or with a code outside the fitted domain.
+            A table lacking a fitted column, or with a code outside the fitted domain
+            (:func:`synthtrust._validation.check_codes`).
         """
         check_is_fitted(self)
         cols, comp = self.columns_, self.compression_
@@ -291,16 +292,9 @@ class MST(PGMSamplingMixin, TabularSynthesizer):
         one_way = self.measurements_[: len(cols)]
         edges = [(cols.index(a), cols.index(b)) for a, b in self.tree_]
         logp = []
+        domain = {c: self.domain_[c] for c in cols}
         for name, frame in (("without", without), ("with_record", with_record)):
-            missing = [c for c in cols if c not in frame.columns]
-            if missing:
-                raise ValueError(f"{name} lacks the fitted columns {missing}")
-            X = np.column_stack([np.asarray(frame[c], dtype=np.int64) for c in cols])
-            for j, c in enumerate(cols):
-                if X.size and not 0 <= X[:, j].min() <= X[:, j].max() < self.domain_[c]:
-                    raise ValueError(
-                        f"{name}[{c!r}] has codes outside 0..{self.domain_[c] - 1} (the domain)"
-                    )
+            X = check_codes(frame, domain, name)
             scores = tree_scores(compress_codes(X, comp), comp.sizes, one_way)
             logp.append(spanning_tree_log_probability(scores, edges, self._tree_epsilon))
         return logp[1] - logp[0]
