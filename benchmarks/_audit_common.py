@@ -22,7 +22,7 @@ import scipy
 from _report import ROOT, Report, load, machine  # benchmarks/ is on sys.path when run as a script
 from threadpoolctl import threadpool_limits
 
-from synthtrust.studies import auditing as study
+from synthtrust.studies.auditing import audits as study
 
 SEED = 0
 DENSE_MAX_CELLS = 200_000  # dense forms run in full up to this M (IPF: best of --repeats)

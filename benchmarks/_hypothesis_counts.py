@@ -16,7 +16,7 @@ import numpy as np
 from scipy import stats
 
 from synthtrust import hypothesis
-from synthtrust.studies import hypothesis_validity as hv
+from synthtrust.studies.hypothesis_validity import simulation as hv
 
 TOL = 1e-10
 #: the study's Gaussian scenario without a true difference (equal group means)

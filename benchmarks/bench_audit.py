@@ -6,7 +6,7 @@ Run from the repository root::
     .venv/bin/python benchmarks/bench_audit.py --quick      # sanity run: App. 1-2 only (< 1 min)
     .venv/bin/python benchmarks/bench_audit.py --parts 1    # only the listed parts
 
-The three applications of ``houssiau2022`` (§4.1; ``synthtrust.studies.auditing``): App. 1 (3
+The three applications of ``houssiau2022`` (§4.1; ``synthtrust.studies.auditing.audits``): App. 1 (3
 census columns, all 2-way marginals declared, M = 200 cells, all 200 3-way candidate bins),
 App. 2 (4 columns, M = 630, all 630 4-way bins), App. 3 (7 columns, all 21 pairs declared,
 M = 1 560 000, 1000 random 3-way candidate bins drawn with seed 0, 10 000 random support cells).
@@ -104,7 +104,7 @@ from synthtrust.audit import (
     two_step,
 )
 from synthtrust.audit.basis import ComplementBasis
-from synthtrust.studies import auditing as study
+from synthtrust.studies.auditing import audits as study
 
 RESULTS = "results_audit_dense.txt"
 #: R, records per support cell of D* (the ``default`` preset of the chapter)

@@ -47,7 +47,7 @@ from _report import ROOT, Report  # benchmarks/ is on sys.path when run as a scr
 
 from synthtrust.dp_audit import dp_audit, fits_to_reach, worst_case
 from synthtrust.dp_audit.game import fit_and_score
-from synthtrust.studies.dp_auditing_tightness import TIGHT
+from synthtrust.studies.dp_auditing.tightness import TIGHT
 from synthtrust.synthesizers import AIM, MST
 
 #: The replication's seconds a fit of dpmm MST: one core, and effective on 18 workers.

@@ -58,8 +58,8 @@ import pandas as pd
 import torch
 from _report import Report, load, machine  # benchmarks/ is on sys.path when run as a script
 
-from synthtrust.studies import hypothesis_gan as hg
-from synthtrust.studies import hypothesis_validity as hv
+from synthtrust.studies.hypothesis_validity import gan as hg
+from synthtrust.studies.hypothesis_validity import simulation as hv
 from synthtrust.synthesizers import gan
 from synthtrust.synthesizers._torch_tables import block_softmax, gumbel, onehot_shards
 from synthtrust.synthesizers.gan import adam, networks
@@ -491,7 +491,7 @@ CONTROL_LR = 5e-5
 def controls_check(
     say: Report, n: int, pretrain: int, seed: int, n_jobs: int, lr: float, encodings: list[str]
 ) -> None:
-    """Does the network learn without DP? :func:`synthtrust.studies.hypothesis_gan.control_table`
+    """Does the network learn without DP? :func:`synthtrust.studies.hypothesis_validity.gan.control_table`
     (GS-WGAN at ε = 1 and 10, the σ = 0 control, the non-private WGAN-GP, the untrained
     generator) at learning rate ``lr`` for the ``encodings``, beside the uniform table."""
     from joblib import cpu_count

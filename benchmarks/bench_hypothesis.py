@@ -65,7 +65,7 @@ from _hypothesis_counts import (  # the counts data and both paths of part 1
 
 from synthtrust import hypothesis
 from synthtrust.experiment import run_grid
-from synthtrust.studies import hypothesis_validity as hv
+from synthtrust.studies.hypothesis_validity import simulation as hv
 
 ROOT = Path(__file__).resolve().parents[1]
 PARAMS = ROOT / "chapters" / "params" / "hypothesis_validity"

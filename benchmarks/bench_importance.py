@@ -206,7 +206,7 @@ def part2(say: Report, args) -> None:
     """One replicate of the chapter's pipeline per dataset, phase by phase (one core)."""
     from synthtrust.importance import association_matrix, feature_importance
     from synthtrust.studies import feature_importance as fi
-    from synthtrust.studies import feature_importance_data as fid
+    from synthtrust.studies.feature_importance import data as fid
     from synthtrust.studies.feature_importance import models
 
     names = PART2_DATASETS[:2] if args.quick else PART2_DATASETS

@@ -2,7 +2,7 @@
 
 ``synthtrust.synthesizers.IPF`` against the PyPI peers ``ipfn`` 1.4.4 and ``humanleague`` 2.4.3,
 on the census sample's declared marginals of the three applications of ``houssiau2022`` (§4.1;
-``synthtrust.studies.auditing``).
+``synthtrust.studies.auditing.audits``).
 
 Run from the repository root::
 
@@ -65,7 +65,7 @@ from _audit_common import (  # benchmarks/ is on sys.path when run as a script
 )
 from _report import ROOT, Report, load
 
-from synthtrust.studies import auditing as study
+from synthtrust.studies.auditing import audits as study
 
 PEERS = ROOT / "benchmarks" / "peers"
 CACHE = ROOT / ".cache" / "peers"

@@ -44,7 +44,7 @@ from pathlib import Path
 import numpy as np
 from _report import ROOT, Report, load  # benchmarks/ is on sys.path when run as a script
 
-from synthtrust.studies import evaluation_protocols as ep
+from synthtrust.studies.evaluation_protocols import benchmark as ep
 from synthtrust.synthesizers import AIM
 from synthtrust.synthesizers import marginal as mg
 from synthtrust.synthesizers.marginal import estimate

@@ -40,7 +40,7 @@ import unittest.mock
 import numpy as np
 from _report import ROOT, Report, load  # benchmarks/ is on sys.path as a script
 
-from synthtrust.studies import evaluation_protocols as ep
+from synthtrust.studies.evaluation_protocols import benchmark as ep
 from synthtrust.synthesizers.marginal import PGMFitter, mirror_descent
 from synthtrust.synthesizers.marginal.reduction import SharedBroadcast
 

@@ -43,7 +43,7 @@ def main(argv=None) -> int:
     ap.add_argument("--output", type=Path, default=None, help="report file")
     args = ap.parse_args(argv)
     say = Report.start("bench_permutation.py", argv)
-    from synthtrust.studies import feature_importance_data as fid
+    from synthtrust.studies.feature_importance import data as fid
 
     t_fit, _, (model, X_test) = timed(adult_forest)
     _, y = fid.engineer_features("adult", fid.load_table("adult"))

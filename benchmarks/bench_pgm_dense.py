@@ -8,7 +8,7 @@ Run from the repository root::
 
 Two workloads, both from chapter 1 (``chapters/hypothesis_validity.md``):
 
-* **multivariate** — :func:`synthtrust.studies.hypothesis_multivariate.multivariate_cell`'s
+* **multivariate** — :func:`synthtrust.studies.hypothesis_validity.multivariate.multivariate_cell`'s
   Private-PGM call: the 2 × 8 × 24 × 3 × 2 = 2304-cell table of the signal scenario, all 15
   one- and two-way marginals, 500 mirror-descent steps (``multivariate_pgm_iters``), m = n.
   ``old``: ``private_pgm(..., batched=False)``, one mbi ``MirrorDescent().estimate`` and one mbi
@@ -38,7 +38,7 @@ import numpy as np
 from _report import ROOT, Report, load, machine  # benchmarks/ is on sys.path when run as a script
 from scipy.stats import norm
 
-from synthtrust.studies import hypothesis_multivariate as hm
+from synthtrust.studies.hypothesis_validity import multivariate as hm
 from synthtrust.synthesizers import pgm, private_pgm
 from synthtrust.synthesizers.base import check_marginals
 

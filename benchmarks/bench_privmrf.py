@@ -8,7 +8,7 @@ Run from the repository root::
     .venv/bin/python benchmarks/bench_privmrf.py --engines numpy  # the package only
 
 Data: ``hypothyroid_allhypo`` as the evaluation-protocols chapter encodes it
-(:func:`synthtrust.studies.evaluation_protocols.prepare`: 3 772 × 23 integer codes, public
+(:func:`synthtrust.studies.evaluation_protocols.benchmark.prepare`: 3 772 × 23 integer codes, public
 domain), δ = 1e-5, ``random_state`` 0; every run fits on the whole table and samples as many
 rows. Both engines draw the same noise (the same ledger); their fits differ only in the
 estimation (the same iterates up to rounding, Cai et al. 2021 [``cai2021``] stopping rule),
@@ -24,7 +24,7 @@ Engines:
 Printed per run: fit and sample wall seconds (the machine may be shared: the load average is
 printed before each run), CPU seconds of the process during the run, the mean over all column
 pairs of ½‖p − q‖₁ between the real and the synthetic 2-way marginals
-(:func:`~synthtrust.studies.evaluation_protocols.two_way_tvd`) and the steps per estimation
+(:func:`~synthtrust.studies.evaluation_protocols.benchmark.two_way_tvd`) and the steps per estimation
 (``iterations_``). The mbi runs come first, so the numpy runs do not pay JAX's start-up.
 """
 
@@ -40,7 +40,7 @@ import numpy as np
 from _report import Report, load  # benchmarks/ is on sys.path when run as a script
 
 from synthtrust._jax import configure_jax, import_mbi
-from synthtrust.studies import evaluation_protocols as ep
+from synthtrust.studies.evaluation_protocols import benchmark as ep
 from synthtrust.synthesizers.marginal import FittedModel
 from synthtrust.synthesizers.privmrf import PrivMRF
 

@@ -41,7 +41,7 @@ from pathlib import Path
 import numpy as np
 from _report import ROOT, Report, load  # benchmarks/ is on sys.path when run as a script
 
-from synthtrust.studies import evaluation_protocols as ep
+from synthtrust.studies.evaluation_protocols import benchmark as ep
 from synthtrust.synthesizers.privmrf import PrivMRF
 
 DATASET, DELTA, SEED = "hypothyroid_allhypo", 1e-5, 0

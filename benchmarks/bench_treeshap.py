@@ -56,7 +56,7 @@ def secs(t: float) -> str:
 
 def adult_forest():
     """The chapter's Adult forest and its test split."""
-    from synthtrust.studies import feature_importance_data as fid
+    from synthtrust.studies.feature_importance import data as fid
     from synthtrust.studies.feature_importance import models
 
     X, y = fid.engineer_features("adult", fid.load_table("adult"))

@@ -331,3 +331,24 @@ def test_estimate_html_puts_the_interval_under_the_estimate_unbroken():
     )
     assert v.estimate_html("0.0497", "—") == "0.0497"
     assert v.estimate_html("—", "") == "—"
+
+
+def _cp(k, n, confidence=0.95):
+    ci = stats.binomtest(k, n).proportion_ci(confidence, "exact")
+    return ci.low, ci.high
+
+
+def test_rate_difference_adds_bonferroni_clopper_pearson_ends():
+    ci = v.rate_difference([(3, 10)], [(7, 20)])
+    lo1, hi1 = _cp(3, 10, 0.975)
+    lo2, hi2 = _cp(7, 20, 0.975)
+    assert ci.estimate == pytest.approx(0.3 - 0.35)
+    assert (ci.lower, ci.upper) == pytest.approx((lo1 - hi2, hi1 - lo2), rel=1e-9)
+    assert ci.n == 10 and ci.method == "clopper-pearson-bonferroni"
+    four = v.rate_difference([(3, 10), (1, 10)], [(7, 20), (0, 10)])
+    assert four.upper == pytest.approx(
+        _cp(3, 10, 1 - 0.05 / 4)[1]
+        + _cp(1, 10, 1 - 0.05 / 4)[1]
+        - _cp(7, 20, 1 - 0.05 / 4)[0]
+        - 0.0
+    )

@@ -12,7 +12,7 @@ from the interval alone (:func:`decide`):
 * ``undetermined`` — the interval straddles a boundary of the region.
 
 Intervals come from the standard methods: Clopper–Pearson for rates
-(:func:`rate_interval`, SciPy's ``binomtest(...).proportion_ci``) and the bootstrap over
+(:func:`rate_interval`, by :func:`synthtrust.binomial.clopper_pearson`) and the bootstrap over
 replicates for means, medians and other statistics (:func:`bootstrap_interval`, SciPy's
 ``bootstrap``), paired by replicate when two methods ran on the same replicates
 (:func:`paired_interval`). An undetermined row says how many replicates would decide it
@@ -69,6 +69,7 @@ from synthtrust._validation import (
     check_random_state,
     check_unit_interval,
 )
+from synthtrust.binomial import clopper_pearson
 
 __all__ = [
     "COLUMNS",
@@ -85,6 +86,7 @@ __all__ = [
     "finding_html",
     "interval_text",
     "paired_interval",
+    "rate_difference",
     "rate_interval",
     "read_verdicts",
     "replicates_to_decide",
@@ -167,8 +169,9 @@ def rate_interval(successes, n, confidence: float = CONFIDENCE) -> Interval:
     Returns
     -------
     Interval
-        ``estimate = successes / n``; the exact interval of
-        ``scipy.stats.binomtest(successes, n).proportion_ci(confidence, "exact")``; ``sd`` is
+        ``estimate = successes / n``; the exact interval
+        (:func:`synthtrust.binomial.clopper_pearson`, SciPy's ``binomtest(successes,
+        n).proportion_ci(confidence, "exact")`` in closed form); ``sd`` is
         ``sqrt(p (1 - p))`` at the estimate.
 
     Raises
@@ -185,11 +188,38 @@ def rate_interval(successes, n, confidence: float = CONFIDENCE) -> Interval:
     successes = check_nonnegative_int(successes, "successes")
     if successes > n:
         raise ValueError(f"successes must be in [0, n={n}], got {successes}")
-    ci = stats.binomtest(successes, n).proportion_ci(
-        check_unit_interval(confidence, "confidence"), "exact"
-    )
+    low, high = clopper_pearson(successes, n, check_unit_interval(confidence, "confidence"))
     p = successes / n
-    return Interval(p, float(ci.low), float(ci.high), n, math.sqrt(p * (1 - p)), "clopper-pearson")
+    return Interval(p, float(low), float(high), n, math.sqrt(p * (1 - p)), "clopper-pearson")
+
+
+def rate_difference(plus, minus, confidence: float = CONFIDENCE) -> Interval:
+    """Interval of ``Σ p(plus) − Σ p(minus)`` for rates of independent experiments.
+
+    Each rate ``(k, n)`` gets a Clopper–Pearson interval at level ``1 − (1 − confidence) / K``
+    for ``K`` rates, and the ends add up (Bonferroni: all ``K`` cover together with
+    probability ≥ ``confidence``, so the sum's interval does too; conservative). Used where
+    the rates come from different grid cells, whose seeds are independent (so the replicates
+    cannot be paired). ``sd = sqrt(Σ p (1 − p))`` is the spread of one replicate of each
+    cell, for :func:`synthtrust.verdicts.replicates_to_decide`, with ``p = (k + 0.5) /
+    (n + 1)`` so that a rate of 0 or 1 does not claim a spread of 0; ``n`` the fewest trials.
+
+    Parameters
+    ----------
+    plus, minus : list of (float, int)
+        ``(errors, trials)`` of the rates added and subtracted (:func:`cell_counts`).
+    """
+    terms = [(1, *t) for t in plus] + [(-1, *t) for t in minus]
+    level = 1 - (1 - confidence) / len(terms)
+    est = lower = upper = var = 0.0
+    for sign, k, n in terms:
+        lo, hi = (float(b) for b in clopper_pearson(k, n, level))
+        shrunk = (k + 0.5) / (n + 1)
+        est, var = est + sign * k / n, var + shrunk * (1 - shrunk)
+        lower += lo if sign > 0 else -hi
+        upper += hi if sign > 0 else -lo
+    n = min(int(t[2]) for t in terms)
+    return Interval(est, lower, upper, n, math.sqrt(var), "clopper-pearson-bonferroni")
 
 
 def _bootstrap(samples, statistic, paired, confidence, n_resamples, random_state, label):
@@ -457,9 +487,10 @@ def _exact_rate_replicates(rate: float, start: int, low: float, high: float, con
     when ``start`` is over 10 000 (where the normal approximation is close)."""
     if start > 10_000:
         return start
-    for n in range(start, start + 2001):
-        ci = stats.binomtest(round(rate * n), n).proportion_ci(confidence, "exact")
-        if decide(ci.low, ci.high, low, high) != "undetermined":
+    sizes = np.arange(start, start + 2001)
+    lows, highs = clopper_pearson(np.round(rate * sizes), sizes, confidence)
+    for n, lo, hi in zip(sizes.tolist(), lows.tolist(), highs.tolist(), strict=True):
+        if decide(lo, hi, low, high) != "undetermined":
             return n
     return start
 

@@ -4,7 +4,7 @@ verdicts Table 4 expects, the cards' dimensions, the verdicts file."""
 import pandas as pd
 
 from synthtrust import runner, verdicts
-from synthtrust.studies import auditing as au
+from synthtrust.studies.auditing import audits as au
 
 NAME = "auditing"
 

@@ -6,8 +6,8 @@ verdicts."""
 import pandas as pd
 
 from synthtrust import runner, verdicts
-from synthtrust.studies import dp_auditing as da
-from synthtrust.studies import dp_auditing_promises as dp
+from synthtrust.studies.dp_auditing import audits as da
+from synthtrust.studies.dp_auditing import promises as dp
 
 NAME = "dp_auditing"
 

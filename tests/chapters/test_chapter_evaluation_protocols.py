@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 
 from synthtrust import datasets, runner, verdicts
-from synthtrust.studies import evaluation_protocols as ep
+from synthtrust.studies.evaluation_protocols import benchmark as ep
 
 NAME = "evaluation_protocols"
 

@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 
 from synthtrust import runner, verdicts
-from synthtrust.studies import holdout_fidelity_privacy as hf
+from synthtrust.studies.holdout_fidelity_privacy import scores as hf
 
 NAME = "holdout_fidelity_privacy"
 

@@ -18,9 +18,9 @@ import pandas as pd
 import pytest
 
 from synthtrust import cli, runner, verdicts
-from synthtrust.studies import hypothesis_gan as hg
-from synthtrust.studies import hypothesis_multivariate as hm
-from synthtrust.studies import hypothesis_validity as hv
+from synthtrust.studies.hypothesis_validity import gan as hg
+from synthtrust.studies.hypothesis_validity import multivariate as hm
+from synthtrust.studies.hypothesis_validity import simulation as hv
 from synthtrust.synthesizers import GSWGAN
 
 NAME = "hypothesis_validity"

@@ -377,6 +377,7 @@ API_PAGES = {
     "protocols": "synthtrust.protocols.protocol_b",
     "experiment": "synthtrust.experiment.run_grid",
     "verdicts": "synthtrust.verdicts.finding",
+    "binomial": "synthtrust.binomial.clopper_pearson",
     "datasets": "synthtrust.datasets.load",
     "domain": "synthtrust.domain.Domain",
     "charts": "synthtrust.charts.error_rate_chart",

@@ -6,8 +6,8 @@
 ``leak`` between the honest and the dishonest value: ``leak`` = 0 is a decomposable generator
 (the audit's null hypothesis holds and its rejection rate is the Type I error), ``leak`` = 1 the
 dishonest one, and in between a leak as small as one wants. :func:`rejection_rate` turns a
-series of audit verdicts into a rate with a binomial confidence interval (SciPy's
-``binomtest``).
+series of audit verdicts into a rate with its Clopper–Pearson interval
+(:func:`synthtrust.binomial.clopper_pearson`).
 
 This is the chapter's extension of Houssiau et al. (2022) [``houssiau2022``], whose §3.3
 motivates the two-step test by power ("the most revealing direction") but does not measure it.
@@ -26,6 +26,7 @@ from .._validation import (
     check_random_state_param,
     check_real_range,
 )
+from ..binomial import clopper_pearson
 from ..synthesizers.base import FittedMixin, ParamsMixin
 from .two_step import instantiate
 
@@ -130,18 +131,16 @@ def rejection_rate(rejected, confidence: float = 0.95):
     Returns
     -------
     (rate, low, high) : tuple of float
-        ``k/n`` and the exact binomial interval of :func:`scipy.stats.binomtest`.
+        ``k/n`` and its Clopper–Pearson interval (:func:`synthtrust.binomial.clopper_pearson`).
 
     Raises
     ------
     ValueError
         No verdicts.
     """
-    from scipy.stats import binomtest
-
     rejected = np.asarray(rejected, dtype=bool).ravel()
     if rejected.size == 0:
         raise ValueError("rejected is empty; pass the verdicts of at least one audit")
     k, n = int(rejected.sum()), int(rejected.size)
-    ci = binomtest(k, n).proportion_ci(confidence_level=confidence, method="exact")
-    return k / n, float(ci.low), float(ci.high)
+    low, high = clopper_pearson(k, n, confidence)
+    return k / n, float(low), float(high)

@@ -44,6 +44,7 @@ from .._validation import (
     check_real_array,
     check_unit_interval,
 )
+from ..binomial import clopper_pearson
 
 __all__ = [
     "ceiling",
@@ -118,9 +119,7 @@ def clopper_pearson_upper(k, n, alpha):
             f"k must be an integer in [0, n], got k={k_arr[above].flat[0]!r} > "
             f"n={n_arr[above].flat[0]!r}"
         )
-    full = k_arr == n_arr
-    upper = stats.beta.ppf(1.0 - alpha, k_arr + 1, np.where(full, 1, n_arr - k_arr))
-    return _as_output(np.where(full, 1.0, upper))
+    return _as_output(clopper_pearson(k_arr, n_arr, 1.0 - alpha, "less")[1])
 
 
 def _rate_limits(fp: int, n0: int, fn: int, n1: int, alpha: float) -> tuple[float, float]:
@@ -324,7 +323,7 @@ def _expected_bound(n: float, fpr: float, fnr: float, kind: str, delta: float, a
     """The bound of a game of ``n`` eval fits a world whose error counts are their expected
     values ``fpr·n`` and ``fnr·n`` (the Clopper–Pearson limit at a real count)."""
     limits = [
-        1.0 if rate >= 1 else float(stats.beta.ppf(1 - alpha / 2, rate * n + 1, n - rate * n))
+        1.0 if rate >= 1 else float(clopper_pearson(rate * n, n, 1 - alpha / 2, "less")[1])
         for rate in (fpr, fnr)
     ]
     return _mu_from_limits(*limits) if kind == "mu" else _epsilon_from_limits(*limits, delta)

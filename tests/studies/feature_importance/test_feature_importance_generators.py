@@ -10,14 +10,14 @@ from __future__ import annotations
 
 import pytest
 
+from synthtrust.studies.feature_importance.data.domains import study_domain
+from synthtrust.studies.feature_importance.data.tables import load_table
 from synthtrust.studies.feature_importance.generators import (
     GENERATORS,
     PAPER_TABLE1,
     make_generator,
     privbayes_ledgers,
 )
-from synthtrust.studies.feature_importance_data.domains import study_domain
-from synthtrust.studies.feature_importance_data.tables import load_table
 from synthtrust.synthesizers.aim import AIM
 from synthtrust.synthesizers.baselines import IndependentMarginals, Subsample
 from synthtrust.synthesizers.mst import MST

@@ -9,7 +9,7 @@ _SCRIPT = """
 import importlib.util, sys
 from synthtrust._treeshap import _accumulate
 from synthtrust.studies import feature_importance as fi
-from synthtrust.studies.feature_importance_data.tables import _table
+from synthtrust.studies.feature_importance.data.tables import _table
 assert _table.cache_info().currsize == 0 and not _accumulate.signatures
 fi.warm_up()
 print(_table.cache_info().currsize, len(fi.DATASETS), len(_accumulate.signatures),

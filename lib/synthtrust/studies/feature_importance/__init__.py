@@ -3,8 +3,8 @@ tale on the use of differentially-private synthetic data" (``giles2022``), re-ru
 
 One grid cell = (dataset, generator); one replicate = the paper's App. A run for that cell:
 
-1. the real table (:func:`~synthtrust.studies.feature_importance_data.load_table`) is feature-engineered
-   (:func:`~synthtrust.studies.feature_importance_data.engineer_features`), split 70/30 and a random forest of 150
+1. the real table (:func:`~synthtrust.studies.feature_importance.data.load_table`) is feature-engineered
+   (:func:`~synthtrust.studies.feature_importance.data.engineer_features`), split 70/30 and a random forest of 150
    trees is fitted on the 70 %; its MDI, permutation (PFI) and mean-|SHAP| importances are the
    *real* importances. The split and the forest are seeded from ``(seed, dataset, rep)`` only,
    so every generator of a replicate is compared with the same real ranking (as in the QUIPP
@@ -29,14 +29,19 @@ chapter's tables and figures) and :mod:`.findings` (the paper's findings as verd
 
 from __future__ import annotations
 
-from ..feature_importance_data import DATASETS
-from ..feature_importance_data import engineer_features as engineer_features
-from ..feature_importance_data import load_table as load_table
-from ..feature_importance_data import nominal_features as nominal_features
-from ..feature_importance_data import study_domain as study_domain
-from .findings import verdict_rows
-from .generators import GENERATORS, PAPER_TABLE1, make_generator, privbayes_ledgers
-from .grid import (
+from synthtrust.studies.feature_importance.data import DATASETS
+from synthtrust.studies.feature_importance.data import engineer_features as engineer_features
+from synthtrust.studies.feature_importance.data import load_table as load_table
+from synthtrust.studies.feature_importance.data import nominal_features as nominal_features
+from synthtrust.studies.feature_importance.data import study_domain as study_domain
+from synthtrust.studies.feature_importance.findings import verdict_rows
+from synthtrust.studies.feature_importance.generators import (
+    GENERATORS,
+    PAPER_TABLE1,
+    make_generator,
+    privbayes_ledgers,
+)
+from synthtrust.studies.feature_importance.grid import (
     SHAP_BLOCK_ROWS,
     build_grid,
     importance_cell,
@@ -45,8 +50,8 @@ from .grid import (
     summarize,
     warm_up,
 )
-from .models import MEASURES, compare_rankings, fit_importances
-from .views import baseline_bands, privbayes_gap, top_features
+from synthtrust.studies.feature_importance.models import MEASURES, compare_rankings, fit_importances
+from synthtrust.studies.feature_importance.views import baseline_bands, privbayes_gap, top_features
 
 __all__ = [
     "DATASETS",

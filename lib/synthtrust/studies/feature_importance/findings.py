@@ -42,9 +42,9 @@ import math
 import numpy as np
 import pandas as pd
 
-from ... import verdicts
-from ...importance import importance_ranking
-from .views import importance_scores
+from synthtrust import verdicts
+from synthtrust.importance import importance_ranking
+from synthtrust.studies.feature_importance.views import importance_scores
 
 #: The PrivBayes variants the findings are checked with: generator -> (suffix of the finding's
 #: name, the note's words for it).

@@ -7,7 +7,7 @@ generator per cell (:func:`make_generator`) and the actual ε of the paper-compa
 
 from __future__ import annotations
 
-from ..feature_importance_data import DATASETS, load_table, study_domain
+from synthtrust.studies.feature_importance.data import DATASETS, load_table, study_domain
 
 #: Generators: name -> (label in the chapter, differentially private at the nominal ε?).
 GENERATORS = {
@@ -44,7 +44,7 @@ def make_generator(name: str, level, dataset: str, params: dict, random_state):
 
     Raises ValueError for an unknown name (the message lists :data:`GENERATORS`).
     """
-    from ... import synthesizers as syn
+    from synthtrust import synthesizers as syn
 
     domain = study_domain(dataset)
     if name in ("privbayes", "privbayes_ds"):

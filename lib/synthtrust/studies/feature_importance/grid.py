@@ -22,13 +22,18 @@ import zlib
 import numpy as np
 import pandas as pd
 
-from ..._jax import import_mbi
-from ..._optional import import_if_installed
-from ...experiment import replicate_index
-from ...importance import association_matrix, random_permutation_rbo
-from ..feature_importance_data import DATASETS, engineer_features, load_table, nominal_features
-from .generators import GENERATORS, make_generator
-from .models import (
+from synthtrust._jax import import_mbi
+from synthtrust._optional import import_if_installed
+from synthtrust.experiment import replicate_index
+from synthtrust.importance import association_matrix, random_permutation_rbo
+from synthtrust.studies.feature_importance.data import (
+    DATASETS,
+    engineer_features,
+    load_table,
+    nominal_features,
+)
+from synthtrust.studies.feature_importance.generators import GENERATORS, make_generator
+from synthtrust.studies.feature_importance.models import (
     MEASURES,
     compare_rankings,
     fit_importances,

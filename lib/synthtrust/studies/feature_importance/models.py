@@ -11,7 +11,7 @@ import json
 import numpy as np
 import pandas as pd
 
-from ...importance import (
+from synthtrust.importance import (
     compare_importances,
     correlated_rank_similarity,
     feature_importance,

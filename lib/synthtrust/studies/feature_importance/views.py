@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from .models import scores_from_json
+from synthtrust.studies.feature_importance.models import scores_from_json
 
 
 def baseline_bands(raw: pd.DataFrame, real: pd.DataFrame, method: str) -> pd.DataFrame:

@@ -107,7 +107,7 @@ and adds no noise (the reference's non-DP mode); ε = ∞ is recorded, training 
 from __future__ import annotations
 
 from ...privacy.gradients import sanitize_gradients
-from .estimator import GSWGAN
+from .estimator import GSWGAN, REFERENCE_SETTINGS
 from .shards import partition_shards
 
-__all__ = ["GSWGAN", "partition_shards", "sanitize_gradients"]
+__all__ = ["GSWGAN", "REFERENCE_SETTINGS", "partition_shards", "sanitize_gradients"]

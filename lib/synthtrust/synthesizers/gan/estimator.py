@@ -39,6 +39,20 @@ from .networks import generator_logits
 from .shards import partition_shards
 from .training import GSWGANTraining
 
+#: GS-WGAN's privacy settings as Montoya Perez et al. (2024) [``montoyaperez2024``], §4.2, ran
+#: it: subsets of 40 records (γ = 1/500 at n = 20 000), C = 1, noise multiplier 1.07 and
+#: δ = 1e-5 (GS-WGAN's), accounted as the reference code does (``composition="per_sample"``,
+#: the classic RDP conversion): the ε it labels a run with is **nominal, not a guarantee**
+#: (:meth:`GSWGAN.accounting_table` gives the standard analysis beside it).
+REFERENCE_SETTINGS = {
+    "composition": "per_sample",
+    "conversion": "classic",
+    "subset_size": 40,
+    "clip_bound": 1.0,
+    "noise_multiplier": 1.07,
+    "delta": 1e-5,
+}
+
 
 class GSWGAN(GSWGANTraining, TabularSynthesizer):
     """GS-WGAN (Chen et al. 2020) for integer-coded discrete tables; (ε, δ)-DP, replace-one.
@@ -279,6 +293,67 @@ class GSWGAN(GSWGANTraining, TabularSynthesizer):
         )
 
     # -- accounting -----------------------------------------------------------------------------
+    def accounting_table(self, n: int, epsilons) -> pd.DataFrame:
+        """The privacy accounting behind checkpoints of a training on ``n`` records (the
+        accountant only: nothing is trained, no fit is needed).
+
+        Parameters
+        ----------
+        n : int ≥ ``subset_size``
+            Records of the training table: K = n // ``subset_size`` critics.
+        epsilons : sequence of float > 0
+            Checkpoint budgets ε (nats), as ``checkpoints``.
+
+        Returns
+        -------
+        DataFrame
+            One row per checkpoint ε, in increasing order: ``epsilon``, ``iterations`` (the
+            private iterations a run reaches by then, at most ``max_iter``), ``epsilon_spent``
+            (ε of those iterations under this configuration's ``composition`` and
+            ``conversion``: under ``"per_sample"`` the reference code's nominal ε, not a
+            guarantee), ``epsilon_lower_bound`` (the true ε of those iterations is at least
+            this: :func:`~synthtrust.privacy.rdp.gswgan_epsilon_lower_bound`, the worst case)
+            and ``epsilon_guarantee`` (the standard analysis, one subsampled release of B
+            gradients per iteration, by the PLD: an upper bound).
+
+        Raises
+        ------
+        TypeError, ValueError
+            ``n`` not an integer ≥ ``subset_size``, an ε not a positive real, or a parameter of
+            the estimator outside its constraints (as :meth:`fit` checks them).
+
+        References
+        ----------
+        Chen et al. (2020) [``chen2020``], §3.3; Montoya Perez et al. (2024)
+        [``montoyaperez2024``], §4.2.
+
+        Examples
+        --------
+        >>> GSWGAN(**REFERENCE_SETTINGS).accounting_table(20000, [1.0])[["epsilon", "iterations"]]
+           epsilon  iterations
+        0      1.0          15
+        """
+        self._validate_params()
+        n = check_positive_int(n, "n")
+        if n < int(self.subset_size):
+            raise ValueError(f"n must be at least subset_size = {self.subset_size}, got {n}")
+        k = n // int(self.subset_size)
+        kw = self._accountant_kwargs(k)
+        standard = {**kw, "composition": "per_iteration", "conversion": "pld"}
+        rows = []
+        for eps in sorted(check_epsilon(e, "epsilons") for e in epsilons):
+            its = self._iterations_for(eps, k)
+            rows.append(
+                {
+                    "epsilon": eps,
+                    "iterations": its,
+                    "epsilon_spent": gswgan_epsilon(its, **kw),
+                    "epsilon_lower_bound": gswgan_epsilon_lower_bound(its, **standard),
+                    "epsilon_guarantee": gswgan_epsilon(its, **standard),
+                }
+            )
+        return pd.DataFrame(rows)
+
     def _accountant_kwargs(self, k: int) -> dict:
         return dict(
             n_discriminators=k,
