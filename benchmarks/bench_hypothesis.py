@@ -64,7 +64,7 @@ from _hypothesis_counts import (  # the counts data and both paths of part 1
 )
 
 from synthtrust import hypothesis
-from synthtrust.experiment import run_grid
+from synthtrust.run.experiment import run_grid
 from synthtrust.studies.hypothesis_validity import simulation as hv
 
 ROOT = Path(__file__).resolve().parents[1]

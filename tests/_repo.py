@@ -35,7 +35,7 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"]
 def site_chapters() -> list[str]:
     """Chapters of the book: the registered chapters (``runner.list_chapters()``) that
     ``_toc.yml`` lists, in the runner's order."""
-    from synthtrust import book, runner
+    from synthtrust.run import book, runner
 
     listed = book.toc_chapters(ROOT)
     return [name for name in runner.list_chapters() if name in listed]

@@ -1,5 +1,5 @@
 """A chapter's run folder written by hand, as ``synthtrust run --out`` lays it out (the tests of
-synthtrust.compare and of ``synthtrust compare``)."""
+synthtrust.run.compare and of ``synthtrust compare``)."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """Session fixtures shared by the test files.
 
 ``book_build`` builds the book once per pytest session on the ``smoke`` preset
-(:func:`synthtrust.book.build` into a temporary ``_build`` folder): every chapter is run into
+(:func:`synthtrust.run.book.build` into a temporary ``_build`` folder): every chapter is run into
 ``<out>/runs/smoke/<chapter>/`` and the site goes to ``<out>/html``. ``site`` is that site
 folder (used by tests/repo/test_site.py); the chapter tests read the run folders
 (``book_build.run_dir(name)``) instead of running their chapter a second time.
@@ -27,7 +27,7 @@ from pathlib import Path
 import pytest
 from _repo import BOOK_FIXTURE, CHROMIUM, CHROMIUM_ARGS, ROOT, site_chapters
 
-from synthtrust import book
+from synthtrust.run import book
 
 SITE_PRESET = "smoke"
 #: Workers of the chapter runs: on the smoke preset, starting loky workers (each importing and
@@ -82,7 +82,7 @@ def book_build(tmp_path_factory) -> BookBuild:
     chapters = site_chapters()
     if not chapters:
         pytest.fail("no chapter of runner.list_chapters() is listed in _toc.yml")
-    from synthtrust import runner
+    from synthtrust.run import runner
 
     run_chapter = functools.partial(
         runner.run_chapter, cache_dir=tmp_path_factory.mktemp("joblib-cache")
@@ -118,7 +118,7 @@ def smoke_run_of(book_build, tmp_path_factory):
         if run is not None:
             return run
         if name not in made:
-            from synthtrust import runner
+            from synthtrust.run import runner
 
             out = tmp_path_factory.mktemp(f"smoke-{name}")
             made[name] = runner.run_chapter(
@@ -139,7 +139,7 @@ def smoke_run_of(book_build, tmp_path_factory):
 def book_fixture_copy(tmp_path, monkeypatch):
     """A copy of tests/fixtures/book selected with ``SYNTHTRUST_ROOT`` (tests of the CLI and of
     the runner); named ``book`` for the tests, ``book_fixture_copy`` here so that it does not
-    hide the :mod:`synthtrust.book` module imported above."""
+    hide the :mod:`synthtrust.run.book` module imported above."""
     root = tmp_path / "book"
     shutil.copytree(BOOK_FIXTURE, root)
     monkeypatch.setenv("SYNTHTRUST_ROOT", str(root))

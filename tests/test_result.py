@@ -98,4 +98,6 @@ def test_every_result_class_follows_the_protocol():
         assert callable(getattr(cls, "to_dict", None)), cls
         params = inspect.signature(cls.to_json).parameters.values()
         assert all(p.default is not p.empty for p in list(params)[1:]), cls  # to_json() -> str
-        assert not hasattr(cls, "to_html"), cls  # HTML is rendered in synthtrust.report
+        assert not hasattr(cls, "to_html"), (
+            cls
+        )  # HTML is rendered in synthtrust.presentation.report

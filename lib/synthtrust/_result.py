@@ -1,7 +1,7 @@
 """The result protocol every result object of the package follows (scipy.stats style):
 ``to_dict()`` gives its fields as plain, JSON-safe Python values and ``to_json()`` returns that
 dict as a JSON string. Results do not write files (the CLI does, atomically) and do not render
-HTML (:mod:`synthtrust.report` does, one entry point per result kind)."""
+HTML (:mod:`synthtrust.presentation.report` does, one entry point per result kind)."""
 
 from __future__ import annotations
 

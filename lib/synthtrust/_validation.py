@@ -9,6 +9,7 @@ import os
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 
 import numpy as np
+from sklearn.exceptions import NotFittedError
 
 __all__ = [
     "NotFittedError",
@@ -55,10 +56,6 @@ __all__ = [
     "check_positive_int",
     "check_random_state",
 ]
-
-
-class NotFittedError(ValueError, AttributeError):
-    """Raised when ``sample`` (or a fitted attribute) is used before ``fit``."""
 
 
 def check_is_fitted(estimator) -> None:

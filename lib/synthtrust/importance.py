@@ -40,10 +40,11 @@ import pandas as pd
 from scipy import stats
 from scipy.optimize import linear_sum_assignment
 
+from synthtrust.run.blocks import in_dask_task, map_blocks
+
 from ._optional import import_optional
 from ._result import ResultMixin
 from ._validation import check_positive_int, check_random_state, check_unique_items, real_in
-from .blocks import in_dask_task, map_blocks
 
 __all__ = [
     "RBOResult",
@@ -615,7 +616,7 @@ def _abs_shap_block(model_and_option: tuple, X: pd.DataFrame) -> np.ndarray:
 
 def _shap_importance(model, X, multiclass: str = "mean", block_rows: int | None = None):
     """Mean over rows of ``|φ|``; with ``block_rows`` inside a Dask task, each block of rows is a
-    task of its own (:func:`synthtrust.blocks.map_blocks`); the result is the same."""
+    task of its own (:func:`synthtrust.run.blocks.map_blocks`); the result is the same."""
     if block_rows is None or not in_dask_task():
         blocks = [X]
     else:
@@ -664,7 +665,7 @@ def feature_importance(
     random_state : int, Generator or None (permutation only)
     block_rows : int ≥ 1 or None (SHAP only)
         Called inside a task on a Dask cluster, the SHAP values of each block of ``block_rows``
-        rows are a cluster task of their own (:func:`synthtrust.blocks.map_blocks`), so one
+        rows are a cluster task of their own (:func:`synthtrust.run.blocks.map_blocks`), so one
         model's TreeSHAP on a large table spreads over the workers; elsewhere, and with None
         (default), all rows are explained in one call. The result is the same either way.
 

@@ -12,7 +12,7 @@ from scipy import stats
 
 from synthtrust.audit import GeneratorCard, complement_basis
 from synthtrust.audit.two_step import AuditResult, _log10_p, audit, instantiate
-from synthtrust.report import render_audit_html
+from synthtrust.presentation.report import render_audit_html
 from synthtrust.synthesizers import IPF, SequentialCART
 
 COLUMNS = {"a": 3, "b": 3, "c": 2}

@@ -12,14 +12,15 @@ import nbformat
 import pytest
 import yaml
 
-from synthtrust import runner, verdicts
+from synthtrust import verdicts
+from synthtrust.run import runner
 
 CHAPTERS = runner.list_chapters()
 PRESETS = ("smoke", "default", "paper")
 
 
 def test_every_chapter_of_the_toc_is_checked():
-    from synthtrust import book
+    from synthtrust.run import book
 
     assert set(book.toc_chapters(runner.chapters_dir().parent)) <= set(CHAPTERS)
     assert len(CHAPTERS) >= 3

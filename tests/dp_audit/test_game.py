@@ -369,7 +369,7 @@ def test_a_score_that_sees_no_signal_says_so_and_names_the_score_to_try():
 
 
 def test_the_page_of_a_blind_audit_carries_its_note():
-    from synthtrust.report import render_dp_audit_html
+    from synthtrust.presentation.report import render_dp_audit_html
 
     blind = dp_audit(AlwaysTheCanary, 1.0, score="count", n_fits=40, n_jobs=1, progress=False)
     assert "no signal: every fit of both worlds scored 1100" in render_dp_audit_html(blind)

@@ -23,6 +23,7 @@ import pandas as pd
 import pytest
 
 from synthtrust.dp_audit import REPLAY_VERDICTS, RecordingGenerator, replay_audit, worst_case
+from synthtrust.presentation.report import render_replay_audit_html
 from synthtrust.privacy import (
     cdp_epsilon,
     exponential_mechanism,
@@ -30,7 +31,6 @@ from synthtrust.privacy import (
     laplace,
     record_mechanisms,
 )
-from synthtrust.report import render_replay_audit_html
 
 DOMAIN = {"c0": 2, "c1": 2, "c2": 2}
 E = 0.7  # the claim of most tests: not 1, so that Δ/b and Δ·ε differ

@@ -22,9 +22,9 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from synthtrust import runner
-from synthtrust._environ import WORKER_ENV
-from synthtrust.experiment import run_grid
+from synthtrust.run import runner
+from synthtrust.run._environ import WORKER_ENV
+from synthtrust.run.experiment import run_grid
 
 distributed = pytest.importorskip("distributed")
 
@@ -191,7 +191,7 @@ def test_a_worker_killed_mid_run_changes_nothing(cluster, sequential, tmp_path):
 
 def test_the_treeshap_of_one_task_runs_in_row_blocks_on_the_cluster(cluster):
     """Inside a cluster task, feature_importance(..., block_rows=k) makes each block of rows a
-    task of its own (synthtrust.blocks) and returns exactly the value computed here in one call."""
+    task of its own (synthtrust.run.blocks) and returns exactly the value computed here in one call."""
     pytest.importorskip("shap")
     from sklearn.datasets import make_classification
     from sklearn.ensemble import RandomForestClassifier
@@ -216,7 +216,7 @@ _CLIENT_SCRIPT = """
 import sys
 sys.path.insert(0, {tests!r})
 from _cluster_tasks import slow_draws
-from synthtrust.experiment import run_grid
+from synthtrust.run.experiment import run_grid
 run_grid(slow_draws, {grid!r}, {n_reps}, seed=3, chunk_size=1, dask={address!r},
          cache_dir={cache!r}, progress=False)
 """

@@ -83,6 +83,18 @@ def test_sklearn_clone_keeps_the_parameters(cls):
     assert twin.get_params() == est.get_params()
 
 
+@pytest.mark.parametrize("cls", SYNTHESIZERS, ids=lambda c: c.__name__)
+def test_estimators_are_sklearn_base_estimators_with_sklearns_not_fitted_error(cls):
+    from sklearn.base import BaseEstimator
+    from sklearn.exceptions import NotFittedError
+
+    assert issubclass(cls, BaseEstimator)
+    est = _make(cls)
+    assert list(est.get_params(deep=False)) == _params(cls)  # the constructor's order
+    with pytest.raises(NotFittedError, match=f"this {cls.__name__} is not fitted yet"):
+        est.sample(3)
+
+
 RENAMED = [
     (syn.AIM, "max_iters", 300),
     (syn.MST, "iters", 300),

@@ -2,7 +2,7 @@
 offline").
 
 The site is built once per session on the ``smoke`` preset into a temporary ``_build`` folder
-(``synthtrust.book.build``, the ``site`` fixture of tests/conftest.py, shared with the chapter
+(``synthtrust.run.book.build``, the ``site`` fixture of tests/conftest.py, shared with the chapter
 tests), or taken from ``$SYNTHTRUST_SITE`` (a site folder, or ``1`` for ``_build/html``).
 
 Every page is opened from ``file://`` with every other request blocked (and recorded). A page
@@ -13,7 +13,7 @@ TeX error), or a broken image. The chapter pages are screenshotted (full page) t
 
 The first tests check the Sphinx extension (``synthtrust._sphinx``) without a browser; the
 last one checks that the page checker catches a chart that falls back to Altair's CDN renderer.
-The pieces of the build (``synthtrust.book``: toc, staged config, stage, build) are tested in
+The pieces of the build (``synthtrust.run.book``: toc, staged config, stage, build) are tested in
 tests/test_book.py.
 """
 
@@ -30,7 +30,9 @@ from pathlib import Path
 import pytest
 from _repo import ROOT, site_chapters
 
-from synthtrust import book, charts, verdicts
+from synthtrust import verdicts
+from synthtrust.presentation import charts
+from synthtrust.run import book
 
 SCREENSHOTS = ROOT / "_build" / "screenshots"
 TIMEOUT_MS = 20_000
@@ -370,17 +372,17 @@ API_PAGES = {
     "synthesizers": "synthtrust.synthesizers.PrivatePGM",
     "hypothesis": "synthtrust.hypothesis.dp_mannwhitneyu",
     "fidelity": "synthtrust.fidelity.holdout_report",
-    "report": "synthtrust.report.render_holdout_html",
+    "report": "synthtrust.presentation.report.render_holdout_html",
     "audit": "synthtrust.audit.GeneratorCard",
     "dp_audit": "synthtrust.dp_audit.dp_audit",
     "importance": "synthtrust.importance.rank_biased_overlap",
     "protocols": "synthtrust.protocols.protocol_b",
-    "experiment": "synthtrust.experiment.run_grid",
+    "experiment": "synthtrust.run.experiment.run_grid",
     "verdicts": "synthtrust.verdicts.finding",
     "binomial": "synthtrust.binomial.clopper_pearson",
     "datasets": "synthtrust.datasets.load",
     "domain": "synthtrust.domain.Domain",
-    "charts": "synthtrust.charts.error_rate_chart",
+    "charts": "synthtrust.presentation.charts.error_rate_chart",
 }
 
 

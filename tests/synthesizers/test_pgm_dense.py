@@ -27,7 +27,7 @@ import numpy as np
 import pytest
 from _synthesizer_data import SHAPE, _count_matrix, _gens
 
-from synthtrust.experiment import run_grid
+from synthtrust.run.experiment import run_grid
 from synthtrust.studies.hypothesis_validity import multivariate as hm
 from synthtrust.synthesizers import private_pgm
 from synthtrust.synthesizers.base import check_marginals

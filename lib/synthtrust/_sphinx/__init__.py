@@ -23,7 +23,7 @@ from sphinx.errors import ExtensionError
 
 from synthtrust import __version__
 
-#: Marker that a page body draws a chart (written by ``synthtrust.charts.renderer_html``).
+#: Marker that a page body draws a chart (written by ``synthtrust.presentation.charts.renderer_html``).
 CHART_MARKER = "vegaEmbed("
 
 

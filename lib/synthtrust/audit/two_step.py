@@ -19,7 +19,7 @@ A rejection at level α is evidence that the generator uses statistics outside i
 rejecting proves nothing (the paper's Remark 1): the leak may lie outside the probed candidates,
 or be too weak for K₂ trainings.
 
-Every training goes through :func:`synthtrust.experiment.run_grid` (seeded by replicate, run in
+Every training goes through :func:`synthtrust.run.experiment.run_grid` (seeded by replicate, run in
 parallel with joblib or on Dask, cached), so the result does not depend on ``n_jobs``.
 """
 
@@ -34,6 +34,8 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from synthtrust.run.experiment import run_grid
+
 from .._result import ResultMixin
 from .._validation import (
     check_positive_int,
@@ -41,7 +43,6 @@ from .._validation import (
     check_sample,
     check_unit_interval,
 )
-from ..experiment import run_grid
 from .basis import CellCounts, ComplementBasis, complement_basis
 from .card import GeneratorCard
 from .extremal import ExtremalPair, extremal_pair
@@ -347,7 +348,7 @@ def audit(
     random_state : int or None
         Root seed of the supports and of every training.
     n_jobs, dask, cache_dir
-        Where the trainings run (:func:`synthtrust.experiment.run_grid`).
+        Where the trainings run (:func:`synthtrust.run.experiment.run_grid`).
     name : str
         Label of the generator in the report.
 

@@ -28,7 +28,9 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from .. import estimate
+from synthtrust.run import estimate
+from synthtrust.run.experiment import run_grid
+
 from .._result import ResultMixin
 from .._validation import (
     check_choice,
@@ -39,7 +41,6 @@ from .._validation import (
     check_sample,
     check_unit_interval,
 )
-from ..experiment import run_grid
 from ..privacy.accounting import cdp_rho
 from ._generator import fresh_generator
 from .bounds import ceiling, epsilon_lower_bound, fits_to_reach, mu_lower_bound
@@ -508,7 +509,7 @@ def dp_audit(
     random_state : int >= 0
         Root seed of the fits (``run_grid``'s seed): the result depends on nothing else.
     n_jobs, backend, dask, cache_dir, progress
-        As :func:`synthtrust.experiment.run_grid` (``cache_dir``: finished fits are kept and an
+        As :func:`synthtrust.run.experiment.run_grid` (``cache_dir``: finished fits are kept and an
         interrupted audit resumes).
 
     Returns

@@ -24,7 +24,7 @@ Privacy: distance to closest record (Sec. 2.2, Figure 8)
     halves; a synthesizer that copies training records scores ≫ 50 %.
 
 :func:`holdout_report` computes both for S and for H and returns a :class:`HoldoutReport`
-(``to_dict``, ``to_json``, ``summary``; the HTML page: :func:`synthtrust.report.render_holdout_html`).
+(``to_dict``, ``to_json``, ``summary``; the HTML page: :func:`synthtrust.presentation.report.render_holdout_html`).
 
 Reproduction
 ------------

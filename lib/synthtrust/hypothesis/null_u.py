@@ -21,7 +21,7 @@ _LEAF_BITS = _LEAF.bit_length() - 1
 
 def warm_up() -> None:
     """Build the DP Mann–Whitney U null sampler's tables now (≈ 130 MB, built once per process
-    on first use); for :func:`synthtrust.experiment.run_grid`'s ``warm_up``."""
+    on first use); for :func:`synthtrust.run.experiment.run_grid`'s ``warm_up``."""
     _subset_sum_tables()
 
 

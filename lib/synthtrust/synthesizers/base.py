@@ -32,6 +32,7 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 import pandas as pd
+from sklearn.base import BaseEstimator
 
 from .._validation import (
     NotFittedError,
@@ -353,31 +354,29 @@ def largest_remainder(weights, totals, tie_breaker) -> np.ndarray:
 # --------------------------------------------------------------------------------------------
 # base estimator
 # --------------------------------------------------------------------------------------------
-class ParamsMixin:
-    """sklearn's parameter protocol: ``get_params``, ``set_params`` (re-validated through
-    ``_validate_params``) and a ``repr`` from the constructor's signature.
-
-    ``_validate_params`` walks the class's ``_parameter_constraints`` table ``{parameter:
-    check(value, name)}`` (one entry per constructor parameter; a subclass extends its parent's
-    table with ``{**Parent._parameter_constraints, ...}``), then runs
-    ``_check_param_relations`` for the rules that involve several parameters.
+class ParamsMixin(BaseEstimator):
+    """scikit-learn's ``BaseEstimator`` (``get_params``, ``clone``, the notebook display) whose
+    parameters are validated: :meth:`set_params` re-validates, and ``fit`` calls
+    ``_validate_params``, which walks the class's ``_parameter_constraints`` table
+    ``{parameter: check(value, name)}`` (one entry per constructor parameter; a subclass
+    extends its parent's table with ``{**Parent._parameter_constraints, ...}``), then runs
+    ``_check_param_relations`` for the rules that involve several parameters. The checkers are
+    those of ``synthtrust._validation`` (errors that name the parameter and the value), not
+    scikit-learn's constraint objects. The ``repr`` shows every constructor parameter.
     """
 
     #: {constructor parameter: checker(value, name) raising TypeError/ValueError naming it}
     _parameter_constraints: dict = {}
 
     @classmethod
-    def _param_names(cls) -> list[str]:
-        sig = inspect.signature(cls.__init__)
-        return [p for p in sig.parameters if p != "self"]
-
-    def get_params(self, deep: bool = True) -> dict:
-        """Constructor parameters (sklearn convention)."""
-        return {name: getattr(self, name) for name in self._param_names()}
+    def _get_param_names(cls) -> list[str]:
+        """The constructor's parameters in its order (scikit-learn sorts them), so that
+        ``get_params``, the ``repr`` and the generator cards list them as the signature does."""
+        return [p for p in inspect.signature(cls.__init__).parameters if p != "self"]
 
     def set_params(self, **params):
         """Set constructor parameters (validated); returns self."""
-        valid = set(self._param_names())
+        valid = set(self._get_param_names())
         for key, value in params.items():
             if key not in valid:
                 raise ValueError(
@@ -387,8 +386,8 @@ class ParamsMixin:
         self._validate_params()
         return self
 
-    def __repr__(self) -> str:
-        args = ", ".join(f"{k}={v!r}" for k, v in self.get_params().items())
+    def __repr__(self, N_CHAR_MAX: int = 700) -> str:
+        args = ", ".join(f"{k}={v!r}" for k, v in self.get_params(deep=False).items())
         return f"{type(self).__name__}({args})"
 
     def _validate_params(self) -> None:
@@ -440,7 +439,9 @@ def released_sample(synth, n: int) -> pd.DataFrame:
 def card_params(synth) -> dict:
     """The parameters a generator card shows: ``get_params()`` without ``random_state`` and
     ``domain`` (the card shows the fitted domain apart)."""
-    return {k: v for k, v in synth.get_params().items() if k not in ("random_state", "domain")}
+    return {
+        k: v for k, v in synth.get_params(deep=False).items() if k not in ("random_state", "domain")
+    }
 
 
 def not_dp_card(synth, privacy: str, params: dict, fitted=None, **extra) -> dict:
@@ -609,7 +610,7 @@ class BaseSynthesizer(SynthesizerMixin):
         info = {
             "synthesizer": type(self).__name__,
             "description": self._description,
-            "params": {k: v for k, v in self.get_params().items() if k != "random_state"},
+            "params": {k: v for k, v in self.get_params(deep=False).items() if k != "random_state"},
             "neighbouring": "replace-one (n public)",
         }
         if getattr(self, "_fitted", False):

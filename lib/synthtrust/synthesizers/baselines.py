@@ -136,7 +136,7 @@ class _Baseline(SynthesizerMixin):
     # -- documentation ------------------------------------------------------------------------
     def card(self) -> dict:
         """A small generator card: name, description, parameters and the privacy status."""
-        params = {k: v for k, v in self.get_params().items() if k != "random_state"}
+        params = {k: v for k, v in self.get_params(deep=False).items() if k != "random_state"}
         return not_dp_card(
             self,
             _NOT_DP,

@@ -17,7 +17,7 @@ Mechanism, for one dataset of n records (n public, replace-one neighbours):
 3. Generate records with ``model.synthetic_data(rows=m)`` (mbi's randomised rounding, method
    ``"round"``; ``"sample"`` = i.i.d.). mbi draws from numpy's *global* generator; we seed it from
    the replicate's generator inside a context that restores the previous global state
-   (not thread-safe; use processes for parallelism, as ``synthtrust.experiment`` does).
+   (not thread-safe; use processes for parallelism, as ``synthtrust.run.experiment`` does).
 
 Iterations: 5000 mirror-descent steps by default (``max_iter`` of :class:`PrivatePGM` and of
 :func:`private_pgm`) (mbi's default is 1000; the reference

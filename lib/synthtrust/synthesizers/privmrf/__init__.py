@@ -110,18 +110,10 @@ Differences from the paper and the authors' code (precisely)
   :meth:`~synthtrust.synthesizers.marginal.JunctionTree.clique_marginals`; equal to mbi's
   ``model.project`` to 1e-12), because mbi's JAX ``project`` compiles once per query; a variable
   elimination per query (the previous code) cost 5.7 times more CPU at ε = 10.
-* **Runtime** (CPU seconds of fit + sample, 2 cores, ``benchmarks/bench_privmrf.py``): thyroid
-  (3 772 rows, 23 columns) ≈ 6.5 s at ε = 1 and ≈ 530 s at ε = 10 (before the one-tree
-  candidate marginals above), against 92 s and 1 340 s with mbi's JAX ``MirrorDescent`` (a new
-  compilation for every estimation, two oracle calls a step). At ε = 10 the junction tree of the
-  measured cliques is large (nodes of up to 13 million cells). With the candidate marginals read
-  from one junction tree a step (``benchmarks/bench_privmrf_select.py``) the fit takes ≈ 290
-  CPU-s instead of ≈ 400, of which the mirror-descent steps take ≈ 260 and the candidate
-  marginals ≈ 25 (≈ 140 before).
 * **Smaller junction trees** (:func:`~synthtrust.synthesizers.marginal.elimination.
-  small_tree_order`): mbi's greedy tree of the last thyroid estimation at ε = 10 has 33.5 M
-  cells, a searched order's 7.9 M; the fit takes ≈ 63 CPU-s instead of ≈ 244
-  (``benchmarks/bench_privmrf_tree.py``), with the same selections and steps.
+  small_tree_order`): an elimination order searched for the smallest tree instead of mbi's
+  greedy one, with the same selections and steps. The measured runtimes, and how each of these
+  choices changed them, are in ``benchmarks/README.md`` (PrivMRF's estimation engine).
 * **Memory**: the default sampler (``"round"``) is numpy on the searched tree: on thyroid at
   ε = 10 mbi's JAX sampler peaked at 2.2 GB (16 CPU-s) after a fit that peaked at 0.6 GB. mbi's
   sampler (``"sample"``) leaves JAX programs compiled for the model's shapes (100–200 MB a
