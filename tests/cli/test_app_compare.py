@@ -7,6 +7,7 @@ import json
 import subprocess
 import sys
 
+import pandas as pd
 import pytest
 from _run_folder import make_run, toy_results
 
@@ -53,6 +54,19 @@ def test_timings_count_with_all_and_a_difference_exits_1(runs, capsys):
     assert code == 0 and "left out: names matching '^(seconds|wall)$'" in out
 
 
+def test_atol_lets_last_digits_differ(runs, capsys):
+    a, b = runs
+    table = b / "results" / "rates.csv"
+    frame = pd.read_csv(table)
+    column = next(c for c in frame.columns if c != "seconds" and frame[c].dtype == float)
+    frame[column] += 1e-13
+    frame.to_csv(table, index=False)
+    code, out, _ = run(capsys, "compare", a, b)
+    assert code == 1 and f"columns {column}" in out
+    code, out, _ = run(capsys, "compare", a, b, "--atol", "1e-12")
+    assert code == 0 and out.rstrip().endswith("identical (numbers to within 1e-12)")
+
+
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
@@ -62,6 +76,8 @@ def test_timings_count_with_all_and_a_difference_exits_1(runs, capsys):
         (["{a}", "{b}", "--ignore", ""], "argument --ignore: an empty pattern matches every"),
         (["{a}", "{b}", "--json", "{a}/manifest.json/x.json"], "--json: cannot write"),
         (["{a}", "{b}", "--json", "{a}/results"], "--json {a}/results is a directory"),
+        (["{a}", "{b}", "--atol", "-1"], "argument --atol: must be a finite number >= 0, got -1"),
+        (["{a}", "{b}", "--atol", "x"], "argument --atol: expected a number, got 'x'"),
     ],
 )
 def test_bad_input_is_one_line_and_exit_2(runs, capsys, argv, message):

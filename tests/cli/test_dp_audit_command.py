@@ -19,9 +19,9 @@ from dataclasses import replace
 import pytest
 from _user_module import user_module
 
+from synthtrust.cli import dp_audit as command
 from synthtrust.cli.app import build_parser
 from synthtrust.cli.dp_audit import _factory, _one_line_errors, estimate_hours, run_dp_audit
-from synthtrust.cli import dp_audit as command
 from synthtrust.dp_audit.canary import worst_case
 from synthtrust.dp_audit.game import DPAuditResult, dp_audit
 

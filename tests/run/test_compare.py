@@ -177,3 +177,39 @@ def test_bad_input_is_refused_with_the_parameter_and_value(tmp_path):
     (b / "results" / "sub" / "wide.parquet").write_bytes(b"not parquet")
     with pytest.raises(ValueError, match=r"cannot read .*wide\.parquet"):
         compare_runs(a, b)
+
+
+def test_atol_counts_close_numbers_as_equal_and_nothing_else():
+    a = pd.DataFrame({"lower": [0.1, np.nan, 0.3], "n": [1, 2, 3], "v": ["x", "y", "z"]})
+    close = a.assign(lower=[0.1 + 4e-13, np.nan, 0.3 - 1e-13])
+    assert frame_difference(a, close) == "values differ in 2 of 3 rows, columns lower"
+    assert frame_difference(a, close, atol=1e-12) is None
+    assert frame_difference(a, a.assign(lower=[0.1 + 2e-12, np.nan, 0.3]), atol=1e-12) == (
+        "values differ in 1 of 3 rows, columns lower"
+    )
+    assert frame_difference(a, a.assign(lower=[0.1, 0.2, 0.3]), atol=1.0) == (
+        "values differ in 1 of 3 rows, columns lower"
+    )  # NaN against a number is never close
+    assert frame_difference(a, a.assign(n=[1, 2, 4]), atol=5.0) == (
+        "values differ in 1 of 3 rows, columns n"
+    )  # integers are compared exactly
+
+
+def test_timing_names_with_spaces_and_hyphens_are_left_out():
+    timing = re.compile(TIMING)
+    for name in ("seconds a fit", "core-seconds", "fit_seconds", "wall", "adult_s_mst"):
+        assert timing.search(name), name
+    for name in ("sensitivity", "share_lower", "estimate", "dcr_share"):
+        assert not timing.search(name), name
+
+
+def test_compare_runs_with_atol_says_so(tmp_path):
+    for side, value in (("a", 0.25), ("b", 0.25 + 1e-13)):
+        (tmp_path / side / "results").mkdir(parents=True)
+        pd.DataFrame({"lower": [value]}).to_csv(tmp_path / side / "results" / "t.csv", index=False)
+    exact = compare_runs(tmp_path / "a", tmp_path / "b")
+    assert not exact.identical and exact.summary().endswith("NOT identical")
+    loose = compare_runs(tmp_path / "a", tmp_path / "b", atol=1e-12)
+    assert loose.identical and loose.summary().endswith("identical (numbers to within 1e-12)")
+    with pytest.raises(ValueError, match=r"atol must be in \[0.0, inf\), got -1.0"):
+        compare_runs(tmp_path / "a", tmp_path / "b", atol=-1.0)  # the message names it

@@ -33,6 +33,7 @@ from synthtrust.cli.arguments import (
     candidate_choice,
     int_at_least,
     json_object,
+    nonnegative_float,
     nonnegative_int,
     positive_float,
     positive_int,
@@ -704,6 +705,14 @@ def _add_compare(sub) -> None:
     )
     p.add_argument("--all", action="store_true", help="leave nothing out, timings included")
     p.add_argument(
+        "--atol",
+        type=nonnegative_float,
+        default=0.0,
+        metavar="X",
+        help="numbers of the results tables within X of each other count as equal (default: 0, "
+        "exact)",
+    )
+    p.add_argument(
         "--json", type=Path, default=None, metavar="OUT.json", help="write the comparison as JSON"
     )
     p.set_defaults(handler=_cmd_compare)
@@ -713,7 +722,9 @@ def _cmd_compare(args) -> int:
     from synthtrust.run.compare import compare_runs
 
     _check_outputs(args)
-    result = compare_runs(args.before, args.after, ignore=None if args.all else args.ignore)
+    result = compare_runs(
+        args.before, args.after, ignore=None if args.all else args.ignore, atol=args.atol
+    )
     print(result.summary())
     _write_outputs((("json", args.json, _text(lambda: result.to_json() + "\n")),))
     return 0 if result.identical else 1

@@ -13,6 +13,7 @@ __all__ = [
     "candidate_choice",
     "int_at_least",
     "json_object",
+    "nonnegative_float",
     "nonnegative_int",
     "positive_float",
     "positive_int",
@@ -55,14 +56,26 @@ positive_int = int_at_least(1)
 nonnegative_int = int_at_least(0)
 
 
-def positive_float(text: str) -> float:
-    """A finite number ``> 0`` (e.g. ``--epsilon``, timeouts in seconds)."""
+def _number(text: str) -> float:
     try:
-        value = float(text)
+        return float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+
+
+def positive_float(text: str) -> float:
+    """A finite number ``> 0`` (e.g. ``--epsilon``, timeouts in seconds)."""
+    value = _number(text)
     if not 0 < value < float("inf"):
         raise argparse.ArgumentTypeError(f"must be a finite number > 0, got {text}")
+    return value
+
+
+def nonnegative_float(text: str) -> float:
+    """A finite number ``≥ 0`` (e.g. ``compare --atol``)."""
+    value = _number(text)
+    if not 0 <= value < float("inf"):
+        raise argparse.ArgumentTypeError(f"must be a finite number >= 0, got {text}")
     return value
 
 

@@ -20,16 +20,17 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
 from synthtrust._result import ResultMixin
-from synthtrust._validation import check_input_folder, check_regex
+from synthtrust._validation import check_input_folder, check_real, check_regex
 
 __all__ = ["TIMING", "RunComparison", "compare_runs"]
 
-TIMING = r"(^|_)(seconds|s|wall|time|cpu)($|_)"
+TIMING = r"(^|[\W_])(seconds|s|wall|time|cpu)($|[\W_])"
 """Names of the wall-clock and CPU times the chapters write: columns and keys ``seconds``,
-``fit_seconds``, ``fit_sample_s``; glued values ``wall``, ``wall_s``, ``gan_wall``,
+``fit_seconds``, ``fit_sample_s``, ``seconds a fit``, ``core-seconds``; glued values ``wall``, ``wall_s``, ``gan_wall``,
 ``audit_time``, ``cpu``, ``adult_s_mst``. Left out of the comparison by default."""
 
 _TABLES = {".csv": pd.read_csv, ".parquet": pd.read_parquet}
@@ -60,6 +61,8 @@ class RunComparison(ResultMixin):
         different things: their numbers may differ for that reason).
     ignore : str or None
         The pattern of the column, key and glued value names left out.
+    atol : float
+        Numbers of the results tables within this of each other counted as equal (0: exact).
     """
 
     before: str
@@ -72,6 +75,7 @@ class RunComparison(ResultMixin):
     differing_glued: dict[str, list]
     differing_parameters: list[str]
     ignore: str | None = field(default=TIMING)
+    atol: float = 0.0
 
     @property
     def identical(self) -> bool:
@@ -96,11 +100,12 @@ class RunComparison(ResultMixin):
         if self.differing_parameters:
             lines.append(f"parameters differ: {', '.join(self.differing_parameters)}")
         lines.append(f"left out: names matching {self.ignore!r}" if self.ignore else "")
-        lines.append("identical" if self.identical else "NOT identical")
+        within = f" (numbers to within {self.atol:g})" if self.atol else ""
+        lines.append(("identical" if self.identical else "NOT identical") + within)
         return "\n".join(line for line in lines if line)
 
 
-def compare_runs(before, after, *, ignore: str | None = TIMING) -> RunComparison:
+def compare_runs(before, after, *, ignore: str | None = TIMING, atol: float = 0.0) -> RunComparison:
     """Compare two run folders of a chapter, results file by results file and glued value by
     glued value.
 
@@ -113,6 +118,11 @@ def compare_runs(before, after, *, ignore: str | None = TIMING) -> RunComparison
     ignore : str or None, default :data:`TIMING`
         Regular expression (``re.search``) of the column names (CSV, Parquet), keys (JSON, at
         any depth) and glued value names left out; None compares everything.
+    atol : float ≥ 0, default 0
+        Absolute tolerance of the numbers in results tables (CSV, Parquet): ``|x − y| ≤
+        atol`` counts as equal, for a rerun whose last digits may differ (another machine's
+        floating point, a closed form in place of a root-finder). Glued values, JSON and
+        other files are always compared exactly.
 
     Returns
     -------
@@ -125,9 +135,10 @@ def compare_runs(before, after, *, ignore: str | None = TIMING) -> RunComparison
     ------
     ValueError
         ``before`` or ``after`` is not a folder with a ``results/`` folder, a results file or
-        a notebook cannot be read, or ``ignore`` is empty or not a regular expression.
+        a notebook cannot be read, ``ignore`` is empty or not a regular expression, or
+        ``atol`` is negative or not finite.
     TypeError
-        ``ignore`` is neither a string nor None.
+        ``ignore`` is neither a string nor None, or ``atol`` not a real number.
 
     Examples
     --------
@@ -136,6 +147,7 @@ def compare_runs(before, after, *, ignore: str | None = TIMING) -> RunComparison
     True
     """
     pattern = None if ignore is None else check_regex(ignore, "ignore")
+    atol = check_real(atol, "atol", low=0.0)
     what = "a run folder (what `synthtrust run --out DIR` wrote)"
     runs = [
         check_input_folder(path, name, containing="results", what=what)
@@ -144,7 +156,7 @@ def compare_runs(before, after, *, ignore: str | None = TIMING) -> RunComparison
     files = [_results_files(run) for run in runs]
     equal, differing = [], {}
     for rel in sorted(files[0].keys() & files[1].keys()):
-        what = _file_difference(files[0][rel], files[1][rel], pattern)
+        what = _file_difference(files[0][rel], files[1][rel], pattern, atol)
         if what is None:
             equal.append(rel)
         else:
@@ -172,6 +184,7 @@ def compare_runs(before, after, *, ignore: str | None = TIMING) -> RunComparison
             if parameters[0].get(k) != parameters[1].get(k)
         ),
         ignore=ignore,
+        atol=atol,
     )
 
 
@@ -192,11 +205,11 @@ def _label(run: Path, manifest: dict) -> str:
     return f"{run} ({', '.join(facts)})" if facts else str(run)
 
 
-def _file_difference(a: Path, b: Path, pattern) -> str | None:
+def _file_difference(a: Path, b: Path, pattern, atol: float = 0.0) -> str | None:
     """What differs between two results files of the same name, or None when they are equal."""
     if a.suffix in _TABLES:
         read = _TABLES[a.suffix]
-        return frame_difference(_read(read, a), _read(read, b), pattern)
+        return frame_difference(_read(read, a), _read(read, b), pattern, atol)
     if a.suffix == ".json":
         where = json_difference(_read_json(a), _read_json(b), pattern)
         return None if where is None else f"JSON values differ at {where}"
@@ -215,12 +228,15 @@ def _read_json(path: Path):
     return _read(lambda p: json.loads(p.read_text(encoding="utf-8")), path)
 
 
-def frame_difference(a: pd.DataFrame, b: pd.DataFrame, ignore=None) -> str | None:
+def frame_difference(
+    a: pd.DataFrame, b: pd.DataFrame, ignore=None, atol: float = 0.0
+) -> str | None:
     """What differs between two tables, or None when they are equal.
 
     Columns whose names match ``ignore`` (a compiled pattern or None) are left out; the rest
     must be the same columns in the same order, with the same row index, dtypes and values
-    (NaN equal to NaN). The answer names the differing columns and counts the rows.
+    (NaN equal to NaN; numbers of float columns within ``atol`` of each other). The answer
+    names the differing columns and counts the rows.
     """
     if ignore is not None:
         a = a[[c for c in a.columns if not _matches(ignore, c)]]
@@ -235,6 +251,8 @@ def frame_difference(a: pd.DataFrame, b: pd.DataFrame, ignore=None) -> str | Non
     if not a.index.equals(b.index):
         return "row index differs"
     columns = [c for c in a.columns if not a[c].equals(b[c])]
+    if atol:
+        columns = [c for c in columns if not _close(a[c], b[c], atol)]
     if not columns:
         return None
     values = [~_same_values(a[c], b[c]) for c in columns]
@@ -245,6 +263,15 @@ def frame_difference(a: pd.DataFrame, b: pd.DataFrame, ignore=None) -> str | Non
 
 def _matches(pattern, name) -> bool:
     return pattern is not None and pattern.search(str(name)) is not None
+
+
+def _close(x: pd.Series, y: pd.Series, atol: float) -> bool:
+    """Two float columns of the same dtype equal up to ``atol`` (NaN equal to NaN)."""
+    if x.dtype != y.dtype or not pd.api.types.is_float_dtype(x):
+        return False
+    u, v = x.to_numpy(float), y.to_numpy(float)
+    both = np.isnan(u) & np.isnan(v)
+    return bool(np.all(both | (np.abs(u - v) <= atol) | (u == v)))
 
 
 def _same_values(x: pd.Series, y: pd.Series) -> pd.Series:
