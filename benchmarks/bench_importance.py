@@ -50,12 +50,8 @@ from _report import Report, load, machine  # benchmarks/ is on sys.path when run
 from scipy import sparse
 from scipy.optimize import linprog
 
-from synthtrust.importance import (
-    _association_weight,
-    _soft_overlaps,
-    correlated_rank_similarity,
-    random_permutation_rbo,
-)
+from synthtrust.importance import correlated_rank_similarity, random_permutation_rbo
+from synthtrust.importance.correlated import association_weights, soft_overlaps
 
 ROOT = Path(__file__).resolve().parents[1]
 TOL = 1e-6
@@ -145,12 +141,12 @@ def part1(say: Report, args) -> None:
     rows, worst, ratios = [], 0.0, []
     for n in sizes:
         s, t, assoc = random_problem(n, seed=n)
-        weight = _association_weight(s, t, assoc)
+        weight = association_weights(s, t, assoc)
         t_ours, value = best_time(
             lambda s=s, t=t, a=assoc: correlated_rank_similarity(s, t, a, P, ext=True), repeats
         )
         t_lp, x_lp = best_time(lambda w=weight: lp_soft_overlaps(w), lp_repeats)
-        x_ours = _soft_overlaps(s, t, weight, n)
+        x_ours = soft_overlaps(s, t, weight, n)
         value_lp = rbo_ext_from_overlaps(x_lp, P)
         dx = float(np.max(np.abs(x_ours - x_lp)))
         dv = abs(value - value_lp)

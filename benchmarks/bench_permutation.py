@@ -1,5 +1,5 @@
 """Permutation importance of one Adult forest of chapter 4: sklearn's default scorer (the whole
-forest on the whole table for each permuted column) vs ``synthtrust._forest_score``.
+forest on the whole table for each permuted column) vs ``synthtrust.importance.forest_score``.
 
 Run from the repository root::
 
@@ -36,7 +36,7 @@ TARGET_RATIO = 5.0
 def main(argv=None) -> int:
     from sklearn.inspection import permutation_importance
 
-    from synthtrust._forest_score import ForestAccuracy
+    from synthtrust.importance.forest_score import ForestAccuracy
 
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--quick", action="store_true", help="1 000 rows, 1 repeat, no report")

@@ -1,4 +1,4 @@
-"""TreeSHAP of one Adult forest of chapter 4: shap's C++ TreeSHAP vs ``synthtrust._treeshap``.
+"""TreeSHAP of one Adult forest of chapter 4: shap's C++ TreeSHAP vs ``synthtrust.importance.treeshap``.
 
 Run from the repository root::
 
@@ -13,7 +13,7 @@ in this process, one thread each:
 
 * old: ``shap.TreeExplainer(model).shap_values(X)`` (Lundberg et al. 2020, O(leaves × depth²)
   per row);
-* new: ``synthtrust._treeshap.tree_shap_values`` (Owen's integral with Gauss–Legendre nodes,
+* new: ``synthtrust.importance.treeshap.tree_shap_values`` (Owen's integral with Gauss–Legendre nodes,
   O(nodes × depth) per row; numba, compiled once per process: that time is printed apart).
 
 Printed: CPU seconds (``time.process_time``) and wall seconds of each, the ratio of CPU seconds,
@@ -67,7 +67,7 @@ def adult_forest():
 def main(argv=None) -> int:
     import shap
 
-    from synthtrust import _treeshap
+    from synthtrust.importance import treeshap as _treeshap
 
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--quick", action="store_true", help="50 rows, no full split, no report")
@@ -110,7 +110,7 @@ def main(argv=None) -> int:
         [
             ["shap.TreeExplainer", secs(cpu_old), secs(wall_old), f"{cpu_old / rows * 1e3:.1f} ms"],
             [
-                "synthtrust._treeshap",
+                "synthtrust.importance.treeshap",
                 secs(cpu_new),
                 secs(wall_new),
                 f"{cpu_new / rows * 1e3:.2f} ms",
@@ -131,7 +131,7 @@ def main(argv=None) -> int:
         cpu_all, wall_all, _ = timed(lambda: _treeshap.tree_shap_values(explainer.model, X_test))
         say()
         say(
-            f"whole test split ({len(X_test):,} rows): synthtrust._treeshap {secs(cpu_all)} CPU "
+            f"whole test split ({len(X_test):,} rows): synthtrust.importance.treeshap {secs(cpu_all)} CPU "
             f"({secs(wall_all)} wall); shap.TreeExplainer extrapolated from its {rows} rows: "
             f"{secs(cpu_old / rows * len(X_test))} CPU; {load()}"
         )

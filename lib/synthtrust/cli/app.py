@@ -657,7 +657,7 @@ def _check_outputs(args, inputs=()) -> None:
 
 
 def _cmd_dp_audit(args) -> int:
-    from synthtrust.cli import dp_audit as command
+    import synthtrust.cli.dp_audit as command
     from synthtrust.presentation import report
 
     _check_outputs(args)

@@ -1,4 +1,4 @@
-"""synthtrust._forest_score against scikit-learn: the forest's own predict_proba and score, and
+"""synthtrust.importance.forest_score against scikit-learn: the forest's own predict_proba and score, and
 sklearn's permutation importance with its default scorer, bitwise."""
 
 from __future__ import annotations
@@ -13,9 +13,8 @@ from sklearn.ensemble import (
 )
 from sklearn.inspection import permutation_importance
 
-from synthtrust import _forest_score
-from synthtrust._forest_score import ForestAccuracy
-from synthtrust.importance import feature_importance
+from synthtrust.importance import feature_importance, forest_score
+from synthtrust.importance.forest_score import ForestAccuracy
 
 
 def _table(n_classes: int, seed: int = 0, n: int = 300):
@@ -91,7 +90,7 @@ def test_feature_importance_scores_a_forest_with_the_forest_scorer_only(monkeypa
     feature_importance(forest, X, y, method="permutation", n_repeats=2, random_state=0)
     assert len(calls) == 1 + 2 * X.shape[1]  # the baseline, then every column twice
     boosted = GradientBoostingClassifier(n_estimators=3, random_state=0).fit(X, y)
-    assert not _forest_score.applies(boosted)
+    assert not forest_score.applies(boosted)
     feature_importance(boosted, X, y, method="permutation", n_repeats=2, random_state=0)
     assert len(calls) == 1 + 2 * X.shape[1]
 

@@ -1,4 +1,4 @@
-"""Tests of ``synthtrust._treeshap``, the exact path-dependent TreeSHAP behind
+"""Tests of ``synthtrust.importance.treeshap``, the exact path-dependent TreeSHAP behind
 ``feature_importance(method="shap")``: every φ equals the Shapley values of Lundberg et al.'s
 conditional expectation, enumerated over all subsets by brute force on a deep tree, and
 ``shap.TreeExplainer``'s values to 1e-9 on fully grown forests (binary, three-class,
@@ -18,9 +18,9 @@ import pytest
 from sklearn.ensemble import RandomForestClassifier
 from sklearn.tree import DecisionTreeRegressor
 
-from synthtrust._treeshap import BLOCK, fast_path_applies, tree_shap_values
+from synthtrust.importance.treeshap import BLOCK, fast_path_applies, tree_shap_values
 
-#: |Δφ| allowed between synthtrust._treeshap and shap (both exact; about 1e-15 is seen)
+#: |Δφ| allowed between synthtrust.importance.treeshap and shap (both exact; about 1e-15 is seen)
 SHAP_TOL = 1e-9
 
 
