@@ -9,6 +9,7 @@ import numpy as np
 import pandas as pd
 from tqdm.auto import tqdm
 
+from synthtrust._format import percent
 from synthtrust._result import ResultMixin, json_value
 from synthtrust._validation import check_n_jobs, check_random_state
 
@@ -39,10 +40,6 @@ def _same_rows(a: pd.DataFrame, b: pd.DataFrame) -> bool:
     return a.reset_index(drop=True).equals(b.reset_index(drop=True))
 
 
-def _pct(x: float | None) -> str:
-    return "n/a" if x is None or not np.isfinite(x) else f"{100 * x:.1f} %"
-
-
 def _histogram_lists(result: DCRResult) -> dict[str, list[int]]:
     """:meth:`DCRResult.histogram` as {"distance", "train", "holdout"} lists."""
     hist = result.histogram()
@@ -50,7 +47,7 @@ def _histogram_lists(result: DCRResult) -> dict[str, list[int]]:
 
 
 def _pct_interval(interval: tuple[float, float]) -> str:
-    return f"[{_pct(interval[0])}, {_pct(interval[1])}]"
+    return f"[{percent(interval[0])}, {percent(interval[1])}]"
 
 
 @dataclass(frozen=True, eq=False)
@@ -186,8 +183,8 @@ class HoldoutReport(ResultMixin):
         rows = [
             (
                 f"F{k}: {k}-way TVD (c={bins.get(k, bins.get(str(k)))})",
-                _pct(getattr(self, f"tvd_{k}")),
-                _pct(getattr(self, f"holdout_tvd_{k}")),
+                percent(getattr(self, f"tvd_{k}")),
+                percent(getattr(self, f"holdout_tvd_{k}")),
             )
             for k in (1, 2, 3)
         ]
@@ -195,8 +192,8 @@ class HoldoutReport(ResultMixin):
         rows += [
             (
                 "DCR share closer to training",
-                _pct(self.dcr.share),
-                _pct(ref.share) if ref else dash,
+                percent(self.dcr.share),
+                percent(ref.share) if ref else dash,
             ),
             (
                 "  95 % interval",

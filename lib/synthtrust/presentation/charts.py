@@ -37,6 +37,7 @@ import altair as alt
 import numpy as np
 import pandas as pd
 
+from synthtrust._format import number, percent
 from synthtrust._result import python_scalar
 from synthtrust._validation import check_column
 
@@ -137,16 +138,6 @@ METHOD_LABELS: dict[str, str] = {
     "mwem": "MWEM",
     "dp_gan": "DP GAN (GS-WGAN)",
 }
-
-
-def percent(x, digits: int = 1) -> str:
-    """A proportion as text in per cent (``0.1234`` → ``"12.3 %"``); ``"n/a"`` for None/NaN/inf."""
-    return f"{100 * x:.{digits}f} %" if x is not None and np.isfinite(x) else "n/a"
-
-
-def number(x, digits: int = 3) -> str:
-    """A number with ``digits`` decimals (``0.12345`` → ``"0.123"``); ``"n/a"`` for None/NaN/inf."""
-    return f"{x:.{digits}f}" if x is not None and np.isfinite(x) else "n/a"
 
 
 # Colours for methods that are not in METHOD_COLORS (cycled, in order of appearance).

@@ -17,6 +17,7 @@ import pandas as pd
 
 from synthtrust import verdicts
 from synthtrust._atomic import write_text
+from synthtrust.presentation import verdict_tables
 
 __all__ = ["PAGE", "scorecard_markdown", "write_scorecard"]
 
@@ -55,12 +56,12 @@ def _counts_row(name: str, table: pd.DataFrame | None) -> str:
 
 
 def _finding_row(name: str, row) -> str:
-    shown = verdicts.interval_text(row)
+    shown = verdict_tables.interval_text(row)
     target = row.section or f"chapters/{name}"
     role = "ref" if row.section else "doc"
-    needed = verdicts.replicates_to_decide_text(row.replicates_to_decide)
+    needed = verdict_tables.replicates_to_decide_text(row.replicates_to_decide)
     return (
-        f"| {verdicts.finding_html(row.finding)}: {_cell(row.paper)} | {shown} | {row.n} "
+        f"| {verdict_tables.finding_html(row.finding)}: {_cell(row.paper)} | {shown} | {row.n} "
         f"| {{{role}}}`{row.verdict} <{target}>` | {needed} |"
     )
 

@@ -1,0 +1,5 @@
+import sys
+
+from synthtrust.importance import treeshap as _module
+
+sys.modules[__name__] = _module
