@@ -58,7 +58,7 @@ from synthtrust.run._environ import (
     release_freed_memory,
 )
 
-__all__ = ["cell_key", "replicate_index", "replicate_rngs", "run_grid"]
+__all__ = ["FROZEN_NAMES", "cell_key", "replicate_index", "replicate_rngs", "run_grid"]
 
 _BACKENDS = ("loky", "threading", "sequential", "dask")
 
@@ -95,9 +95,34 @@ def _canonical(value, where: str):
     )
 
 
+#: Grid keys renamed into the field's vocabulary after their cells had been seeded: ``{today's
+#: name: the frozen name its seeds hash}``. A cell's key (and its replicates' seeds and cache
+#: entries) is computed with the frozen names, so a rename never moves a number; add a row here
+#: when a grid key is renamed, never change one.
+FROZEN_NAMES = {
+    "pgm_max_iter": "pgm_iters",
+    "multivariate_pgm_max_iter": "multivariate_pgm_iters",
+    "pate_max_iter": "pate_max_iterations",
+    "rf_n_estimators": "rf_trees",
+}
+
+
+def _frozen(params: Mapping) -> dict:
+    """``params`` with its renamed keys back under their frozen names (:data:`FROZEN_NAMES`)."""
+    out = {}
+    for key, value in params.items():
+        name = FROZEN_NAMES.get(key, key)
+        if name in out or (name != key and name in params):
+            raise ValueError(
+                f"grid cell has both {key!r} and {name!r}, the frozen name of {key!r}; keep one"
+            )
+        out[name] = value
+    return out
+
+
 def _cell_json(params: Mapping) -> str:
     return json.dumps(
-        _canonical(dict(params), "grid cell"),
+        _canonical(_frozen(dict(params)), "grid cell"),
         sort_keys=True,
         separators=(",", ":"),
         ensure_ascii=True,
@@ -109,13 +134,15 @@ def cell_key(params: Mapping) -> int:
 
     The first 8 bytes (big-endian) of the SHA-256 of the cell's canonical JSON (sorted keys, numpy
     scalars converted, integral floats written as integers so ``1`` and ``1.0`` give the same key).
+    Keys renamed after their cells were seeded are hashed under their frozen names
+    (:data:`FROZEN_NAMES`), so ``{"pgm_max_iter": 200}`` has the key of ``{"pgm_iters": 200}``.
 
     Raises
     ------
     TypeError
         If a value is not None, bool, int, float, str or a list/dict of these.
     ValueError
-        If a float is NaN or infinite.
+        If a float is NaN or infinite, or a cell holds a key and its frozen name.
     """
     digest = hashlib.sha256(_cell_json(params).encode("ascii")).digest()
     return int.from_bytes(digest[:8], "big")
