@@ -80,7 +80,9 @@ def _add_run(sub) -> None:
     )
     p.add_argument("chapter", metavar="CHAPTER", help="chapter name (see `synthtrust list`)")
     p.add_argument(
-        "--preset", default="default", help="smoke, default or paper (default: %(default)s)"
+        "--preset",
+        default="default",
+        help="a preset of the chapter: smoke, default, paper, or course where the chapter has one (default: %(default)s)",
     )
     p.add_argument(
         "-p",
