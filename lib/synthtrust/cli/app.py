@@ -82,7 +82,8 @@ def _add_run(sub) -> None:
     p.add_argument(
         "--preset",
         default="default",
-        help="a preset of the chapter: smoke, default, paper, or course where the chapter has one (default: %(default)s)",
+        help="a preset of the chapter: smoke, default, paper, or course where the chapter has "
+        "one (default: %(default)s)",
     )
     p.add_argument(
         "-p",
