@@ -195,7 +195,7 @@ def _add_book(sub) -> None:
 
 
 def _cmd_book(args) -> int:
-    from synthtrust import book  # lazy: pulls in the book toolchain only when asked
+    from synthtrust.run import book  # lazy: pulls in the book toolchain only when asked
 
     failures = (getattr(book, "BookBuildError", RuntimeError), FileNotFoundError)
     try:
