@@ -297,6 +297,36 @@ def test_chapter_page_offline(site, browser, name):
 
 
 @pytest.mark.site
+@pytest.mark.parametrize("name", CHAPTERS)
+def test_chapter_pages_offer_their_notebook_for_download(site, name):
+    page = (site / "chapters" / f"{name}.html").read_text(encoding="utf-8")
+    links = re.findall(rf'href="([^"]*_downloads/[^"]*/{name}\.ipynb)"', page)
+    assert links, f"chapter {name}: no download link of {name}.ipynb in the page"
+    assert (site / "chapters" / links[0]).resolve().is_file()
+
+
+@pytest.mark.site
+@pytest.mark.slow
+def test_a_downloaded_notebook_runs_on_its_own(site, tmp_path):
+    """The notebook a reader downloads (here chapter 3's, on the smoke preset) runs outside the
+    build: its injected parameters keep the preset's values but none of the build machine's
+    folders, and it writes its results next to where it runs."""
+    import nbformat
+    from nbclient import NotebookClient
+
+    name = "evaluation_protocols"
+    nb = nbformat.read(site / "_sources" / "chapters" / f"{name}.ipynb", as_version=4)
+    (injected,) = [c for c in nb.cells if "injected-parameters" in c.metadata.get("tags", [])]
+    assert "n_reps = 2" in injected.source and "results_dir" not in injected.source
+    work = tmp_path / "reader"
+    work.mkdir()
+    client = NotebookClient(nb, timeout=900, resources={"metadata": {"path": str(work)}})
+    client.execute()
+    results = tmp_path / "_build" / "runs" / "interactive" / name / "results"
+    assert (results / "verdicts.csv").is_file()
+
+
+@pytest.mark.site
 def test_checker_catches_cdn_chart_and_missing_bundle(browser, tmp_path):
     """The page checker is not blind: a chart from Altair's CDN renderer is blank offline, and
     an offline chart without the bundle shows an error."""

@@ -195,7 +195,10 @@ def test_missing_mathjax_is_named_with_the_fix(tmp_path):
 
 # -------------------------------------------------------------------------------------- stage
 def test_stage_writes_the_book_files_the_notebooks_and_the_assets(small_book, tmp_path):
-    params = nbformat.v4.new_code_cell("epsilon = 1.0")
+    params = nbformat.v4.new_code_cell(
+        '# Parameters\nepsilon = 1.0\nresults_dir = "/home/ci/_build/runs/smoke/second/results"\n'
+        'cache_dir = "/home/ci/.cache/joblib"\nn_jobs = 2\ndask = None\n'
+    )
     params.metadata["tags"] = ["injected-parameters"]
     hidden = nbformat.v4.new_code_cell("x = 1")
     hidden.metadata["tags"] = ["remove-input"]
@@ -228,7 +231,12 @@ def test_stage_writes_the_book_files_the_notebooks_and_the_assets(small_book, tm
         ["injected-parameters", "remove-cell"],  # papermill's cell is hidden
         ["remove-input"],  # other cells are left as they are
     ]
-    assert [c["source"] for c in cells] == ["epsilon = 1.0", "x = 1"]
+    # the downloadable notebook keeps the preset's values, not the build machine's folders
+    assert [c["source"] for c in cells] == [
+        "# Parameters\nepsilon = 1.0\n"
+        "# runtime keys (results_dir, cache_dir, n_jobs, dask): the notebook's defaults\n",
+        "x = 1",
+    ]
     assets = stage_dir / ASSETS_DIR
     assert (assets / VEGA_BUNDLE_FILENAME).read_text(encoding="utf-8") == vega_bundle_js()
     assert (assets / "mathjax" / MATHJAX_ENTRY).read_text(encoding="utf-8") == "// MathJax"

@@ -37,6 +37,7 @@ import yaml
 
 from synthtrust._validation import check_folder
 from synthtrust.presentation import charts, scorecard
+from synthtrust.run.runner import RUNTIME_KEYS
 
 __all__ = [
     "ASSETS_DIR",
@@ -236,15 +237,33 @@ def _is_progress_output(output: Mapping[str, Any]) -> bool:
     return bool(states) and all(_PROGRESS_BAR.match(s) for s in states)
 
 
+_RUNTIME_LINE = re.compile(rf"^({'|'.join(RUNTIME_KEYS)}) = .*$\n?", re.M)
+
+
+def _portable_parameters(source: str) -> str:
+    """Papermill's injected parameters without the runtime keys (the run's folders and
+    workers, paths of the machine that built the book): the downloaded notebook reruns the
+    preset's parameters with the notebook's own defaults for those."""
+    kept = _RUNTIME_LINE.sub("", source).rstrip("\n")
+    return (
+        kept + "\n# runtime keys (results_dir, cache_dir, n_jobs, dask): the notebook's defaults\n"
+    )
+
+
 def _stage_notebook(src: Path, dst: Path) -> None:
     """Copy an executed notebook, hiding papermill's injected-parameters cell (the page shows
-    its parameters in prose; the cell would also print machine-local paths) and dropping the
-    progress bars the run left in its outputs (:func:`_is_progress_output`)."""
+    its parameters in prose) and dropping its runtime keys (:func:`_portable_parameters`: the
+    page offers the notebook for download, and it must run on the reader's machine), and
+    dropping the progress bars the run left in its outputs (:func:`_is_progress_output`)."""
     nb = json.loads(src.read_text(encoding="utf-8"))
     for cell in nb.get("cells", []):
         tags = cell.get("metadata", {}).get("tags", [])
-        if "injected-parameters" in tags and "remove-cell" not in tags:
-            cell["metadata"]["tags"] = [*tags, "remove-cell"]
+        if "injected-parameters" in tags:
+            source = cell.get("source", "")
+            source = "".join(source) if isinstance(source, list) else source
+            cell["source"] = _portable_parameters(source)
+            if "remove-cell" not in tags:
+                cell["metadata"]["tags"] = [*tags, "remove-cell"]
         if "outputs" in cell:
             cell["outputs"] = [o for o in cell["outputs"] if not _is_progress_output(o)]
     dst.write_text(json.dumps(nb, ensure_ascii=False), encoding="utf-8")
