@@ -663,3 +663,10 @@ def summarize(table: pd.DataFrame, confidence: float = CONFIDENCE) -> dict:
 
 
 # Temporary: the chapters' notebooks still call these from here (removed with the aliases).
+from synthtrust.presentation.verdict_tables import (  # noqa: E402, F401
+    display_table,
+    estimate_html,
+    finding_html,
+    interval_text,
+    replicates_to_decide_text,
+)
