@@ -24,7 +24,8 @@ the paper reports "PrivBayes fails" for Adult at ε = 10⁻⁴.
 
 Modules (one concept each): :mod:`.models` (the forest, its importances and the similarity
 measures), :mod:`.generators`, :mod:`.grid` (the grid and its replicates), :mod:`.views` (the
-chapter's tables and figures) and :mod:`.findings` (the paper's findings as verdicts on this run).
+chapter's tables and figures), :mod:`.findings` (the paper's findings as verdicts on this run)
+and :mod:`.study` (the whole grid behind one call, :func:`.study.run_importance_study`).
 """
 
 from __future__ import annotations

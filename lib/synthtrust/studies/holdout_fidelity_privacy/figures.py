@@ -13,7 +13,7 @@ import math
 
 import pandas as pd
 
-from synthtrust.verdicts import estimate_html
+from synthtrust.presentation.verdict_tables import estimate_html
 
 __all__ = ["COMPARISON_METRICS", "generator_comparison_tables"]
 
@@ -48,7 +48,7 @@ def generator_comparison_tables(comparison: pd.DataFrame) -> dict[str, pd.DataFr
         ``(title, "this run" | "paper")`` for F¹, F², F³ and ``("share (%)", "this run (95 %
         CI)" | "paper")``: text in per cent with one decimal, "—" where a side has no number,
         this run's share with its Clopper–Pearson interval under it
-        (:func:`synthtrust.verdicts.estimate_html`).
+        (:func:`synthtrust.presentation.verdict_tables.estimate_html`).
 
     Raises
     ------

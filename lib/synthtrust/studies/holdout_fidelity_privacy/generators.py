@@ -35,7 +35,12 @@ import pandas as pd
 
 from synthtrust import datasets
 from synthtrust._validation import check_random_state
-from synthtrust.studies.holdout_fidelity_privacy.scores import DATASETS, score_table
+from synthtrust.experiment import run_grid
+from synthtrust.studies.holdout_fidelity_privacy.scores import (
+    DATASETS,
+    generator_comparison,
+    score_table,
+)
 
 __all__ = [
     "CODE_BINS",
@@ -44,6 +49,7 @@ __all__ = [
     "build_grid",
     "copula_records",
     "make_generator",
+    "run_generator_study",
     "score_cell",
     "synthetic_records",
     "warm_up",
@@ -334,6 +340,66 @@ def build_grid(
                 cell.update(epsilon=float(epsilon), delta=float(delta))
             cells.append(cell)
     return cells
+
+
+def run_generator_study(
+    params, scores: pd.DataFrame, *, n_jobs: int | None = None, dask=None, cache_dir=None
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The paper's generator comparison (Figures 7 and 8 of Platzer & Reutterer 2021
+    [``platzer2021``]) with this package's generators: each of ``generators`` trained on each
+    dataset's training half, one :func:`score_cell` task each, run by
+    :func:`~synthtrust.experiment.run_grid` (in parallel, cached), then set beside the
+    paper's rows.
+
+    Parameters
+    ----------
+    params : mapping
+        The chapter's preset values; reads ``seed``, ``datasets``, ``generators`` (of
+        :data:`GENERATORS`), ``generator_rows`` (records drawn; 0: the training half's),
+        ``ctgan_epochs``, ``generator_epsilon`` and ``generator_delta`` (MST's and AIM's ε and
+        δ, add/remove-one neighbours).
+    scores : pandas.DataFrame
+        The holdout rows of the same datasets (the first table of
+        :func:`~synthtrust.studies.holdout_fidelity_privacy.scores.run_score_study`), the
+        reference of the comparison.
+    n_jobs, dask, cache_dir
+        As :func:`~synthtrust.experiment.run_grid`; they change the speed, never the numbers.
+
+    Returns
+    -------
+    (generators, comparison) : (DataFrame, DataFrame)
+        ``generators``: one row per (dataset, generator), the cell's parameters and the columns
+        of :func:`~synthtrust.studies.holdout_fidelity_privacy.scores.score_table`;
+        ``comparison``: :func:`~synthtrust.studies.holdout_fidelity_privacy.scores.generator_comparison`
+        of ``scores`` and ``generators`` together.
+
+    Raises
+    ------
+    KeyError
+        ``params`` lacks one of the keys above (the error names it).
+    ValueError
+        An unknown dataset or generator (:func:`build_grid`).
+    """
+    cells = build_grid(
+        datasets_=params["datasets"],
+        generators=params["generators"],
+        rows=params["generator_rows"],
+        ctgan_epochs=params["ctgan_epochs"],
+        epsilon=params["generator_epsilon"],
+        delta=params["generator_delta"],
+    )
+    gens = run_grid(
+        score_cell,
+        cells,
+        1,
+        params["seed"],
+        n_jobs=n_jobs,
+        dask=dask,
+        cache_dir=cache_dir,
+        chunk_size=1,
+        warm_up=warm_up,
+    )
+    return gens, generator_comparison(pd.concat([scores, gens], ignore_index=True))
 
 
 def warm_up() -> None:

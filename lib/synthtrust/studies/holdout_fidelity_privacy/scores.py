@@ -27,6 +27,7 @@ import numpy as np
 import pandas as pd
 
 from synthtrust import datasets, verdicts
+from synthtrust.experiment import run_grid
 from synthtrust.studies.holdout_fidelity_privacy.published import (
     DATASETS,
     PAPER,
@@ -50,6 +51,8 @@ __all__ = [
     "generator_comparison",
     "paper_rows",
     "published_files",
+    "run_dp_study",
+    "run_score_study",
     "score_cell",
     "score_table",
     "synthetic_table",
@@ -194,6 +197,55 @@ def build_grid(
                 for label in published_files(ds)
             ]
     return cells
+
+
+def run_score_study(
+    params, *, n_jobs: int | None = None, dask=None, cache_dir=None
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The paper's rows (Figures 7 and 8 of Platzer & Reutterer 2021 [``platzer2021``]): the
+    holdout, every Flip rate and (with ``published``) every published file of each dataset,
+    one :func:`score_cell` task each, run by :func:`~synthtrust.experiment.run_grid` (in
+    parallel, cached), and the scores beside the paper's numbers.
+
+    Parameters
+    ----------
+    params : mapping
+        The chapter's preset values; reads ``seed``, ``datasets``, ``flip_rates`` (the Flip
+        probabilities p), ``flip_rows`` (records of a Flip table; 0: the training half's) and
+        ``published`` (bool).
+    n_jobs, dask, cache_dir
+        As :func:`~synthtrust.experiment.run_grid`; they change the speed, never the numbers.
+
+    Returns
+    -------
+    (scores, beside) : (DataFrame, DataFrame)
+        ``scores``: one row per scored table, the cell's parameters and the columns of
+        :func:`score_table`; ``beside``: :func:`beside_paper` of them.
+
+    Raises
+    ------
+    KeyError
+        ``params`` lacks one of the keys above (the error names it).
+    ValueError
+        An unknown dataset (:func:`build_grid`).
+    """
+    cells = build_grid(
+        datasets_=params["datasets"],
+        flip_rates=params["flip_rates"],
+        flip_rows=params["flip_rows"],
+        published=params["published"],
+    )
+    scores = run_grid(
+        score_cell,
+        cells,
+        1,
+        params["seed"],
+        n_jobs=n_jobs,
+        dask=dask,
+        cache_dir=cache_dir,
+        chunk_size=1,
+    )
+    return scores, beside_paper(scores)
 
 
 #: This run's rows that stand beside a paper row of another name: the book's generators
@@ -421,6 +473,51 @@ def dp_score_cell(params: dict, rngs: list[np.random.Generator]) -> pd.DataFrame
     else:
         synthetic = dp_synthetic(params["method"], params["epsilon"], rng)
     return score_table(train, holdout, synthetic, rng)
+
+
+def run_dp_study(params, *, n_jobs: int | None = None, dask=None, cache_dir=None) -> pd.DataFrame:
+    """The DP synthesizers on the paper's yardstick (beyond the paper): the holdout of
+    :func:`dp_table` and each of ``dp_methods`` at each of ``dp_epsilon``, one
+    :func:`dp_score_cell` task each, run by :func:`~synthtrust.experiment.run_grid` (in
+    parallel, cached).
+
+    Parameters
+    ----------
+    params : mapping
+        The chapter's preset values; reads ``seed``, ``dp_methods`` (of :func:`dp_synthetic`)
+        and ``dp_epsilon`` (ε > 0 of each run, on the training half of adult).
+    n_jobs, dask, cache_dir
+        As :func:`~synthtrust.experiment.run_grid`; they change the speed, never the numbers.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per cell: ``method`` ("holdout" first), ``epsilon`` (None for the holdout) and
+        the columns of :func:`score_table`.
+
+    Raises
+    ------
+    KeyError
+        ``params`` lacks one of the keys above (the error names it).
+    ValueError
+        An unknown DP method (raised by the cell that runs it).
+    """
+    cells = [{"method": "holdout", "epsilon": None}] + [
+        {"method": m, "epsilon": float(e)}
+        for m in params["dp_methods"]
+        for e in params["dp_epsilon"]
+    ]
+    return run_grid(
+        dp_score_cell,
+        cells,
+        1,
+        params["seed"],
+        n_jobs=n_jobs,
+        dask=dask,
+        cache_dir=cache_dir,
+        chunk_size=1,
+        warm_up=dp_warm_up,
+    )
 
 
 # --------------------------------------------------------------------------------------------

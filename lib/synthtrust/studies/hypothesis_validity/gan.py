@@ -52,7 +52,7 @@ import pandas as pd
 
 from synthtrust import verdicts
 from synthtrust._optional import import_optional
-from synthtrust.experiment import replicate_index
+from synthtrust.experiment import replicate_index, run_grid
 from synthtrust.studies.hypothesis_validity import simulation as hv
 from synthtrust.studies.hypothesis_validity.findings import (
     cell_counts,
@@ -70,6 +70,7 @@ __all__ = [
     "METHOD",
     "MIN_BOOTSTRAP_GENERATORS",
     "N_SETS",
+    "STUDY_KEYS",
     "SYNTHETIC_SIZES",
     "accounting_table",
     "binned_table",
@@ -80,6 +81,7 @@ __all__ = [
     "gan_cell",
     "gan_error_rates",
     "generator_rates",
+    "run_gan_study",
     "table_counts",
     "verdict_rows",
     "warm_up",
@@ -278,6 +280,88 @@ def build_gan_grid(
     return hv.with_data_options(cells, bins=bins, variable=variable, group=group)
 
 
+#: The preset keys :func:`run_gan_study` reads (``chapters/params/hypothesis_validity/``).
+STUDY_KEYS = (
+    "seed",
+    "alpha",
+    "gaussian_bins",
+    "cardio_bins",
+    "cardio_variable",
+    "cardio_group",
+    "gan_generators",
+    "gan_n",
+    "gan_epsilon",
+    "gan_sizes",
+    "gan_sets",
+    "gan_pretrain_iterations",
+)
+
+
+def run_gan_study(
+    params, *, n_jobs: int | None = None, dask=None, cache_dir=None
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The DP GAN rows of the chapter (Figures 5 and 8 of Montoya Perez et al. 2024
+    [``montoyaperez2024``]; GS-WGAN, Chen et al. 2020 [``chen2020``]): one :func:`gan_cell`
+    task per generator and scenario (Gaussian non-signal and signal on ``gaussian_bins``,
+    cardio on ``cardio_bins``), ``gan_generators`` of them per scenario, run by
+    :func:`~synthtrust.experiment.run_grid` (in parallel, cached), and their error rates.
+
+    Parameters
+    ----------
+    params : mapping
+        The chapter's preset values; the keys of :data:`STUDY_KEYS` are read (``gan_n``
+        original records, ``gan_epsilon`` checkpoints, ``gan_sizes`` synthetic sizes,
+        ``gan_sets`` sets per checkpoint and size, ``gan_pretrain_iterations`` warm-start
+        iterations of the critics, ``gan_generators`` trainings per scenario, ``seed``,
+        ``alpha`` and the data options).
+    n_jobs, dask, cache_dir
+        As :func:`~synthtrust.experiment.run_grid`; they change the speed, never the numbers.
+
+    Returns
+    -------
+    (replicates, rates) : (DataFrame, DataFrame)
+        ``replicates``: the rows of :func:`gan_cell` (one per generator, ε, size, set and
+        test) with the cell's parameters and ``rep`` (the generator); ``rates``:
+        :func:`gan_error_rates` of them.
+
+    Raises
+    ------
+    KeyError
+        ``params`` lacks a key of :data:`STUDY_KEYS` (the error names it).
+    ValueError
+        The errors of :func:`build_gan_grid`.
+    """
+
+    def cells(data, bins):
+        return build_gan_grid(
+            data=data,
+            n=params["gan_n"],
+            epsilons=params["gan_epsilon"],
+            sizes=params["gan_sizes"],
+            n_sets=params["gan_sets"],
+            alpha=params["alpha"],
+            gan={"pretrain_iterations": params["gan_pretrain_iterations"]},
+            bins=bins,
+            variable=params["cardio_variable"],
+            group=params["cardio_group"],
+        )
+
+    grid = cells(["nonsignal", "signal"], params["gaussian_bins"])
+    grid += cells(["cardio"], params["cardio_bins"])
+    raw = run_grid(
+        gan_cell,
+        grid,
+        params["gan_generators"],
+        params["seed"],
+        n_jobs=n_jobs,
+        dask=dask,
+        cache_dir=cache_dir,
+        chunk_size=1,
+        warm_up=warm_up,
+    )
+    return raw, gan_error_rates(raw)
+
+
 def gan_error_rates(results: pd.DataFrame, min_feasible: float = 0.05) -> pd.DataFrame:
     """Type I / Type II error rates of the GAN rows per (data, n, m, ε, test).
 
@@ -437,8 +521,6 @@ def control_table(
     >>> list(t["run"]), int(t["iterations"].iloc[0]) == int(t["iterations"].iloc[1])
     (['GS-WGAN', 'σ = 0', 'WGAN-GP', 'untrained', 'uniform table'], True)
     """
-    from synthtrust.experiment import run_grid
-
     cell = {"n": int(n), "epsilons": sorted(float(e) for e in epsilons), "rows": int(rows)}
     cell["seed"] = int(random_state)
     if gan:

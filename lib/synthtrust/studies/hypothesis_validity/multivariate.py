@@ -79,7 +79,7 @@ import pandas as pd
 
 from synthtrust import datasets, hypothesis, verdicts
 from synthtrust._jax import import_mbi
-from synthtrust.experiment import replicate_index
+from synthtrust.experiment import replicate_index, run_grid
 from synthtrust.studies.hypothesis_validity import simulation as hv
 from synthtrust.studies.hypothesis_validity.findings import (
     VALID_TYPE1,
@@ -107,6 +107,7 @@ __all__ = [
     "MIN_FEASIBLE",
     "PAPER_METHODS",
     "SHAPE",
+    "STUDY_KEYS",
     "TESTS",
     "build_multivariate_grid",
     "cardio_copula",
@@ -115,6 +116,7 @@ __all__ = [
     "joint_counts",
     "multivariate_cell",
     "original_samples",
+    "run_multivariate_study",
     "verdict_rows",
     "warm_up",
 ]
@@ -481,6 +483,68 @@ def error_rates(results: pd.DataFrame) -> pd.DataFrame:
     """:func:`synthtrust.studies.hypothesis_validity.simulation.error_rates` of a multivariate run, with
     a rate only where at least :data:`MIN_FEASIBLE` synthetic datasets were feasible."""
     return hv.error_rates(results, min_feasible=0.0, min_count=MIN_FEASIBLE)
+
+
+#: The preset keys :func:`run_multivariate_study` reads (``chapters/params/hypothesis_validity/``).
+STUDY_KEYS = (
+    "seed",
+    "alpha",
+    "multivariate_methods",
+    "multivariate_sizes",
+    "multivariate_epsilon",
+    "multivariate_n_reps",
+    "multivariate_pgm_iters",
+)
+
+
+def run_multivariate_study(
+    params, *, n_jobs: int | None = None, dask=None, cache_dir=None
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The multivariate study of the chapter (Figures 9 and 10 of Montoya Perez et al. 2024
+    [``montoyaperez2024``], on a copula of the cardio data): every cell of
+    :func:`build_multivariate_grid` run for ``multivariate_n_reps`` seeded replicates of
+    :func:`multivariate_cell` by :func:`~synthtrust.experiment.run_grid` (in parallel,
+    cached), and the cells' error rates (:func:`error_rates`).
+
+    Parameters
+    ----------
+    params : mapping
+        The chapter's preset values; the keys of :data:`STUDY_KEYS` are read.
+    n_jobs, dask, cache_dir
+        As :func:`~synthtrust.experiment.run_grid`; they change the speed, never the numbers.
+
+    Returns
+    -------
+    (replicates, rates) : (DataFrame, DataFrame)
+        ``replicates``: one row per (cell, replicate, test) with the cell's parameters;
+        ``rates``: one row per (data, method, n, m, epsilon, test).
+
+    Raises
+    ------
+    KeyError
+        ``params`` lacks a key of :data:`STUDY_KEYS` (the error names it).
+    ValueError
+        The errors of :func:`build_multivariate_grid`.
+    """
+    cells = build_multivariate_grid(
+        methods=params["multivariate_methods"],
+        sizes=params["multivariate_sizes"],
+        epsilon=params["multivariate_epsilon"],
+        alpha=params["alpha"],
+        pgm_iters=params["multivariate_pgm_iters"],
+    )
+    raw = run_grid(
+        multivariate_cell,
+        cells,
+        params["multivariate_n_reps"],
+        params["seed"],
+        n_jobs=n_jobs,
+        dask=dask,
+        cache_dir=cache_dir,
+        chunk_size=50,
+        warm_up=warm_up,
+    )
+    return raw, error_rates(raw)
 
 
 def _share_below(diffs: list, confidence: float = verdicts.CONFIDENCE):

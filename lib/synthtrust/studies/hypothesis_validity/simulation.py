@@ -29,7 +29,7 @@ import pandas as pd
 from synthtrust import datasets, hypothesis
 from synthtrust._jax import import_mbi
 from synthtrust.binomial import clopper_pearson
-from synthtrust.experiment import replicate_index
+from synthtrust.experiment import replicate_index, run_grid
 from synthtrust.synthesizers import (
     mwem_counts,
     perturbed_histogram,
@@ -41,6 +41,7 @@ __all__ = [
     "CARDIO_BINS",
     "GAUSSIAN_BINS",
     "METHODS",
+    "STUDY_KEYS",
     "SYNTHESIZERS",
     "TESTS",
     "BinnedVariable",
@@ -50,6 +51,7 @@ __all__ = [
     "error_rates",
     "failed_datasets",
     "original_samples",
+    "run_error_rate_study",
     "simulate_cell",
     "warm_up",
     "with_data_options",
@@ -512,6 +514,101 @@ def build_grid(
             if cell["method"] == "private_pgm":
                 cell["iters"] = int(pgm_iters)
     return with_data_options(cells, bins=bins, variable=variable, group=group)
+
+
+#: The preset keys :func:`run_error_rate_study` reads (``chapters/params/hypothesis_validity/``).
+STUDY_KEYS = (
+    "seed",
+    "n_reps",
+    "alpha",
+    "epsilon",
+    "sizes",
+    "methods",
+    "smoothed_original_size",
+    "smoothed_sizes",
+    "cardio_sizes",
+    "dp_mwu_delta",
+    "dp_mwu_n_sim",
+    "pgm_iters",
+    "gaussian_bins",
+    "cardio_bins",
+    "cardio_variable",
+    "cardio_group",
+)
+
+
+def run_error_rate_study(
+    params,
+    data=("nonsignal", "signal"),
+    *,
+    n_jobs: int | None = None,
+    dask=None,
+    cache_dir=None,
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The two-column study of the chapter (Table 1 of Montoya Perez et al. 2024
+    [``montoyaperez2024``]): every cell of :func:`build_grid` run for ``n_reps`` seeded
+    replicates of :func:`simulate_cell` by :func:`~synthtrust.experiment.run_grid` (in
+    parallel, cached), and the cells' Type I / Type II error rates.
+
+    Parameters
+    ----------
+    params : mapping
+        The chapter's preset values; the keys of :data:`STUDY_KEYS` are read (``seed``,
+        ``n_reps``, ``alpha``, ``epsilon``, ``sizes``, …, ``cardio_group``, as in
+        ``chapters/params/hypothesis_validity/default.yaml``).
+    data : sequence of {"nonsignal", "signal"}, or ``["cardio"]``
+        The scenarios. The Gaussian scenarios run on ``sizes`` with ``gaussian_bins``; the
+        cardio data run alone, on ``cardio_sizes`` with ``cardio_bins``, ``cardio_variable``
+        and ``cardio_group``.
+    n_jobs, dask, cache_dir
+        As :func:`~synthtrust.experiment.run_grid`; they change the speed, never the numbers.
+
+    Returns
+    -------
+    (replicates, rates) : (DataFrame, DataFrame)
+        ``replicates``: one row per (cell, replicate, test) with the cell's parameters, ``rep``,
+        ``test``, ``pvalue``, ``reject`` and ``feasible``; ``rates``: :func:`error_rates` of
+        them, one row per (data, method, n, m, epsilon, test).
+
+    Raises
+    ------
+    KeyError
+        ``params`` lacks a key of :data:`STUDY_KEYS` (the error names it).
+    ValueError
+        ``data`` mixes ``"cardio"`` with the Gaussian scenarios; and the errors of
+        :func:`build_grid`.
+    """
+    data = list(data)
+    cardio = "cardio" in data
+    if cardio and data != ["cardio"]:
+        raise ValueError(f"data must be Gaussian scenarios or ['cardio'] alone, got {data!r}")
+    cells = build_grid(
+        data=data,
+        methods=params["methods"],
+        sizes=params["cardio_sizes"] if cardio else params["sizes"],
+        epsilon=params["epsilon"],
+        smoothed_original_size=params["smoothed_original_size"],
+        smoothed_sizes=params["smoothed_sizes"],
+        alpha=params["alpha"],
+        delta=params["dp_mwu_delta"],
+        n_sim=params["dp_mwu_n_sim"],
+        pgm_iters=params["pgm_iters"],
+        bins=params["cardio_bins"] if cardio else params["gaussian_bins"],
+        variable=params["cardio_variable"],
+        group=params["cardio_group"],
+    )
+    raw = run_grid(
+        simulate_cell,
+        cells,
+        params["n_reps"],
+        params["seed"],
+        n_jobs=n_jobs,
+        dask=dask,
+        cache_dir=cache_dir,
+        chunk_size=50,
+        warm_up=warm_up,
+    )
+    return raw, error_rates(raw)
 
 
 def with_data_options(
