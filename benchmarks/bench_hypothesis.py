@@ -245,7 +245,7 @@ def chapter_cells(p: dict) -> dict[str, list[dict]]:
         alpha=p["alpha"],
         delta=p["dp_mwu_delta"],
         n_sim=p["dp_mwu_n_sim"],
-        pgm_iters=p.get("pgm_iters"),
+        pgm_max_iter=p.get("pgm_max_iter"),
     )
     return {
         "gaussian": hv.build_grid(data=GAUSSIAN_DATA, sizes=p["sizes"], **common),

@@ -10,7 +10,7 @@ Two workloads, both from chapter 1 (``chapters/hypothesis_validity.md``):
 
 * **multivariate** — :func:`synthtrust.studies.hypothesis_validity.multivariate.multivariate_cell`'s
   Private-PGM call: the 2 × 8 × 24 × 3 × 2 = 2304-cell table of the signal scenario, all 15
-  one- and two-way marginals, 500 mirror-descent steps (``multivariate_pgm_iters``), m = n.
+  one- and two-way marginals, 500 mirror-descent steps (``multivariate_pgm_max_iter``), m = n.
   ``old``: ``private_pgm(..., batched=False)``, one mbi ``MirrorDescent().estimate`` and one mbi
   ``synthetic_data`` per replicate (what the study ran before); ``new``: ``private_pgm(...)``
   (dense path), in chunks of 10 replicates (the chapter's ``chunk_size``) and in one chunk of

@@ -18,7 +18,7 @@ NAME = "feature_importance"
 def test_presets_share_keys_and_paper_preset_is_the_published_study():
     params = {p: runner.load_params(NAME, p) for p in ("smoke", "default", "paper")}
     paper = params["paper"]
-    assert paper["n_reps"] == 25 and paper["rf_trees"] == 150 and paper["test_size"] == 0.3
+    assert paper["n_reps"] == 25 and paper["rf_n_estimators"] == 150 and paper["test_size"] == 0.3
     assert paper["rbo_p"] == 0.8 and paper["privbayes_degree"] == 3
     assert paper["privbayes_beta"] == 0.5 and paper["shap_rows"] is None
     assert sorted(paper["datasets"]) == sorted(fi.DATASETS)
@@ -50,7 +50,7 @@ def test_pate_ctgan_at_every_paper_epsilon_has_an_affordable_noise():
     for eps in fi.PAPER_TABLE1:
         gan = fi.make_generator("pate_ctgan", eps, "adult", paper, 0)
         pate_eps = (1 - gan.cond_epsilon_fraction) * eps
-        queries = paper["pate_max_iterations"] * gan.student_iters * gan.batch_size
+        queries = paper["pate_max_iter"] * gan.student_iters * gan.batch_size
         assert pate_noise_for_budget(pate_eps, delta, queries, gan.moments_order) > 0
     with pytest.raises(ValueError, match="moments_order = 1000 is too small"):
         pate_noise_for_budget(0.9 * 0.01, delta, 3000 * 5 * 64, 1000)
@@ -112,7 +112,7 @@ def test_grid_rejects_bad_input():
 PARAMS = {
     "seed": 3,
     "methods": ["shap", "mdi"],
-    "rf_trees": 20,
+    "rf_n_estimators": 20,
     "test_size": 0.3,
     "pfi_repeats": 2,
     "shap_rows": 50,
@@ -120,7 +120,7 @@ PARAMS = {
     "permutation_draws": 50,
     "privbayes_degree": 2,
     "privbayes_beta": 0.5,
-    "pate_max_iterations": 5,
+    "pate_max_iter": 5,
     "delta": 1e-6,
 }
 

@@ -121,11 +121,11 @@ def test_paper_preset_is_the_published_grid():
     # and of the GANs (and the multivariate part's Private-PGM steps)
     assert {k for k in paper if paper[k] != default[k]} == {
         "multivariate_n_reps",
-        "multivariate_pgm_iters",
+        "multivariate_pgm_max_iter",
         "gan_generators",
         "gan_pretrain_iterations",
     }
-    assert paper["multivariate_n_reps"] == 1000 and paper["multivariate_pgm_iters"] == 2500
+    assert paper["multivariate_n_reps"] == 1000 and paper["multivariate_pgm_max_iter"] == 2500
     # the DP GAN rows (§4.2): 1000 generators per scenario on n = 20 000, checkpoints at
     # ε = 1..5, 10, five synthetic sets of each size from each checkpoint
     assert paper["gan_generators"] == 1000 and paper["gan_n"] == 20000
@@ -165,7 +165,7 @@ def _expected_cells(params: dict, data: list[str]) -> list[dict]:
         alpha=params["alpha"],
         delta=params["dp_mwu_delta"],
         n_sim=params["dp_mwu_n_sim"],
-        pgm_iters=params["pgm_iters"],
+        pgm_max_iter=params["pgm_max_iter"],
     )
 
 

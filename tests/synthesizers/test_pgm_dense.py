@@ -215,7 +215,7 @@ def test_dense_fit_of_chapter_1s_smallest_epsilon_cell_stays_finite():
     underflowed every cell of some replicates (z = 0 or subnormal: RuntimeWarnings on the page and
     a NaN candidate rejected where mbi accepts); the shift is now max Φ' itself."""
     cell = hm.build_multivariate_grid(
-        methods=["private_pgm"], sizes=[50], epsilon=[0.01], pgm_iters=500, data=["signal"]
+        methods=["private_pgm"], sizes=[50], epsilon=[0.01], pgm_max_iter=500, data=["signal"]
     )
     with warnings.catch_warnings():
         warnings.simplefilter("error", RuntimeWarning)

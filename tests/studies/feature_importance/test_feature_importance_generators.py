@@ -27,7 +27,7 @@ from synthtrust.synthesizers.privbayes import PrivBayes
 PARAMS = {
     "privbayes_degree": 2,
     "privbayes_beta": 0.4,
-    "pate_max_iterations": 5,
+    "pate_max_iter": 5,
     "delta": 1e-6,
 }
 

@@ -112,7 +112,7 @@ def test_split_and_forest_are_the_papers():
 
 def test_fit_importances_of_a_one_column_target():
     X, y = _one_column_target()
-    out = fit_importances(X, y, methods=("mdi", "permutation"), rf_trees=5, random_state=3)
+    out = fit_importances(X, y, methods=("mdi", "permutation"), rf_n_estimators=5, random_state=3)
     X_test = train_test_split(X, y, test_size=0.3, random_state=3)[1]
     assert list(out["X_test"].index) == list(X_test.index) and len(X_test) == 60
     assert list(out["y_test"].index) == list(X_test.index)
@@ -141,7 +141,7 @@ def test_each_method_gets_its_rows(monkeypatch):
         X,
         y,
         methods=("shap", "permutation"),
-        rf_trees=3,
+        rf_n_estimators=3,
         pfi_repeats=4,
         shap_rows=7,
         shap_block_rows=2,

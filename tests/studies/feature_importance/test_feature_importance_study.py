@@ -28,7 +28,7 @@ TINY = {
     "privbayes_beta": 0.5,
     "pate_datasets": [],
     "pate_epsilon": [10],
-    "pate_max_iterations": 5,
+    "pate_max_iter": 5,
     "beyond_generators": ["mst"],
     "beyond_datasets": ["artificial_5"],
     "beyond_epsilon": [1],
@@ -36,7 +36,7 @@ TINY = {
     "baselines": ["independent", "permutation", "subsample"],
     "subsample_fractions": [0.1],
     "importance": ["shap", "mdi"],
-    "rf_trees": 5,
+    "rf_n_estimators": 5,
     "test_size": 0.3,
     "pfi_repeats": 2,
     "shap_rows": 20,
@@ -56,7 +56,7 @@ def _inline_study(p: dict):
     common = {
         "seed": p["seed"],
         "methods": list(p["importance"]),
-        "rf_trees": p["rf_trees"],
+        "rf_n_estimators": p["rf_n_estimators"],
         "test_size": p["test_size"],
         "pfi_repeats": p["pfi_repeats"],
         "shap_rows": p["shap_rows"],
@@ -64,7 +64,7 @@ def _inline_study(p: dict):
         "permutation_draws": p["permutation_draws"],
         "privbayes_degree": p["privbayes_degree"],
         "privbayes_beta": p["privbayes_beta"],
-        "pate_max_iterations": p["pate_max_iterations"],
+        "pate_max_iter": p["pate_max_iter"],
         "delta": p["delta"],
     }
     cells = fi.build_grid(

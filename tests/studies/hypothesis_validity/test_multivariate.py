@@ -317,7 +317,7 @@ def test_build_grid_is_figures_9_and_10():
         methods=["real", "private_pgm", "mwem"],
         sizes=PAPER_SIZES,
         epsilon=PAPER_EPS,
-        pgm_iters=1000,
+        pgm_max_iter=1000,
     )
     assert len(cells) == 2 * (5 + 2 * 5 * 5)
     real = [c for c in cells if c["method"] == "real"]

@@ -657,7 +657,7 @@ def test_pgm_iters_reach_private_pgm_only():
         alpha=0.05,
         delta=1e-6,
         n_sim=10,
-        pgm_iters=100,
+        pgm_max_iter=100,
     )
     by_method = {c["method"]: c for c in cells}
     assert by_method["private_pgm"]["iters"] == 100 and "iters" not in by_method["mwem"]

@@ -39,7 +39,7 @@ def make_generator(name: str, level, dataset: str, params: dict, random_state):
 
     ``level`` is ε for the DP generators (and the paper-compatible PrivBayes), the fraction for
     ``"subsample"`` and None for ``"independent"``. ``params`` holds the preset keys
-    ``privbayes_degree``, ``privbayes_beta``, ``pate_max_iterations`` and ``delta``.
+    ``privbayes_degree``, ``privbayes_beta``, ``pate_max_iter`` and ``delta``.
     PATE-CTGAN at one of the ε of :data:`PAPER_TABLE1` gets the paper's moments order.
 
     Raises ValueError for an unknown name (the message lists :data:`GENERATORS`).
@@ -66,7 +66,7 @@ def make_generator(name: str, level, dataset: str, params: dict, random_state):
         return syn.PATECTGAN(
             level,
             domain=domain,
-            max_iter=params["pate_max_iterations"],
+            max_iter=params["pate_max_iter"],
             random_state=random_state,
             **order,
         )

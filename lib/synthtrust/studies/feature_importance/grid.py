@@ -59,7 +59,7 @@ def warm_up() -> None:
     import_if_installed("torch", "PATE-CTGAN")
     x = np.arange(40.0)
     X = pd.DataFrame({"a": x % 2, "b": x % 3})
-    fit_importances(X, pd.Series((x % 2).astype(int)), methods=("shap",), rf_trees=2)
+    fit_importances(X, pd.Series((x % 2).astype(int)), methods=("shap",), rf_n_estimators=2)
 
 
 def _stable_seed(*parts) -> int:
@@ -156,7 +156,7 @@ def _real_split(dataset: str, seed: int, rep: int, test_size: float) -> dict:
 
 
 def _importance_options(params: dict) -> dict:
-    keys = ("rf_trees", "test_size", "pfi_repeats", "shap_rows")
+    keys = ("rf_n_estimators", "test_size", "pfi_repeats", "shap_rows")
     return {
         "methods": tuple(params["methods"]),
         **{k: params[k] for k in keys},

@@ -60,7 +60,7 @@ def fit_importances(
     y: pd.Series,
     *,
     methods,
-    rf_trees: int = 150,
+    rf_n_estimators: int = 150,
     test_size: float = 0.3,
     pfi_repeats: int = 5,
     shap_rows: int | None = None,
@@ -78,7 +78,7 @@ def fit_importances(
         shuffled split), averaged over the classes of a multiclass target; permutation
         importance is sklearn's ``permutation_importance`` on the test split, ``pfi_repeats``
         repeats, accuracy.
-    rf_trees : int
+    rf_n_estimators : int
         Trees of ``RandomForestClassifier`` (paper: 150).
     test_size : float
         Share of rows in the test split (paper: 0.3).
@@ -104,7 +104,7 @@ def fit_importances(
         raise ValueError(
             f"y has {y_train.nunique()} class in the training split; a classifier needs at least 2"
         )
-    model = make_forest(rf_trees, random_state).fit(X_train, y_train)
+    model = make_forest(rf_n_estimators, random_state).fit(X_train, y_train)
     imps = {}
     for method in methods:
         rows = X_test if (method != "shap" or shap_rows is None) else X_test.iloc[:shap_rows]

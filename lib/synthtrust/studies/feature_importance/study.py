@@ -48,7 +48,7 @@ IMPORTANCE_PARAMETERS = (
     "privbayes_beta",
     "pate_datasets",
     "pate_epsilon",
-    "pate_max_iterations",
+    "pate_max_iter",
     "beyond_generators",
     "beyond_datasets",
     "beyond_epsilon",
@@ -56,7 +56,7 @@ IMPORTANCE_PARAMETERS = (
     "baselines",
     "subsample_fractions",
     "importance",
-    "rf_trees",
+    "rf_n_estimators",
     "test_size",
     "pfi_repeats",
     "shap_rows",
@@ -123,7 +123,7 @@ def study_cells(params: Mapping) -> tuple[list[dict], list[dict]]:
     ``pate_epsilon`` on ``pate_datasets``, each PrivBayes of ``privbayes_variants`` at
     ``privbayes_epsilon``, independent resampling and the subsamples at
     ``subsample_fractions`` (where ``baselines`` names them) on ``datasets``. Every cell
-    carries the preset's model keys (``seed``, ``methods`` = ``importance``, ``rf_trees``, …).
+    carries the preset's model keys (``seed``, ``methods`` = ``importance``, ``rf_n_estimators``, …).
 
     Raises TypeError or ValueError as :func:`run_importance_study`.
     """
@@ -144,7 +144,7 @@ def study_cells(params: Mapping) -> tuple[list[dict], list[dict]]:
         **{
             k: params[k]
             for k in (
-                "rf_trees",
+                "rf_n_estimators",
                 "test_size",
                 "pfi_repeats",
                 "shap_rows",
@@ -152,7 +152,7 @@ def study_cells(params: Mapping) -> tuple[list[dict], list[dict]]:
                 "permutation_draws",
                 "privbayes_degree",
                 "privbayes_beta",
-                "pate_max_iterations",
+                "pate_max_iter",
                 "delta",
             )
         },

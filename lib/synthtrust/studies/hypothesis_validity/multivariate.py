@@ -437,13 +437,13 @@ def build_multivariate_grid(
     epsilon,
     alpha: float = 0.05,
     data=DATA,
-    pgm_iters: int | None = None,
+    pgm_max_iter: int | None = None,
     copula_seed: int = COPULA_SEED,
 ) -> list[dict]:
     """The cells of Figures 9 (non-signal) and 10 (signal) of the paper.
 
     "real" runs once per (data, n) with ``epsilon = None``; every synthesizer for each
-    (data, n, ε) with ``m = n``. ``pgm_iters`` (None: the synthesizer's default) goes to the
+    (data, n, ε) with ``m = n``. ``pgm_max_iter`` (None: the synthesizer's default) goes to the
     Private-PGM cells only, as the cell key ``iters`` (kept: a cell's seed hashes its keys,
     :func:`~synthtrust.experiment.cell_key`). Every cell carries ``copula_seed`` (so cached
     results follow it).
@@ -473,8 +473,8 @@ def build_multivariate_grid(
                     continue
                 for e in epsilon:
                     cell = {**common, "epsilon": float(e)}
-                    if method == "private_pgm" and pgm_iters is not None:
-                        cell["iters"] = int(pgm_iters)
+                    if method == "private_pgm" and pgm_max_iter is not None:
+                        cell["iters"] = int(pgm_max_iter)
                     cells.append(cell)
     return cells
 
@@ -493,7 +493,7 @@ STUDY_KEYS = (
     "multivariate_sizes",
     "multivariate_epsilon",
     "multivariate_n_reps",
-    "multivariate_pgm_iters",
+    "multivariate_pgm_max_iter",
 )
 
 
@@ -531,7 +531,7 @@ def run_multivariate_study(
         sizes=params["multivariate_sizes"],
         epsilon=params["multivariate_epsilon"],
         alpha=params["alpha"],
-        pgm_iters=params["multivariate_pgm_iters"],
+        pgm_max_iter=params["multivariate_pgm_max_iter"],
     )
     raw = run_grid(
         multivariate_cell,

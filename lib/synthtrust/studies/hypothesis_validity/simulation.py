@@ -441,7 +441,7 @@ def build_grid(
     alpha: float,
     delta: float,
     n_sim: int,
-    pgm_iters: int | None = None,
+    pgm_max_iter: int | None = None,
     bins=None,
     variable: str = "bmi",
     group: str = "cardio",
@@ -450,7 +450,7 @@ def build_grid(
 
     "real" runs once per (data, n) with ``epsilon = None``; the smoothed histogram runs on an
     original of ``smoothed_original_size`` with synthetic sizes ``m`` in ``smoothed_sizes``;
-    every other method runs for each (n, ε) with ``m = n``. ``pgm_iters`` (Private-PGM's
+    every other method runs for each (n, ε) with ``m = n``. ``pgm_max_iter`` (Private-PGM's
     mirror-descent steps; None: the synthesizer's default) is added to Private-PGM cells only,
     as the cell key ``iters`` (kept: a cell's seed hashes its keys,
     :func:`~synthtrust.experiment.cell_key`).
@@ -509,10 +509,10 @@ def build_grid(
                     for n in sizes
                     for e in epsilon
                 ]
-    if pgm_iters is not None:
+    if pgm_max_iter is not None:
         for cell in cells:
             if cell["method"] == "private_pgm":
-                cell["iters"] = int(pgm_iters)
+                cell["iters"] = int(pgm_max_iter)
     return with_data_options(cells, bins=bins, variable=variable, group=group)
 
 
@@ -529,7 +529,7 @@ STUDY_KEYS = (
     "cardio_sizes",
     "dp_mwu_delta",
     "dp_mwu_n_sim",
-    "pgm_iters",
+    "pgm_max_iter",
     "gaussian_bins",
     "cardio_bins",
     "cardio_variable",
@@ -592,7 +592,7 @@ def run_error_rate_study(
         alpha=params["alpha"],
         delta=params["dp_mwu_delta"],
         n_sim=params["dp_mwu_n_sim"],
-        pgm_iters=params["pgm_iters"],
+        pgm_max_iter=params["pgm_max_iter"],
         bins=params["cardio_bins"] if cardio else params["gaussian_bins"],
         variable=params["cardio_variable"],
         group=params["cardio_group"],
