@@ -34,6 +34,7 @@ import pandas as pd
 
 from synthtrust._validation import check_names, int_at_least, tuple_of
 from synthtrust.audit.two_step import audit
+from synthtrust.experiment import run_grid
 from synthtrust.studies.auditing.applications import (  # noqa: F401 (CENSUS: for the benchmarks)
     APPLICATIONS,
     CENSUS,
@@ -48,7 +49,7 @@ from synthtrust.studies.auditing.generators import (  # noqa: F401 (the chapter'
     PAPER_GENERATORS,
     make_generator,
 )
-from synthtrust.studies.auditing.power import power_cell, power_curve, power_grid
+from synthtrust.studies.auditing.power import power_cell, power_curve, power_grid, run_power_study
 from synthtrust.studies.auditing.table4 import (  # noqa: F401 (format_pvalue: for the tests)
     PAPER_FINDINGS,
     PAPER_TABLE4,
@@ -71,10 +72,13 @@ __all__ = [
     "basis",
     "build_grid",
     "card",
+    "card_dimensions",
     "make_generator",
     "power_cell",
     "power_curve",
     "power_grid",
+    "run_audit_study",
+    "run_power_study",
     "summarize",
     "table4",
     "verdict_rows",
@@ -306,3 +310,109 @@ def y_values(results: pd.DataFrame) -> pd.DataFrame:
                     }
                 )
     return pd.DataFrame(rows)
+
+
+def card_dimensions(applications, *, basis_seed: int = 0, n_candidates: int = 1000) -> pd.DataFrame:
+    """The size of each application's card and of the part of Φ⊥ its audit probes
+    (``houssiau2022`` §3.3 and §4.1): the chapter's table of cards.
+
+    Parameters
+    ----------
+    applications : iterable of 1, 2, 3
+        Shown in ascending order, each once.
+    basis_seed : int
+        Seed of App. 3's random candidate bins (:func:`basis`).
+    n_candidates : int
+        App. 3's random candidate bins (App. 1–2 probe every bin of the next order).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per application: ``application`` ("App. 1"), ``columns`` (|A*|), ``M`` (cells
+        of the domain), ``declared marginals``, ``dim Φ`` (with the constant) and ``probed k``
+        (the dimension of the basis of Φ⊥ the audit probes).
+
+    Raises
+    ------
+    ValueError
+        An unknown application.
+    """
+    rows = []
+    for a in sorted(set(applications)):
+        c = card(a)
+        rows.append(
+            {
+                "application": f"App. {a}",
+                "columns": len(c.columns),
+                "M": c.cells,
+                "declared marginals": len(c.marginals),
+                "dim Φ": c.phi_dimension,
+                "probed k": basis(
+                    a, basis_seed, n_candidates=(n_candidates if a == 3 else None)
+                ).dim,
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def run_audit_study(
+    *,
+    n_reps: int,
+    seed: int,
+    n_jobs=None,
+    dask=None,
+    cache_dir=None,
+    **grid,
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Table 4 and the DP audits: ``n_reps`` audits of every (application, generator) cell of
+    :func:`build_grid`, run by :func:`~synthtrust.experiment.run_grid` (``houssiau2022`` §4.4).
+
+    The slowest cells (most records in D⁺) are submitted first; the audits are returned sorted
+    by application, generator (in the order of :data:`GENERATORS`) and replicate.
+
+    Parameters
+    ----------
+    n_reps : int ≥ 1
+        Audits per cell (the paper: 1).
+    seed : int
+        Root seed of the grid (a cell's seeds also hash its parameters), and App. 3's
+        ``basis_seed``.
+    n_jobs, dask, cache_dir
+        Passed to :func:`~synthtrust.experiment.run_grid`.
+    **grid
+        The keyword arguments of :func:`build_grid` except ``basis_seed``: ``applications``,
+        ``generators``, ``copies``, ``support``, ``n_candidates``, ``k_select``, ``k_audit``,
+        ``alpha``, ``epsilon``, ``delta``, ``pgm_iters``, ``beyond_generators``,
+        ``beyond_applications``.
+
+    Returns
+    -------
+    audits : pandas.DataFrame
+        One row per audit: the cell's parameters, ``rep`` and the columns of
+        :func:`audit_cell`.
+    summary : pandas.DataFrame
+        One row per (application, generator): :func:`summarize` of ``audits``.
+
+    Raises
+    ------
+    ValueError, TypeError
+        A bad grid parameter (:func:`build_grid`) or ``n_reps``
+        (:func:`~synthtrust.experiment.run_grid`).
+    """
+    cells = build_grid(**grid, basis_seed=seed)
+    cells.sort(key=lambda c: -c["copies"] * (2 if c["app"] == 2 else 1))  # slow cells first
+    raw = run_grid(
+        audit_cell,
+        cells,
+        n_reps,
+        seed,
+        n_jobs=n_jobs,
+        dask=dask,
+        cache_dir=cache_dir,
+        chunk_size=1,
+    )
+    order = {g: i for i, g in enumerate(GENERATORS)}
+    raw = raw.sort_values(
+        ["app", "generator", "rep"], key=lambda s: s.map(order) if s.name == "generator" else s
+    )
+    return raw, summarize(raw)

@@ -17,10 +17,11 @@ import pandas as pd
 
 from synthtrust._validation import check_int_at_least, check_real_range
 from synthtrust.audit.two_step import audit
+from synthtrust.experiment import run_grid
 from synthtrust.studies.auditing.applications import application, basis, card
 from synthtrust.studies.auditing.generators import make_generator
 
-__all__ = ["power_cell", "power_curve", "power_grid"]
+__all__ = ["power_cell", "power_curve", "power_grid", "run_power_study"]
 
 
 def power_grid(
@@ -152,3 +153,62 @@ def power_curve(results: pd.DataFrame, confidence: float = 0.95) -> pd.DataFrame
             }
         )
     return pd.DataFrame(rows)
+
+
+def run_power_study(
+    *,
+    leaks,
+    ks,
+    copies: int,
+    alpha: float,
+    audits: int,
+    seed: int,
+    n_jobs=None,
+    dask=None,
+    cache_dir=None,
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The power curve: ``audits`` independent audits of IPF's leak mixture in Application 1
+    for every (leak, K) of :func:`power_grid`, run by :func:`~synthtrust.experiment.run_grid`,
+    and their rejection rates (:func:`power_curve`).
+
+    Parameters
+    ----------
+    leaks : list of float in [0, 1]
+        Shares of records drawn from the dishonest IPF.
+    ks : list of int ≥ 2
+        K₁ = K₂ = K, trainings per side in each step.
+    copies : int
+        R, copies of each cell in D* (N = 200·R records).
+    alpha : float
+        Level of each audit.
+    audits : int ≥ 1
+        Audits per (leak, K) cell.
+    seed : int
+        Root seed of the grid.
+    n_jobs, dask, cache_dir
+        Passed to :func:`~synthtrust.experiment.run_grid` (tasks of ``audits // 4`` audits).
+
+    Returns
+    -------
+    audits : pandas.DataFrame
+        One row per audit: the cell's parameters, ``rep`` and the columns of :func:`power_cell`.
+    curve : pandas.DataFrame
+        :func:`power_curve` of ``audits``.
+
+    Raises
+    ------
+    ValueError, TypeError
+        A bad leak or K (:func:`power_grid`), or ``audits`` (run_grid's ``n_reps``).
+    """
+    cells = power_grid(leaks=leaks, ks=ks, copies=copies, alpha=alpha)
+    raw = run_grid(
+        power_cell,
+        cells,
+        audits,
+        seed,
+        n_jobs=n_jobs,
+        dask=dask,
+        cache_dir=cache_dir,
+        chunk_size=max(1, audits // 4),
+    )
+    return raw, power_curve(raw)

@@ -111,6 +111,7 @@ from functools import lru_cache
 import numpy as np
 import pandas as pd
 
+from synthtrust.experiment import run_grid
 from synthtrust.studies.auditing.applications import application
 from synthtrust.studies.auditing.utility.census import CensusSplit, census_split
 from synthtrust.studies.auditing.utility.findings import (
@@ -193,6 +194,7 @@ __all__ = [
     "make_utility_generator",
     "rmse",
     "paper_vs_run_view",
+    "run_utility_study",
     "summarize_utility",
     "table1",
     "table2",
@@ -406,3 +408,57 @@ def utility_cell(params: dict, rngs: list[np.random.Generator]) -> pd.DataFrame:
             }
         )
     return pd.DataFrame(rows)
+
+
+def run_utility_study(
+    *,
+    runs: int,
+    seed: int,
+    n_jobs=None,
+    dask=None,
+    cache_dir=None,
+    **grid,
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Tables 1–3: ``runs`` replicates of every generator's utility on the three applications
+    (:func:`utility_cell` over :func:`build_utility_grid`, ``real`` first), run by
+    :func:`~synthtrust.experiment.run_grid`, and their summary (:func:`summarize_utility`).
+
+    Parameters
+    ----------
+    runs : int ≥ 1
+        Replicates per generator.
+    seed : int
+        Root seed of the grid.
+    n_jobs, dask, cache_dir
+        Passed to :func:`~synthtrust.experiment.run_grid` (one replicate a task; each worker
+        first runs :func:`warm_up`).
+    **grid
+        The keyword arguments of :func:`build_utility_grid`: ``generators``, ``dataset``,
+        ``n_rows``, ``epsilon``, ``delta``, ``pgm_iters``, ``pate_max_iterations``, ...
+
+    Returns
+    -------
+    runs : pandas.DataFrame
+        One row per (generator, replicate): the cell's parameters, ``rep`` and the columns of
+        :func:`utility_cell`.
+    summary : pandas.DataFrame
+        :func:`summarize_utility` of ``runs``.
+
+    Raises
+    ------
+    ValueError
+        An unknown generator or dataset (:func:`build_utility_grid`).
+    """
+    cells = build_utility_grid(**grid)
+    raw = run_grid(
+        utility_cell,
+        cells,
+        runs,
+        seed,
+        n_jobs=n_jobs,
+        dask=dask,
+        cache_dir=cache_dir,
+        chunk_size=1,
+        warm_up=warm_up,
+    )
+    return raw, summarize_utility(raw)

@@ -14,8 +14,9 @@ import math
 import numpy as np
 import pandas as pd
 
+from synthtrust.presentation.verdict_tables import estimate_html
 from synthtrust.studies.auditing.utility.generators import UTILITY_GENERATORS
-from synthtrust.verdicts import bootstrap_interval, estimate_html
+from synthtrust.verdicts import bootstrap_interval
 
 __all__ = ["PAPER_LABELS", "paper_vs_run", "paper_vs_run_view", "summarize_utility"]
 
@@ -149,8 +150,9 @@ def paper_vs_run_view(table: pd.DataFrame, fmt: str, *, html: bool = False) -> p
     run's mean and its 95 % interval (``"0.0408–0.056"``), then the runs; every number written
     with ``fmt`` (e.g. ``"{:.3g}"``), "—" where a side has none or the interval is infinite
     (fewer than 10 runs). With ``html``, this run's mean and interval share one column, the
-    interval in small type under the mean (:func:`synthtrust.verdicts.estimate_html`), which
-    keeps a three-metric table within a page's width; the runs column is then left out
+    interval in small type under the mean
+    (:func:`synthtrust.presentation.verdict_tables.estimate_html`), which keeps a three-metric
+    table within a page's width; the runs column is then left out
     when every generator that ran ran as often (the page states that number).
 
     Raises
