@@ -660,13 +660,3 @@ def summarize(table: pd.DataFrame, confidence: float = CONFIDENCE) -> dict:
         f"{expected:.2g} of the {decided} decided ones are expected to be wrong"
     )
     return {**counts, "total": total, "expected_false": expected, "text": text}
-
-
-# Temporary: the chapters' notebooks still call these from here (removed with the aliases).
-from synthtrust.presentation.verdict_tables import (  # noqa: E402, F401
-    display_table,
-    estimate_html,
-    finding_html,
-    interval_text,
-    replicates_to_decide_text,
-)

@@ -3,7 +3,8 @@ verdicts Table 4 expects, the cards' dimensions, the verdicts file."""
 
 import pandas as pd
 
-from synthtrust import runner, verdicts
+from synthtrust import verdicts
+from synthtrust.run import runner
 from synthtrust.studies.auditing import audits as au
 
 NAME = "auditing"

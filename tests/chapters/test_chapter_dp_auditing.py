@@ -5,7 +5,8 @@ verdicts."""
 
 import pandas as pd
 
-from synthtrust import runner, verdicts
+from synthtrust import verdicts
+from synthtrust.run import runner
 from synthtrust.studies.dp_auditing import audits as da
 from synthtrust.studies.dp_auditing import promises as dp
 

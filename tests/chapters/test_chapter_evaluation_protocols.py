@@ -6,7 +6,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from synthtrust import datasets, runner, verdicts
+from synthtrust import datasets, verdicts
+from synthtrust.run import runner
 from synthtrust.studies.evaluation_protocols import benchmark as ep
 
 NAME = "evaluation_protocols"

@@ -8,8 +8,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from synthtrust import runner, verdicts
-from synthtrust.experiment import run_grid
+from synthtrust import verdicts
+from synthtrust.run import runner
+from synthtrust.run.experiment import run_grid
 from synthtrust.studies import feature_importance as fi
 
 NAME = "feature_importance"

@@ -6,7 +6,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from synthtrust import runner, verdicts
+from synthtrust import verdicts
+from synthtrust.run import runner
 from synthtrust.studies.holdout_fidelity_privacy import scores as hf
 
 NAME = "holdout_fidelity_privacy"

@@ -17,7 +17,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from synthtrust import cli, runner, verdicts
+from synthtrust import verdicts
+from synthtrust.cli import app as cli
+from synthtrust.run import runner
 from synthtrust.studies.hypothesis_validity import gan as hg
 from synthtrust.studies.hypothesis_validity import multivariate as hm
 from synthtrust.studies.hypothesis_validity import simulation as hv

@@ -55,7 +55,7 @@ def test_build_grid():
     ]
     assert [c["copies"] for c in grid[:4]] == [1000, 1000, 300, 10]
     assert grid[3]["support"] == 10_000 and grid[3]["n_candidates"] == 1000
-    assert grid[3]["pgm_iters"] == 200
+    assert grid[3]["pgm_max_iter"] == 200
     assert grid[0]["support"] is None and grid[0]["n_candidates"] is None
     flat = au.build_grid(applications=[2], generators=["ipf_honest", "cart"])
     assert [c["generator"] for c in flat] == ["ipf_honest", "cart"]
@@ -74,8 +74,8 @@ def test_bad_input():
         au.build_grid(applications=[7], generators=["cart"])
     with pytest.raises(ValueError, match=r"copies must be a list of 3 values"):
         au.build_grid(applications=[1], generators=["cart"], copies=[1000])
-    with pytest.raises(ValueError, match=r"^pgm_iters\[2\] must be >= 1, got 0$"):
-        au.build_grid(applications=[1], generators=["cart"], pgm_iters=[10, 10, 0])
+    with pytest.raises(ValueError, match=r"^pgm_max_iter\[2\] must be >= 1, got 0$"):
+        au.build_grid(applications=[1], generators=["cart"], pgm_max_iter=[10, 10, 0])
     with pytest.raises(ValueError, match=r"^generators must be a list of 3 values"):
         au.build_grid(applications=[1], generators=[["cart"], ["cart"]])
     with pytest.raises(ValueError, match="n_candidates must be an int >= 1"):

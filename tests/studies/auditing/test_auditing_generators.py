@@ -21,7 +21,7 @@ def test_make_generator_builds_the_paper_generators():
     pgm = au.make_generator("pgm_dishonest", 3, 0)
     assert isinstance(pgm, syn.PGMMarginals) and pgm.max_iter == 200
     assert tuple(pgm.marginals[-1]) == au.APPLICATIONS[3].cheat
-    assert au.make_generator("pgm_honest", 2, 0, pgm_iters=7).max_iter == 7
+    assert au.make_generator("pgm_honest", 2, 0, pgm_max_iter=7).max_iter == 7
     cart = au.make_generator("cart", 1, 3)
     assert isinstance(cart, syn.SequentialCART) and cart.min_samples_leaf == 5
     assert cart.domain == au.card(1).columns

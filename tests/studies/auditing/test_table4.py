@@ -12,7 +12,7 @@ from _auditing_data import _cell
 from scipy import stats
 
 from synthtrust import verdicts
-from synthtrust.experiment import run_grid
+from synthtrust.run.experiment import run_grid
 from synthtrust.studies.auditing import audits as au
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-from synthtrust.experiment import run_grid
+from synthtrust.run.experiment import run_grid
 from synthtrust.studies.evaluation_protocols import benchmark as ep
 from synthtrust.studies.evaluation_protocols import study
 

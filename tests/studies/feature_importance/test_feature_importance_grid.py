@@ -7,7 +7,7 @@ import sys
 
 _SCRIPT = """
 import importlib.util, sys
-from synthtrust._treeshap import _accumulate
+from synthtrust.importance.treeshap import _accumulate
 from synthtrust.studies import feature_importance as fi
 from synthtrust.studies.feature_importance.data.tables import _table
 assert _table.cache_info().currsize == 0 and not _accumulate.signatures

@@ -12,7 +12,7 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-from synthtrust.experiment import run_grid
+from synthtrust.run.experiment import run_grid
 from synthtrust.studies.holdout_fidelity_privacy import generators as hg
 from synthtrust.studies.holdout_fidelity_privacy import scores as hf
 

@@ -13,8 +13,8 @@ from scipy import stats
 
 from synthtrust import verdicts
 from synthtrust.binomial import clopper_pearson
-from synthtrust.experiment import replicate_rngs, run_grid
 from synthtrust.privacy.rdp import gswgan_epsilon
+from synthtrust.run.experiment import replicate_rngs, run_grid
 from synthtrust.studies.hypothesis_validity import gan as hg
 from synthtrust.studies.hypothesis_validity import simulation as hv
 from synthtrust.synthesizers import GSWGAN

@@ -17,7 +17,7 @@ import pytest
 from scipy import stats
 
 from synthtrust import datasets, verdicts
-from synthtrust.experiment import run_grid
+from synthtrust.run.experiment import run_grid
 from synthtrust.studies.hypothesis_validity import multivariate as hm
 from synthtrust.studies.hypothesis_validity import simulation as hv
 

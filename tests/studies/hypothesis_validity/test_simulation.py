@@ -17,7 +17,7 @@ import pytest
 from scipy import stats
 
 from synthtrust import datasets, hypothesis
-from synthtrust.experiment import cell_key, run_grid
+from synthtrust.run.experiment import cell_key, run_grid
 from synthtrust.studies.hypothesis_validity import simulation as hv
 from synthtrust.synthesizers import (
     mwem_counts,

@@ -11,7 +11,7 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-from synthtrust.experiment import run_grid
+from synthtrust.run.experiment import run_grid
 from synthtrust.studies.hypothesis_validity import gan as hg
 from synthtrust.studies.hypothesis_validity import multivariate as hm
 from synthtrust.studies.hypothesis_validity import simulation as hv

@@ -52,7 +52,7 @@ class Application:
         (App. 3: 10 000).
     copies : int
         R, records per support cell in D* (App. 1–2: 1000; App. 3: 10).
-    pgm_iters : int
+    pgm_max_iter : int
         Mirror-descent steps of the noise-free Private-PGM (mbi's default 1000; 200 in App. 3).
     """
 
@@ -65,7 +65,7 @@ class Application:
     n_candidates: int | None
     support: int | None
     copies: int
-    pgm_iters: int
+    pgm_max_iter: int
 
 
 _APP1 = ("Economic Activity", "Occupation", "Sex")

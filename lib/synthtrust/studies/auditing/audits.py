@@ -34,7 +34,7 @@ import pandas as pd
 
 from synthtrust._validation import check_names, int_at_least, tuple_of
 from synthtrust.audit.two_step import audit
-from synthtrust.experiment import run_grid
+from synthtrust.run.experiment import run_grid
 from synthtrust.studies.auditing.applications import (  # noqa: F401 (CENSUS: for the benchmarks)
     APPLICATIONS,
     CENSUS,
@@ -107,7 +107,7 @@ def build_grid(
     alpha: float = 0.01,
     epsilon: float = 1000.0,
     delta: float = 1e-5,
-    pgm_iters=(1000, 1000, 200),
+    pgm_max_iter=(1000, 1000, 200),
     beyond_generators=(),
     beyond_applications=(),
     basis_seed: int = 0,
@@ -121,7 +121,7 @@ def build_grid(
     generators : list of str, or list of 3 lists of str
         The paper's generators run in every application, or one list per application
         (App. 1, 2, 3), e.g. to skip the slow noise-free PGM in App. 3.
-    copies, pgm_iters : list of 3 ints
+    copies, pgm_max_iter : list of 3 ints
         R and the PGM steps of App. 1, 2, 3.
     support, n_candidates : int
         App. 3's random support cells and random candidate bins (App. 1–2 use every cell and
@@ -137,7 +137,7 @@ def build_grid(
     -------
     list of dict
         One dict per cell: ``app``, ``generator``, ``copies``, ``support``, ``n_candidates``,
-        ``k_select``, ``k_audit``, ``alpha``, ``epsilon``, ``delta``, ``pgm_iters``,
+        ``k_select``, ``k_audit``, ``alpha``, ``epsilon``, ``delta``, ``pgm_max_iter``,
         ``basis_seed``.
 
     Raises
@@ -146,7 +146,7 @@ def build_grid(
         An unknown application or generator; a per-application list of the wrong length.
     """
     copies = _per_app(int_at_least(1))(copies, "copies")
-    pgm_iters = _per_app(int_at_least(1))(pgm_iters, "pgm_iters")
+    pgm_max_iter = _per_app(int_at_least(1))(pgm_max_iter, "pgm_max_iter")
     if generators and all(isinstance(g, (list, tuple)) for g in generators):
         per_app = _per_app(check_names)(generators, "generators")
     else:
@@ -169,7 +169,7 @@ def build_grid(
                 "alpha": float(alpha),
                 "epsilon": float(epsilon),
                 "delta": float(delta),
-                "pgm_iters": int(pgm_iters[a.key - 1]),
+                "pgm_max_iter": int(pgm_max_iter[a.key - 1]),
                 "basis_seed": int(basis_seed),
             }
         )
@@ -188,7 +188,7 @@ def audit_cell(params: dict, rngs: list[np.random.Generator]) -> pd.DataFrame:
     """``len(rngs)`` independent audits of one (application, generator) cell.
 
     Each replicate runs :func:`synthtrust.audit.audit` (``n_jobs=1``: the outer
-    :func:`~synthtrust.experiment.run_grid` parallelises across cells) with a seed drawn from
+    :func:`~synthtrust.run.experiment.run_grid` parallelises across cells) with a seed drawn from
     its generator: the support of D* (App. 3), the trainings and the samples differ between
     replicates; App. 3's candidate bins are fixed by ``basis_seed``.
 
@@ -227,7 +227,7 @@ def audit_cell(params: dict, rngs: list[np.random.Generator]) -> pd.DataFrame:
         0,
         epsilon=params.get("epsilon", 1000.0),
         delta=params.get("delta", 1e-5),
-        pgm_iters=params.get("pgm_iters"),
+        pgm_max_iter=params.get("pgm_max_iter"),
     )
     rows = []
     for rng in rngs:
@@ -365,7 +365,7 @@ def run_audit_study(
     **grid,
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Table 4 and the DP audits: ``n_reps`` audits of every (application, generator) cell of
-    :func:`build_grid`, run by :func:`~synthtrust.experiment.run_grid` (``houssiau2022`` §4.4).
+    :func:`build_grid`, run by :func:`~synthtrust.run.experiment.run_grid` (``houssiau2022`` §4.4).
 
     The slowest cells (most records in D⁺) are submitted first; the audits are returned sorted
     by application, generator (in the order of :data:`GENERATORS`) and replicate.
@@ -378,11 +378,11 @@ def run_audit_study(
         Root seed of the grid (a cell's seeds also hash its parameters), and App. 3's
         ``basis_seed``.
     n_jobs, dask, cache_dir
-        Passed to :func:`~synthtrust.experiment.run_grid`.
+        Passed to :func:`~synthtrust.run.experiment.run_grid`.
     **grid
         The keyword arguments of :func:`build_grid` except ``basis_seed``: ``applications``,
         ``generators``, ``copies``, ``support``, ``n_candidates``, ``k_select``, ``k_audit``,
-        ``alpha``, ``epsilon``, ``delta``, ``pgm_iters``, ``beyond_generators``,
+        ``alpha``, ``epsilon``, ``delta``, ``pgm_max_iter``, ``beyond_generators``,
         ``beyond_applications``.
 
     Returns
@@ -397,7 +397,7 @@ def run_audit_study(
     ------
     ValueError, TypeError
         A bad grid parameter (:func:`build_grid`) or ``n_reps``
-        (:func:`~synthtrust.experiment.run_grid`).
+        (:func:`~synthtrust.run.experiment.run_grid`).
     """
     cells = build_grid(**grid, basis_seed=seed)
     cells.sort(key=lambda c: -c["copies"] * (2 if c["app"] == 2 else 1))  # slow cells first

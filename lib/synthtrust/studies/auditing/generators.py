@@ -42,7 +42,7 @@ def make_generator(
     *,
     epsilon: float = 1000.0,
     delta: float = 1e-5,
-    pgm_iters: int | None = None,
+    pgm_max_iter: int | None = None,
 ):
     """An unfitted generator ``name`` for application ``app`` (``houssiau2022`` §4.4).
 
@@ -51,7 +51,7 @@ def make_generator(
       plus the application's cheat clique (App. 1 the 3-way, App. 2 the 4-way marginal, App. 3
       (Marital Status, Occupation, Hours worked per week)).
     * ``pgm_honest`` / ``pgm_dishonest``: noise-free Private-PGM
-      (:class:`~synthtrust.synthesizers.PGMMarginals`) on the same marginals, ``pgm_iters``
+      (:class:`~synthtrust.synthesizers.PGMMarginals`) on the same marginals, ``pgm_max_iter``
       steps (default the application's: 1000, or 200 in App. 3). The paper labels these
       "MST"; its code runs Private-PGM with no selection step and σ = 0.001.
     * ``cart``: :class:`~synthtrust.synthesizers.SequentialCART` (``min_samples_leaf=5``, as
@@ -77,7 +77,7 @@ def make_generator(
         The generator's seed (:func:`~synthtrust.audit.audit` re-seeds every training).
     epsilon, delta : float
         Privacy parameters of the DP generators (the paper's utility runs: ε = 1000, δ = 1e-5).
-    pgm_iters : int, optional
+    pgm_max_iter : int, optional
 
     Returns
     -------
@@ -99,7 +99,7 @@ def make_generator(
         cls = syn.IPF if name.startswith("ipf_") else syn.PGMMarginals
         params = {"domain": sizes, "random_state": random_state}
         if cls is syn.PGMMarginals:
-            params["max_iter"] = int(pgm_iters or a.pgm_iters)
+            params["max_iter"] = int(pgm_max_iter or a.pgm_max_iter)
         build = cls.honest if name.endswith("_honest") else cls.dishonest
         return build(marginals, tuple(a.cheat), **params)
     if name == "cart":

@@ -17,7 +17,7 @@ import pandas as pd
 
 from synthtrust._validation import check_int_at_least, check_real_range
 from synthtrust.audit.two_step import audit
-from synthtrust.experiment import run_grid
+from synthtrust.run.experiment import run_grid
 from synthtrust.studies.auditing.applications import application, basis, card
 from synthtrust.studies.auditing.generators import make_generator
 
@@ -128,7 +128,7 @@ def power_curve(results: pd.DataFrame, confidence: float = 0.95) -> pd.DataFrame
     ------
     ValueError
         ``results`` lacks ``leak``, ``k`` or ``rejected`` (the columns of :func:`power_cell`
-        after :func:`~synthtrust.experiment.run_grid`).
+        after :func:`~synthtrust.run.experiment.run_grid`).
     """
     from synthtrust.audit.power import rejection_rate
 
@@ -168,7 +168,7 @@ def run_power_study(
     cache_dir=None,
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
     """The power curve: ``audits`` independent audits of IPF's leak mixture in Application 1
-    for every (leak, K) of :func:`power_grid`, run by :func:`~synthtrust.experiment.run_grid`,
+    for every (leak, K) of :func:`power_grid`, run by :func:`~synthtrust.run.experiment.run_grid`,
     and their rejection rates (:func:`power_curve`).
 
     Parameters
@@ -186,7 +186,7 @@ def run_power_study(
     seed : int
         Root seed of the grid.
     n_jobs, dask, cache_dir
-        Passed to :func:`~synthtrust.experiment.run_grid` (tasks of ``audits // 4`` audits).
+        Passed to :func:`~synthtrust.run.experiment.run_grid` (tasks of ``audits // 4`` audits).
 
     Returns
     -------

@@ -195,7 +195,7 @@ def verdict_rows(results: pd.DataFrame, *, random_state=None) -> list[dict]:
     ----------
     results : pandas.DataFrame
         The audits: :func:`~synthtrust.studies.auditing.audits.audit_cell` rows after
-        :func:`~synthtrust.experiment.run_grid` (columns ``app``, ``generator``, ``rep``,
+        :func:`~synthtrust.run.experiment.run_grid` (columns ``app``, ``generator``, ``rep``,
         ``rejected``, ``log10_p``; ``alpha`` if present is quoted).
     random_state : int, numpy.random.Generator or None
         Seed of the paired bootstrap (a fixed int gives the same table on a rerun).

@@ -14,7 +14,7 @@
   positive control;
 - :data:`REPLAYED`: the releases :func:`replay_table` knows.
 
-Both tables run their cells through :func:`~synthtrust.experiment.run_grid` (``n_jobs``,
+Both tables run their cells through :func:`~synthtrust.run.experiment.run_grid` (``n_jobs``,
 ``dask``, ``cache_dir``: a rerun reads finished cells from the cache). The verdict rows of both
 are built by :func:`synthtrust.studies.dp_auditing.audits.verdict_rows`. ε are in nats.
 """
@@ -32,10 +32,10 @@ from synthtrust._jax import import_mbi
 from synthtrust._optional import import_if_installed
 from synthtrust.dp_audit import worst_case
 from synthtrust.dp_audit.planted import SensitivityIgnored
-from synthtrust.experiment import run_grid
 from synthtrust.hypothesis import dp_mannwhitneyu
 from synthtrust.privacy.replay import compare_replays, record_mechanisms
 from synthtrust.protocols.release import dp_confusion_matrix
+from synthtrust.run.experiment import run_grid
 from synthtrust.studies.dp_auditing.audits import GENERATORS, REPLAY_CONTROL
 from synthtrust.synthesizers.gan import REFERENCE_SETTINGS
 
@@ -105,7 +105,7 @@ REPLAYED = {
 # GS-WGAN's nominal ε
 # --------------------------------------------------------------------------------------------
 def nominal_cell(params: dict, rngs: list) -> pd.DataFrame:
-    """One nominal ε of :func:`gswgan_nominal_table` (a :func:`~synthtrust.experiment.run_grid`
+    """One nominal ε of :func:`gswgan_nominal_table` (a :func:`~synthtrust.run.experiment.run_grid`
     task; deterministic, ``rngs`` unused but for their number).
 
     ``params``: ``n`` (records of the original), ``nominal_epsilon``, ``gan`` (GSWGAN
@@ -157,7 +157,7 @@ def gswgan_nominal_table(
         GSWGAN parameters over :data:`synthtrust.synthesizers.gan.REFERENCE_SETTINGS`
         (B = 32, σ = 1.07, δ = 1e-5, subsets of 40).
     n_jobs, dask, cache_dir, progress
-        As :func:`synthtrust.experiment.run_grid` (one task a nominal ε).
+        As :func:`synthtrust.run.experiment.run_grid` (one task a nominal ε).
 
     Returns
     -------
@@ -174,7 +174,7 @@ def gswgan_nominal_table(
     ------
     TypeError, ValueError
         As :meth:`synthtrust.synthesizers.GSWGAN.accounting_table` and
-        :func:`~synthtrust.experiment.run_grid`.
+        :func:`~synthtrust.run.experiment.run_grid`.
 
     Notes
     -----
@@ -268,7 +268,7 @@ def release(name: str, epsilon: float, world: int, seed: int) -> None:
 
 
 def replay_cell(params: dict, rngs: list) -> pd.DataFrame:
-    """The replay of one release (a :func:`~synthtrust.experiment.run_grid` task): the release
+    """The replay of one release (a :func:`~synthtrust.run.experiment.run_grid` task): the release
     on D recorded, then on D′ recorded with D's calls replayed (frozen outputs), both with
     ``random_state = params["seed"]``, and the two records compared.
 
@@ -357,7 +357,7 @@ def replay_table(
     seed : int ≥ 0
         The ``random_state`` of both runs of every release.
     n_jobs, dask, cache_dir, progress
-        As :func:`synthtrust.experiment.run_grid` (one task a release; the two runs of a
+        As :func:`synthtrust.run.experiment.run_grid` (one task a release; the two runs of a
         release are in one task, since the records are kept in the process that fits).
 
     Returns
@@ -376,7 +376,7 @@ def replay_table(
     KeyError
         A name not in :data:`REPLAYED`.
     TypeError, ValueError
-        As :func:`synthtrust.experiment.run_grid`.
+        As :func:`synthtrust.run.experiment.run_grid`.
 
     Notes
     -----

@@ -29,7 +29,7 @@ import pandas as pd
 
 from synthtrust import datasets, protocols, verdicts
 from synthtrust.domain import Categorical, dataset_domain
-from synthtrust.experiment import replicate_index
+from synthtrust.run.experiment import replicate_index
 
 __all__ = [
     "DATASETS",
@@ -567,7 +567,7 @@ def adult_cell(params: dict, rngs: list[np.random.Generator]) -> pd.DataFrame:
     synthetic data (as many records); one row per replicate generator in ``rngs``.
 
     Returns a DataFrame with columns ``tvd_2way`` (:func:`two_way_tvd`) and ``fit_sample_s``
-    (wall seconds for fit + sample); :func:`~synthtrust.experiment.run_grid` adds the parameters.
+    (wall seconds for fit + sample); :func:`~synthtrust.run.experiment.run_grid` adds the parameters.
     """
     import time
 

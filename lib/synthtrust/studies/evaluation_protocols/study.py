@@ -4,7 +4,7 @@ grid (:func:`run_protocol_study`) and the generators' 2-way TVD on adult
 
 Each function builds its grid from the chapter's parameters (the keys of
 ``chapters/params/evaluation_protocols/*.yaml``), runs it with
-:func:`synthtrust.experiment.run_grid` (parallel, cached, seeded by cell) and returns its tables;
+:func:`synthtrust.run.experiment.run_grid` (parallel, cached, seeded by cell) and returns its tables;
 writing them and gluing the numbers is the chapter's. The grid cells keep the parameter names
 and values the chapter has always used, so a cell's seeds (``experiment.cell_key``) and every
 number stay as they were.
@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from synthtrust.experiment import run_grid
+from synthtrust.run.experiment import run_grid
 
 from .benchmark import adult_cell, build_grid, repetition_cell, repetition_groups, summarize
 
@@ -100,7 +100,7 @@ def run_protocol_study(
         and ``baselines`` (keys of :data:`~.benchmark.GENERATORS`), ``classifiers`` (names of
         :data:`synthtrust.protocols.CLASSIFIERS`). Other keys are ignored.
     n_jobs, dask, cache_dir, progress
-        Passed on to :func:`synthtrust.experiment.run_grid` (they change the speed, never a
+        Passed on to :func:`synthtrust.run.experiment.run_grid` (they change the speed, never a
         number).
 
     Returns
@@ -164,7 +164,7 @@ def run_adult_study(
         The chapter's parameters :data:`ADULT_PARAMETERS`: ``seed`` (int ≥ 0) and
         ``adult_generators`` (keys of :data:`~.benchmark.GENERATORS`; empty for none).
     n_jobs, dask, cache_dir, progress
-        Passed on to :func:`synthtrust.experiment.run_grid`.
+        Passed on to :func:`synthtrust.run.experiment.run_grid`.
 
     Returns
     -------

@@ -24,8 +24,8 @@ import pandas as pd
 
 from synthtrust._jax import import_mbi
 from synthtrust._optional import import_if_installed
-from synthtrust.experiment import replicate_index
 from synthtrust.importance import association_matrix, random_permutation_rbo
+from synthtrust.run.experiment import replicate_index
 from synthtrust.studies.feature_importance.data import (
     DATASETS,
     engineer_features,
@@ -180,7 +180,7 @@ def importance_cell(params: dict, rngs: list[np.random.Generator]) -> pd.DataFra
     synthetic table),
     ``auc_synthetic``, ``auc_cross`` (on the real test split) and ``importance``
     (:func:`scores_to_json` of the synthetic model's scores);
-    :func:`~synthtrust.experiment.run_grid` adds the cell's parameters (``level`` among them).
+    :func:`~synthtrust.run.experiment.run_grid` adds the cell's parameters (``level`` among them).
     """
     out = []
     for i, rng in enumerate(rngs):
@@ -275,10 +275,10 @@ def similarity(synthetic: pd.DataFrame, real: pd.DataFrame) -> pd.DataFrame:
     Parameters
     ----------
     synthetic : DataFrame
-        :func:`~synthtrust.experiment.run_grid` over :func:`importance_cell` (with the cells'
+        :func:`~synthtrust.run.experiment.run_grid` over :func:`importance_cell` (with the cells'
         ``dataset``, ``level`` and ``rbo_p`` columns).
     real : DataFrame
-        :func:`~synthtrust.experiment.run_grid` over :func:`real_cell` for the same datasets,
+        :func:`~synthtrust.run.experiment.run_grid` over :func:`real_cell` for the same datasets,
         seed and replicates (``dataset``, ``rep``, ``method``, ``auc_real``, ``importance``,
         ``association``).
 

@@ -1,7 +1,7 @@
 """The chapter's study behind one call: :func:`run_importance_study` builds the grid of
 (dataset, generator, level) cells from the chapter's parameters (the keys of
 ``chapters/params/feature_importance/*.yaml``), runs the real and the synthetic side of every
-replicate with :func:`synthtrust.experiment.run_grid` (parallel, cached, seeded by cell),
+replicate with :func:`synthtrust.run.experiment.run_grid` (parallel, cached, seeded by cell),
 compares them and returns the tables; writing them and gluing the numbers is the chapter's.
 
 The grid cells keep the parameter names and values the chapter has always used, so a cell's
@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from synthtrust.experiment import run_grid
+from synthtrust.run.experiment import run_grid
 from synthtrust.studies.feature_importance.grid import (
     build_grid,
     importance_cell,
@@ -190,7 +190,7 @@ def run_importance_study(
         generators (``delta``: δ of MST and AIM, add/remove-one), subsample fractions in
         (0, 1], the importance ``methods`` and the model's settings). Other keys are ignored.
     n_jobs, dask, cache_dir, progress
-        Passed on to :func:`synthtrust.experiment.run_grid` (they change the speed, never a
+        Passed on to :func:`synthtrust.run.experiment.run_grid` (they change the speed, never a
         number).
 
     Returns

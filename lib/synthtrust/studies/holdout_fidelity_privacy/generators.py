@@ -35,7 +35,7 @@ import pandas as pd
 
 from synthtrust import datasets
 from synthtrust._validation import check_random_state
-from synthtrust.experiment import run_grid
+from synthtrust.run.experiment import run_grid
 from synthtrust.studies.holdout_fidelity_privacy.scores import (
     DATASETS,
     generator_comparison,
@@ -348,7 +348,7 @@ def run_generator_study(
     """The paper's generator comparison (Figures 7 and 8 of Platzer & Reutterer 2021
     [``platzer2021``]) with this package's generators: each of ``generators`` trained on each
     dataset's training half, one :func:`score_cell` task each, run by
-    :func:`~synthtrust.experiment.run_grid` (in parallel, cached), then set beside the
+    :func:`~synthtrust.run.experiment.run_grid` (in parallel, cached), then set beside the
     paper's rows.
 
     Parameters
@@ -363,7 +363,7 @@ def run_generator_study(
         :func:`~synthtrust.studies.holdout_fidelity_privacy.scores.run_score_study`), the
         reference of the comparison.
     n_jobs, dask, cache_dir
-        As :func:`~synthtrust.experiment.run_grid`; they change the speed, never the numbers.
+        As :func:`~synthtrust.run.experiment.run_grid`; they change the speed, never the numbers.
 
     Returns
     -------

@@ -27,7 +27,7 @@ import numpy as np
 import pandas as pd
 
 from synthtrust import datasets, verdicts
-from synthtrust.experiment import run_grid
+from synthtrust.run.experiment import run_grid
 from synthtrust.studies.holdout_fidelity_privacy.published import (
     DATASETS,
     PAPER,
@@ -204,7 +204,7 @@ def run_score_study(
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
     """The paper's rows (Figures 7 and 8 of Platzer & Reutterer 2021 [``platzer2021``]): the
     holdout, every Flip rate and (with ``published``) every published file of each dataset,
-    one :func:`score_cell` task each, run by :func:`~synthtrust.experiment.run_grid` (in
+    one :func:`score_cell` task each, run by :func:`~synthtrust.run.experiment.run_grid` (in
     parallel, cached), and the scores beside the paper's numbers.
 
     Parameters
@@ -214,7 +214,7 @@ def run_score_study(
         probabilities p), ``flip_rows`` (records of a Flip table; 0: the training half's) and
         ``published`` (bool).
     n_jobs, dask, cache_dir
-        As :func:`~synthtrust.experiment.run_grid`; they change the speed, never the numbers.
+        As :func:`~synthtrust.run.experiment.run_grid`; they change the speed, never the numbers.
 
     Returns
     -------
@@ -478,7 +478,7 @@ def dp_score_cell(params: dict, rngs: list[np.random.Generator]) -> pd.DataFrame
 def run_dp_study(params, *, n_jobs: int | None = None, dask=None, cache_dir=None) -> pd.DataFrame:
     """The DP synthesizers on the paper's yardstick (beyond the paper): the holdout of
     :func:`dp_table` and each of ``dp_methods`` at each of ``dp_epsilon``, one
-    :func:`dp_score_cell` task each, run by :func:`~synthtrust.experiment.run_grid` (in
+    :func:`dp_score_cell` task each, run by :func:`~synthtrust.run.experiment.run_grid` (in
     parallel, cached).
 
     Parameters
@@ -487,7 +487,7 @@ def run_dp_study(params, *, n_jobs: int | None = None, dask=None, cache_dir=None
         The chapter's preset values; reads ``seed``, ``dp_methods`` (of :func:`dp_synthetic`)
         and ``dp_epsilon`` (ε > 0 of each run, on the training half of adult).
     n_jobs, dask, cache_dir
-        As :func:`~synthtrust.experiment.run_grid`; they change the speed, never the numbers.
+        As :func:`~synthtrust.run.experiment.run_grid`; they change the speed, never the numbers.
 
     Returns
     -------

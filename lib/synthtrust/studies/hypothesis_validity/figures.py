@@ -5,7 +5,7 @@ The study modules compute (:mod:`~synthtrust.studies.hypothesis_validity.simulat
 :mod:`~synthtrust.studies.hypothesis_validity.gan`, :mod:`~synthtrust.studies.hypothesis_validity.multivariate`);
 this module only selects and formats, so that the chapter's cells stay a few lines each. Each
 ``*_facts`` function returns ``{glue name: text}``, the values the chapter's prose quotes
-(rates in per cent by :func:`synthtrust.charts.percent`).
+(rates in per cent by :func:`synthtrust.presentation.charts.percent`).
 
 Source: Montoya Perez et al. (2024) [``montoyaperez2024``], §5 (Figures 4–10, Tables S1–S2).
 """
@@ -15,7 +15,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from synthtrust import charts, hypothesis
+from synthtrust import hypothesis
+from synthtrust.presentation import charts
 from synthtrust.studies.hypothesis_validity import gan as hg
 from synthtrust.studies.hypothesis_validity import multivariate as hm
 from synthtrust.studies.hypothesis_validity import simulation as hv

@@ -6,7 +6,7 @@ the run's error-rate tables into :func:`synthtrust.verdicts.finding` rows
 (:mod:`synthtrust.verdicts`). A claim about several cells of the grid ("at every size and ε")
 is decided by its :func:`decisive` cell, named in the row's note with the number of cells the
 claim covers. Rates of different grid cells come from independent seeds
-(:func:`synthtrust.experiment.replicate_rngs`), so comparisons between cells use
+(:func:`synthtrust.run.experiment.replicate_rngs`), so comparisons between cells use
 :func:`rate_difference` (Bonferroni-combined Clopper–Pearson intervals), never a paired
 interval; the GAN rows pair the checkpoints of one generator
 (:func:`synthtrust.studies.hypothesis_validity.gan.verdict_rows`).

@@ -52,7 +52,7 @@ import pandas as pd
 
 from synthtrust import verdicts
 from synthtrust._optional import import_optional
-from synthtrust.experiment import replicate_index, run_grid
+from synthtrust.run.experiment import replicate_index, run_grid
 from synthtrust.studies.hypothesis_validity import simulation as hv
 from synthtrust.studies.hypothesis_validity.findings import (
     cell_counts,
@@ -174,7 +174,7 @@ def gan_cell(params: dict, rngs: list[np.random.Generator]) -> pd.DataFrame:
         (e.g. ``{"pretrain_iterations": 10}`` for a quick run); optional ``bins``,
         ``variable``, ``group`` (:func:`~synthtrust.studies.hypothesis_validity.simulation.cell_data`).
     rngs : list of numpy.random.Generator
-        One per generator (:func:`synthtrust.experiment.run_grid` provides them); each draws
+        One per generator (:func:`synthtrust.run.experiment.run_grid` provides them); each draws
         the original dataset, then trains and samples.
 
     Returns
@@ -304,7 +304,7 @@ def run_gan_study(
     [``montoyaperez2024``]; GS-WGAN, Chen et al. 2020 [``chen2020``]): one :func:`gan_cell`
     task per generator and scenario (Gaussian non-signal and signal on ``gaussian_bins``,
     cardio on ``cardio_bins``), ``gan_generators`` of them per scenario, run by
-    :func:`~synthtrust.experiment.run_grid` (in parallel, cached), and their error rates.
+    :func:`~synthtrust.run.experiment.run_grid` (in parallel, cached), and their error rates.
 
     Parameters
     ----------
@@ -315,7 +315,7 @@ def run_gan_study(
         iterations of the critics, ``gan_generators`` trainings per scenario, ``seed``,
         ``alpha`` and the data options).
     n_jobs, dask, cache_dir
-        As :func:`~synthtrust.experiment.run_grid`; they change the speed, never the numbers.
+        As :func:`~synthtrust.run.experiment.run_grid`; they change the speed, never the numbers.
 
     Returns
     -------
@@ -435,7 +435,7 @@ def _tvd(real: np.ndarray, other: np.ndarray) -> float:
 
 
 def control_cell(params: dict, rngs: list[np.random.Generator]) -> pd.DataFrame:
-    """One run of :func:`control_table` (a :func:`~synthtrust.experiment.run_grid` task).
+    """One run of :func:`control_table` (a :func:`~synthtrust.run.experiment.run_grid` task).
 
     ``params``: ``run`` (one of :data:`CONTROLS`), ``n``, ``epsilons``, ``rows``, ``seed`` and
     optional ``gan`` (GSWGAN parameters over :data:`GAN_DEFAULTS`). The original table and the
@@ -489,7 +489,7 @@ def control_table(
     with the value as one number, an untrained generator can already put its records near the
     middle of the public value range). For each, the 2-way TVD ½ Σ |p − q| over the 2 × 100
     group × bin cells between the original and ``rows`` synthetic records. The fits are
-    :func:`control_cell` tasks of :func:`~synthtrust.experiment.run_grid` (parallel, cached,
+    :func:`control_cell` tasks of :func:`~synthtrust.run.experiment.run_grid` (parallel, cached,
     on Dask if asked); each runs on one thread, so the results do not depend on ``n_jobs``.
 
     Parameters
@@ -505,7 +505,7 @@ def control_table(
     random_state : int
         Seed of the original table and of every fit.
     n_jobs, dask, cache_dir
-        As :func:`~synthtrust.experiment.run_grid`.
+        As :func:`~synthtrust.run.experiment.run_grid`.
 
     Returns
     -------

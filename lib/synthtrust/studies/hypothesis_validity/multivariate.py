@@ -79,7 +79,7 @@ import pandas as pd
 
 from synthtrust import datasets, hypothesis, verdicts
 from synthtrust._jax import import_mbi
-from synthtrust.experiment import replicate_index, run_grid
+from synthtrust.run.experiment import replicate_index, run_grid
 from synthtrust.studies.hypothesis_validity import simulation as hv
 from synthtrust.studies.hypothesis_validity.findings import (
     VALID_TYPE1,
@@ -379,7 +379,7 @@ def _tests_from_raw(samples: list[pd.DataFrame]) -> dict[str, tuple[np.ndarray, 
 # grid cell, grid, summary
 # --------------------------------------------------------------------------------------------
 def multivariate_cell(params: dict, rngs: list[np.random.Generator]) -> pd.DataFrame:
-    """One grid cell for :func:`synthtrust.experiment.run_grid`, for ``len(rngs)`` replicates.
+    """One grid cell for :func:`synthtrust.run.experiment.run_grid`, for ``len(rngs)`` replicates.
 
     Parameters
     ----------
@@ -445,7 +445,7 @@ def build_multivariate_grid(
     "real" runs once per (data, n) with ``epsilon = None``; every synthesizer for each
     (data, n, ε) with ``m = n``. ``pgm_max_iter`` (None: the synthesizer's default) goes to the
     Private-PGM cells only, as the cell key ``iters`` (kept: a cell's seed hashes its keys,
-    :func:`~synthtrust.experiment.cell_key`). Every cell carries ``copula_seed`` (so cached
+    :func:`~synthtrust.run.experiment.cell_key`). Every cell carries ``copula_seed`` (so cached
     results follow it).
     The paper: ``methods = ["real", "private_pgm", "mwem"]``, ``sizes = [50, 100, 500, 1000,
     20000]``, ``epsilon = [0.01, 0.1, 1, 5, 10]``.
@@ -503,7 +503,7 @@ def run_multivariate_study(
     """The multivariate study of the chapter (Figures 9 and 10 of Montoya Perez et al. 2024
     [``montoyaperez2024``], on a copula of the cardio data): every cell of
     :func:`build_multivariate_grid` run for ``multivariate_n_reps`` seeded replicates of
-    :func:`multivariate_cell` by :func:`~synthtrust.experiment.run_grid` (in parallel,
+    :func:`multivariate_cell` by :func:`~synthtrust.run.experiment.run_grid` (in parallel,
     cached), and the cells' error rates (:func:`error_rates`).
 
     Parameters
@@ -511,7 +511,7 @@ def run_multivariate_study(
     params : mapping
         The chapter's preset values; the keys of :data:`STUDY_KEYS` are read.
     n_jobs, dask, cache_dir
-        As :func:`~synthtrust.experiment.run_grid`; they change the speed, never the numbers.
+        As :func:`~synthtrust.run.experiment.run_grid`; they change the speed, never the numbers.
 
     Returns
     -------

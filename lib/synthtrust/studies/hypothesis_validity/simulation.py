@@ -11,7 +11,7 @@ Everything here is vectorised across replicates: an original dataset becomes a p
 matrix of shape ``(reps, 2, n_bins)`` (group × value bin), synthesizers map count matrices to
 synthetic count matrices, and the tests are computed exactly from counts
 (:mod:`synthtrust.hypothesis`). Each replicate has its own random generator (from
-:func:`synthtrust.experiment.run_grid`), so results do not depend on chunking or ``n_jobs``.
+:func:`synthtrust.run.experiment.run_grid`), so results do not depend on chunking or ``n_jobs``.
 
 Source: Montoya Perez et al. (2024), §4 (datasets, synthesizers, setup; Table 1) and
 supplement A.1 (Algorithm 1) and A.2 (failed synthetic datasets).
@@ -29,7 +29,7 @@ import pandas as pd
 from synthtrust import datasets, hypothesis
 from synthtrust._jax import import_mbi
 from synthtrust.binomial import clopper_pearson
-from synthtrust.experiment import replicate_index, run_grid
+from synthtrust.run.experiment import replicate_index, run_grid
 from synthtrust.synthesizers import (
     mwem_counts,
     perturbed_histogram,
@@ -377,7 +377,7 @@ def simulate_cell(params: dict, rngs: list[np.random.Generator]) -> pd.DataFrame
         default the paper's bins of ``data``) and, for cardio, ``variable`` and ``group``
         (:func:`cardio_pool`; default BMI by disease status).
     rngs : list of numpy.random.Generator
-        One per replicate (:func:`synthtrust.experiment.run_grid` provides them).
+        One per replicate (:func:`synthtrust.run.experiment.run_grid` provides them).
 
     Returns
     -------
@@ -453,7 +453,7 @@ def build_grid(
     every other method runs for each (n, ε) with ``m = n``. ``pgm_max_iter`` (Private-PGM's
     mirror-descent steps; None: the synthesizer's default) is added to Private-PGM cells only,
     as the cell key ``iters`` (kept: a cell's seed hashes its keys,
-    :func:`~synthtrust.experiment.cell_key`).
+    :func:`~synthtrust.run.experiment.cell_key`).
     ``bins`` (first cut, last cut, width, split; None: the paper's bins of each data), and for
     cardio ``variable`` and ``group``, are added to the cells only where they differ from the
     paper's, so the paper's cells keep their cache keys.
@@ -547,7 +547,7 @@ def run_error_rate_study(
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
     """The two-column study of the chapter (Table 1 of Montoya Perez et al. 2024
     [``montoyaperez2024``]): every cell of :func:`build_grid` run for ``n_reps`` seeded
-    replicates of :func:`simulate_cell` by :func:`~synthtrust.experiment.run_grid` (in
+    replicates of :func:`simulate_cell` by :func:`~synthtrust.run.experiment.run_grid` (in
     parallel, cached), and the cells' Type I / Type II error rates.
 
     Parameters
@@ -561,7 +561,7 @@ def run_error_rate_study(
         cardio data run alone, on ``cardio_sizes`` with ``cardio_bins``, ``cardio_variable``
         and ``cardio_group``.
     n_jobs, dask, cache_dir
-        As :func:`~synthtrust.experiment.run_grid`; they change the speed, never the numbers.
+        As :func:`~synthtrust.run.experiment.run_grid`; they change the speed, never the numbers.
 
     Returns
     -------

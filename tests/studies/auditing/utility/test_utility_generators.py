@@ -25,7 +25,7 @@ def test_make_utility_generator_and_grid():
         U.make_utility_generator("real")
     cells = U.build_utility_grid(generators=["ipf", "cart"], n_rows=2000)
     assert [c["generator"] for c in cells] == ["real", "ipf", "cart"]
-    assert cells[0]["epsilon"] == 1000.0 and cells[0]["pgm_iters"] == [1000, 1000, 200]
+    assert cells[0]["epsilon"] == 1000.0 and cells[0]["pgm_max_iter"] == [1000, 1000, 200]
     with pytest.raises(ValueError, match="'gan'"):
         U.build_utility_grid(generators=["gan"])
 

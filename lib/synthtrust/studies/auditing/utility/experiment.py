@@ -64,7 +64,7 @@ Where this departs from the paper, and why
   aggregation, no privacy accountant. The project's :class:`~synthtrust.synthesizers.PATEGAN`
   is Jordon et al. 2019 [``jordon2019``]'s algorithm: independent teachers on disjoint shards,
   a noisy vote whose λ is chosen so that the labels carry information, a moments accountant,
-  an unconditional generator; capped here at ``pate_max_iterations`` generator iterations
+  an unconditional generator; capped here at ``pate_max_iter`` generator iterations
   (default 300). :class:`~synthtrust.synthesizers.PATECTGAN` (Rosenblatt et al. 2020
   [``rosenblatt2020``]) is the same algorithm with CTGAN's conditional vectors, shown beside it
   (not in the paper).
@@ -93,7 +93,7 @@ Where this departs from the paper, and why
   orders of six features is exactly 9019/12960 ≈ 0.6959 (:func:`expected_jaro_random_permutation`),
   which the paper rounds to 0.70.
 * The reference's IPF ran unseeded (``np.random.random(seed)``); here every draw is seeded from
-  :func:`synthtrust.experiment.run_grid`'s replicate generator.
+  :func:`synthtrust.run.experiment.run_grid`'s replicate generator.
 
 This module runs the study (:func:`build_utility_grid`, :func:`utility_cell`) and re-exports
 its parts, one concept per module: the Jaro similarity (``auditing_jaro``), the census split
@@ -111,7 +111,7 @@ from functools import lru_cache
 import numpy as np
 import pandas as pd
 
-from synthtrust.experiment import run_grid
+from synthtrust.run.experiment import run_grid
 from synthtrust.studies.auditing.applications import application
 from synthtrust.studies.auditing.utility.census import CensusSplit, census_split
 from synthtrust.studies.auditing.utility.findings import (
@@ -229,8 +229,8 @@ def build_utility_grid(
     epsilon: float = 1000.0,
     delta: float = 1e-5,
     ipf_tol: float = 1e-3,
-    pgm_iters=(1000, 1000, 200),
-    pate_max_iterations: int = 300,
+    pgm_max_iter=(1000, 1000, 200),
+    pate_max_iter: int = 300,
     n_estimators: int = 100,
     real_test_importance: bool = False,
     include_real: bool = True,
@@ -245,7 +245,7 @@ def build_utility_grid(
         The census sample (:func:`census_split`).
     epsilon, delta
         The DP generators' budget (the paper: 1000 and 1e-5).
-    ipf_tol, pgm_iters, pate_max_iterations
+    ipf_tol, pgm_max_iter, pate_max_iter
         IPF's L1 tolerance (counts), the noise-free PGM's steps per application (App. 1, 2, 3),
         PATE-GAN's and PATE-CTGAN's cap on generator iterations.
     n_estimators : int
@@ -261,12 +261,12 @@ def build_utility_grid(
     -------
     list of dict
         Keys ``generator``, ``dataset``, ``n_rows``, ``epsilon``, ``delta``, ``ipf_tol``,
-        ``pgm_iters``, ``pate_max_iterations``, ``n_estimators``, ``real_test_importance``.
+        ``pgm_max_iter``, ``pate_max_iter``, ``n_estimators``, ``real_test_importance``.
 
     Raises
     ------
     ValueError
-        An unknown generator; ``pgm_iters`` not 3 values.
+        An unknown generator; ``pgm_max_iter`` not 3 values.
     """
     gens = list(generators)
     unknown = [g for g in gens if g not in UTILITY_GENERATORS]
@@ -275,9 +275,9 @@ def build_utility_grid(
             f"unknown generator(s) {unknown}; expected keys of UTILITY_GENERATORS: "
             f"{', '.join(UTILITY_GENERATORS)}"
         )
-    pgm_iters = list(pgm_iters)
-    if len(pgm_iters) != 3:
-        raise ValueError(f"pgm_iters must hold 3 values (App. 1, 2, 3), got {pgm_iters!r}")
+    pgm_max_iter = list(pgm_max_iter)
+    if len(pgm_max_iter) != 3:
+        raise ValueError(f"pgm_max_iter must hold 3 values (App. 1, 2, 3), got {pgm_max_iter!r}")
     if include_real and "real" not in gens:
         gens = ["real", *gens]
     census_split(dataset, n_rows)  # validates dataset and n_rows early
@@ -289,8 +289,8 @@ def build_utility_grid(
             "epsilon": float(epsilon),
             "delta": float(delta),
             "ipf_tol": float(ipf_tol),
-            "pgm_iters": [int(i) for i in pgm_iters],
-            "pate_max_iterations": int(pate_max_iterations),
+            "pgm_max_iter": [int(i) for i in pgm_max_iter],
+            "pate_max_iter": int(pate_max_iter),
             "n_estimators": int(n_estimators),
             "real_test_importance": bool(real_test_importance),
         }
@@ -347,12 +347,12 @@ def utility_cell(params: dict, rngs: list[np.random.Generator]) -> pd.DataFrame:
     real = _real_reference(dataset, None if n_rows is None else int(n_rows), n_estimators)
     real_order = real["app3"]["order"]
     n_out = len(split.full)
-    pgm_iters = list(params.get("pgm_iters") or (1000, 1000, 200))
+    pgm_max_iter = list(params.get("pgm_max_iter") or (1000, 1000, 200))
     opts = {
         "epsilon": float(params.get("epsilon", 1000.0)),
         "delta": float(params.get("delta", 1e-5)),
         "ipf_tol": float(params.get("ipf_tol", 1e-3)),
-        "pate_max_iterations": int(params.get("pate_max_iterations", 300)),
+        "pate_max_iter": int(params.get("pate_max_iter", 300)),
     }
     rows = []
     for rng in rngs:
@@ -365,7 +365,7 @@ def utility_cell(params: dict, rngs: list[np.random.Generator]) -> pd.DataFrame:
             for app in (1, 2, 3):
                 a = application(app)
                 gen = make_utility_generator(
-                    name, app, int(seeds[app - 1]), pgm_iters=pgm_iters[app - 1], **opts
+                    name, app, int(seeds[app - 1]), pgm_max_iter=pgm_max_iter[app - 1], **opts
                 )
                 data = split.full if app == 1 else split.train
                 synth[app] = gen.fit(data[list(a.columns)]).sample(n_out)
@@ -421,7 +421,7 @@ def run_utility_study(
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Tables 1–3: ``runs`` replicates of every generator's utility on the three applications
     (:func:`utility_cell` over :func:`build_utility_grid`, ``real`` first), run by
-    :func:`~synthtrust.experiment.run_grid`, and their summary (:func:`summarize_utility`).
+    :func:`~synthtrust.run.experiment.run_grid`, and their summary (:func:`summarize_utility`).
 
     Parameters
     ----------
@@ -430,11 +430,11 @@ def run_utility_study(
     seed : int
         Root seed of the grid.
     n_jobs, dask, cache_dir
-        Passed to :func:`~synthtrust.experiment.run_grid` (one replicate a task; each worker
+        Passed to :func:`~synthtrust.run.experiment.run_grid` (one replicate a task; each worker
         first runs :func:`warm_up`).
     **grid
         The keyword arguments of :func:`build_utility_grid`: ``generators``, ``dataset``,
-        ``n_rows``, ``epsilon``, ``delta``, ``pgm_iters``, ``pate_max_iterations``, ...
+        ``n_rows``, ``epsilon``, ``delta``, ``pgm_max_iter``, ``pate_max_iter``, ...
 
     Returns
     -------

@@ -100,7 +100,7 @@ def utility_verdict_rows(results: pd.DataFrame, *, random_state=None) -> list[di
     ----------
     results : pandas.DataFrame
         :func:`~synthtrust.studies.auditing.utility.experiment.utility_cell` rows after
-        :func:`~synthtrust.experiment.run_grid` (``generator``, ``rep`` and the metrics).
+        :func:`~synthtrust.run.experiment.run_grid` (``generator``, ``rep`` and the metrics).
     random_state : int, numpy.random.Generator or None
         Seed of the bootstrap (a fixed int gives the same table on a rerun).
 

@@ -60,19 +60,19 @@ def make_utility_generator(
     epsilon: float = 1000.0,
     delta: float = 1e-5,
     ipf_tol: float = 1e-3,
-    pgm_iters=None,
-    pate_max_iterations: int = 300,
+    pgm_max_iter=None,
+    pate_max_iter: int = 300,
 ):
     """An unfitted generator of the utility study, working on census codes.
 
     * ``ipf`` / ``pgm`` (``app`` required): IPF (L1 tolerance ``ipf_tol`` counts, 10⁴ sweeps at
-      most) or noise-free Private-PGM (``pgm_iters`` steps, default the application's: 1000, or
+      most) or noise-free Private-PGM (``pgm_max_iter`` steps, default the application's: 1000, or
       200 in App. 3) fitted to the card's declared marginals
       (:data:`synthtrust.studies.auditing.audits.APPLICATIONS`), domain = the application's columns;
     * ``cart``: sequential CART (``min_samples_leaf=5``, synthpop's ``minbucket``);
     * ``mst``: MST at (ε, δ); ``privbayes``: PrivBayes at ε (degree by θ-usefulness);
     * ``pategan`` / ``patectgan``: PATE-GAN / PATE-CTGAN at (ε, δ), at most
-      ``pate_max_iterations`` generator iterations;
+      ``pate_max_iter`` generator iterations;
     * ``ctgan``: CTGAN (not DP) for :data:`CTGAN_EPOCHS` epochs, the package's other defaults;
 
     the last six with the 17-attribute census domain.
@@ -103,7 +103,10 @@ def make_utility_generator(
                 random_state=random_state,
             )
         return syn.PGMMarginals.honest(
-            marginals, domain=dom, max_iter=int(pgm_iters or a.pgm_iters), random_state=random_state
+            marginals,
+            domain=dom,
+            max_iter=int(pgm_max_iter or a.pgm_max_iter),
+            random_state=random_state,
         )
     sizes = census_sizes()
     if name == "cart":
@@ -118,6 +121,6 @@ def make_utility_generator(
         float(epsilon),
         float(delta),
         domain=sizes,
-        max_iter=int(pate_max_iterations),
+        max_iter=int(pate_max_iter),
         random_state=random_state,
     )

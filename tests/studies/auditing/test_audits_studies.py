@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from synthtrust.experiment import run_grid
+from synthtrust.run.experiment import run_grid
 from synthtrust.studies.auditing import audits as au
 
 TIMES = ["seconds"]

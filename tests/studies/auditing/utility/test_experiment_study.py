@@ -5,7 +5,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from synthtrust.experiment import run_grid
+from synthtrust.run.experiment import run_grid
 from synthtrust.studies.auditing.utility import experiment as U
 
 TIMES = ["fit_seconds", "seconds"]

@@ -1,5 +1,0 @@
-import sys
-
-from synthtrust.presentation import report as _module
-
-sys.modules[__name__] = _module

@@ -1,5 +1,0 @@
-import sys
-
-from synthtrust.presentation import scorecard as _module
-
-sys.modules[__name__] = _module
