@@ -204,9 +204,9 @@ def test_book_calls_book_build_lazily(book, capsys, monkeypatch, tmp_path):
         return tmp_path / "site"
 
     monkeypatch.setitem(sys.modules, "synthtrust.run.book", types.SimpleNamespace(build=build))
-    import synthtrust
+    import synthtrust.run
 
-    monkeypatch.setattr(synthtrust, "book", sys.modules["synthtrust.run.book"], raising=False)
+    monkeypatch.setattr(synthtrust.run, "book", sys.modules["synthtrust.run.book"], raising=False)
     code, out, _ = run_cli(
         capsys, "book", "--preset", "smoke", "--out", str(tmp_path / "b"), "--n-jobs", "2"
     )
@@ -224,9 +224,9 @@ def test_book_failure_exits_1_without_traceback(book, capsys, monkeypatch):
 
     fake = types.SimpleNamespace(build=build, BookBuildError=BookBuildError)
     monkeypatch.setitem(sys.modules, "synthtrust.run.book", fake)
-    import synthtrust
+    import synthtrust.run
 
-    monkeypatch.setattr(synthtrust, "book", fake, raising=False)
+    monkeypatch.setattr(synthtrust.run, "book", fake, raising=False)
     code, _, err = run_cli(capsys, "book")
     assert code == 1
     assert err.strip() == "synthtrust: error: jupyter-book build failed: see log"

@@ -8,6 +8,7 @@ import pandas as pd
 import pytest
 
 from synthtrust import importance
+from synthtrust.importance import scores
 from synthtrust.run.blocks import in_dask_task, map_blocks
 
 
@@ -41,10 +42,10 @@ def test_shap_of_row_blocks_are_the_rows_of_the_whole(forest):
     """TreeSHAP explains each row on its own: blocks of rows, stacked in order, are bit for bit
     the values of one call over all rows, so the blocked importance is the same number."""
     model, X = forest
-    whole = importance._abs_shap(model, X)
+    whole = scores._abs_shap(model, X)
     assert whole.shape == (240, 6)
     blocks = [X.iloc[i : i + 70] for i in range(0, 240, 70)]  # 70, 70, 70, 30 rows
-    parts = map_blocks(importance._abs_shap_block, (model, "mean"), blocks)
+    parts = map_blocks(scores._abs_shap_block, (model, "mean"), blocks)
     assert [len(p) for p in parts] == [70, 70, 70, 30]
     assert np.array_equal(np.concatenate(parts), whole)
     got = importance.feature_importance(model, X, method="shap", block_rows=70)

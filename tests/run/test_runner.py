@@ -30,7 +30,7 @@ def test_root_is_overridable(book):
 
 def test_default_root_is_the_repository(monkeypatch):
     monkeypatch.delenv("SYNTHTRUST_ROOT", raising=False)
-    assert (runner.repo_root() / "lib" / "synthtrust" / "runner.py").is_file()
+    assert (runner.repo_root() / "lib" / "synthtrust" / "run" / "runner.py").is_file()
 
 
 def test_parameters_cell_matches_default_preset_and_has_runtime_keys(book):
