@@ -368,3 +368,14 @@ def test_check_domain_orders_by_columns_and_names_the_parameter():
         check_domain({"a": 2, "b": 2}, ["b"])
     with pytest.raises(ValueError, match=r"^domain is empty"):
         check_domain({})
+
+
+def test_check_parameters_names_the_missing_keys():
+    from synthtrust._validation import check_parameters
+
+    params = {"seed": 1, "n_reps": 2}
+    assert check_parameters(params, ("seed",)) is params
+    with pytest.raises(ValueError, match=r"params lacks \['datasets'\]; the study needs "):
+        check_parameters(params, ("seed", "datasets"))
+    with pytest.raises(TypeError, match="params must be a mapping of the chapter's parameters"):
+        check_parameters([("seed", 1)], ("seed",))

@@ -556,6 +556,17 @@ def check_regex(value, name: str):
         raise ValueError(f"{name}: {value!r} is not a regular expression ({exc})") from None
 
 
+def check_parameters(params, keys) -> Mapping:
+    """A chapter study's ``params``: a mapping holding every key of ``keys``; TypeError for
+    another type, ValueError naming the missing keys and the keys the study needs."""
+    if not isinstance(params, Mapping):
+        raise TypeError(f"params must be a mapping of the chapter's parameters, got {params!r}")
+    missing = [k for k in keys if k not in params]
+    if missing:
+        raise ValueError(f"params lacks {missing}; the study needs {list(keys)}")
+    return params
+
+
 def check_frame(data, name: str, columns=(), *, min_rows: int = 1):
     """Check that ``data`` is a pandas DataFrame with the ``columns`` and ≥ ``min_rows`` rows.
 

@@ -279,6 +279,10 @@ def test_accounting_table_of_the_paper_setting():
     tab = hg.accounting_table()
     assert tab["epsilon"].tolist() == list(hg.EPSILONS)
     assert tab["iterations"].tolist()[:2] == [15, 249] and tab["iterations"].iloc[-1] == 4987
+    reference = GSWGAN(**hg.GAN_DEFAULTS)
+    assert [reference.max_iterations(20000, e) for e in hg.EPSILONS] == tab["iterations"].tolist()
+    with pytest.raises(ValueError, match="n must be at least subset_size = 40, got 39"):
+        reference.max_iterations(39, 1.0)
     assert (tab["epsilon_spent"] <= tab["epsilon"]).all()
     assert (tab["epsilon_spent"] > tab["epsilon"] - 0.01).all()
     assert tab["epsilon_guarantee"].is_monotonic_increasing

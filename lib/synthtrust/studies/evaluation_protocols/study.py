@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 import pandas as pd
 
+from synthtrust._validation import check_parameters
 from synthtrust.run.experiment import run_grid
 
 from .benchmark import adult_cell, build_grid, repetition_cell, repetition_groups, summarize
@@ -51,14 +52,6 @@ ADULT_PARAMETERS = ("seed", "adult_generators")
 
 #: Columns of :func:`run_adult_study`'s table.
 ADULT_COLUMNS = ["generator", "tvd_2way", "fit_sample_s"]
-
-
-def _require_parameters(params: Mapping, keys: tuple[str, ...]) -> None:
-    if not isinstance(params, Mapping):
-        raise TypeError(f"params must be a mapping of the chapter's parameters, got {params!r}")
-    missing = [k for k in keys if k not in params]
-    if missing:
-        raise ValueError(f"params lacks {missing}; the study needs {list(keys)}")
 
 
 @dataclass(frozen=True)
@@ -120,7 +113,7 @@ def run_protocol_study(
     ----------
     Movahedi et al. (2024) [``movahedi2024``], §IV.C.
     """
-    _require_parameters(params, PROTOCOL_PARAMETERS)
+    check_parameters(params, PROTOCOL_PARAMETERS)
     cells = build_grid(
         datasets_=params["datasets"],
         generators=list(params["generators"]) + list(params["baselines"]),
@@ -185,7 +178,7 @@ def run_adult_study(
     McKenna et al. (2022) [``mckenna2022``]; the score of the reference scripts
     ``mechanisms/mst.py`` and ``mechanisms/aim.py`` of Private-PGM.
     """
-    _require_parameters(params, ADULT_PARAMETERS)
+    check_parameters(params, ADULT_PARAMETERS)
     cells = [{"generator": g, "epsilon": 1.0, "delta": 1e-9} for g in params["adult_generators"]]
     if not cells:
         return pd.DataFrame(columns=ADULT_COLUMNS)

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 import pandas as pd
 
+from synthtrust._validation import check_parameters
 from synthtrust.run.experiment import run_grid
 from synthtrust.studies.feature_importance.grid import (
     build_grid,
@@ -127,11 +128,7 @@ def study_cells(params: Mapping) -> tuple[list[dict], list[dict]]:
 
     Raises TypeError or ValueError as :func:`run_importance_study`.
     """
-    if not isinstance(params, Mapping):
-        raise TypeError(f"params must be a mapping of the chapter's parameters, got {params!r}")
-    missing = [k for k in IMPORTANCE_PARAMETERS if k not in params]
-    if missing:
-        raise ValueError(f"params lacks {missing}; the study needs {list(IMPORTANCE_PARAMETERS)}")
+    check_parameters(params, IMPORTANCE_PARAMETERS)
     levels = {"pate_ctgan": list(params["pate_epsilon"])}
     levels.update({v: list(params["privbayes_epsilon"]) for v in params["privbayes_variants"]})
     if "independent" in params["baselines"]:

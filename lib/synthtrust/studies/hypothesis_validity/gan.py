@@ -451,7 +451,7 @@ def control_cell(params: dict, rngs: list[np.random.Generator]) -> pd.DataFrame:
     opts = {**GAN_DEFAULTS, **dict(params.get("gan") or {})}
     n, seed, bins = int(params["n"]), int(params["seed"]), hv.GAUSSIAN_BINS
     table, real = _nonsignal_counts(n, seed)
-    its = int(GSWGAN(**opts).accounting_table(n, [eps[-1]])["iterations"].iloc[0])
+    its = GSWGAN(**opts).max_iterations(n, eps[-1])
     opts.update(_control_options(params["run"], n, eps, its))
     out = []
     for i, rng in enumerate(rngs):

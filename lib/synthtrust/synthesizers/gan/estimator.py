@@ -293,6 +293,24 @@ class GSWGAN(GSWGANTraining, TabularSynthesizer):
         )
 
     # -- accounting -----------------------------------------------------------------------------
+    def _n_critics(self, n) -> int:
+        """K = n // subset_size critics of a training on ``n`` records (parameters validated)."""
+        self._validate_params()
+        n = check_positive_int(n, "n")
+        if n < int(self.subset_size):
+            raise ValueError(f"n must be at least subset_size = {self.subset_size}, got {n}")
+        return n // int(self.subset_size)
+
+    def max_iterations(self, n: int, epsilon: float) -> int:
+        """The private iterations a training on ``n`` records runs before it has spent
+        ``epsilon`` (nats) under this configuration's accounting, at most ``max_iter``: the
+        ``iterations`` column of :meth:`accounting_table`, without its bounds.
+
+        Raises TypeError/ValueError as :meth:`accounting_table`. Source: Chen et al. (2020)
+        [``chen2020``], §3.3.
+        """
+        return self._iterations_for(check_epsilon(epsilon, "epsilon"), self._n_critics(n))
+
     def accounting_table(self, n: int, epsilons) -> pd.DataFrame:
         """The privacy accounting behind checkpoints of a training on ``n`` records (the
         accountant only: nothing is trained, no fit is needed).
@@ -333,11 +351,7 @@ class GSWGAN(GSWGANTraining, TabularSynthesizer):
            epsilon  iterations
         0      1.0          15
         """
-        self._validate_params()
-        n = check_positive_int(n, "n")
-        if n < int(self.subset_size):
-            raise ValueError(f"n must be at least subset_size = {self.subset_size}, got {n}")
-        k = n // int(self.subset_size)
+        k = self._n_critics(n)
         kw = self._accountant_kwargs(k)
         standard = {**kw, "composition": "per_iteration", "conversion": "pld"}
         rows = []
