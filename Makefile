@@ -6,8 +6,13 @@ STAMP  := $(VENV)/.installed
 NODE_DIR := .cache/node
 MATHJAX  := $(NODE_DIR)/node_modules/mathjax/es5/tex-chtml.js
 PRESET ?= default
+# the package's version (pyproject.toml), which names the results bundle `make book` writes
+VERSION := $(shell sed -n 's/^version = "\(.*\)"$$/\1/p' pyproject.toml)
+BUNDLE ?= _build/results-$(VERSION).tar.gz
+# the release tag being built (GitHub Actions sets GITHUB_REF_NAME)
+TAG ?= $(GITHUB_REF_NAME)
 
-.PHONY: install assets chromium book test lint bench bench-synthesizers bench-importance bench-audit clean
+.PHONY: install assets chromium book site-from-results release-check test lint bench bench-synthesizers bench-importance bench-audit clean
 
 install: $(STAMP)
 
@@ -28,11 +33,24 @@ $(MATHJAX):
 chromium:
 	@command -v chromium >/dev/null 2>&1 || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
 
+# every chapter on $(PRESET) into _build/runs/, their results bundle _build/results-$(VERSION).tar.gz
+# and the site _build/html (.github/workflows/book.yml runs it on a release tag, and on the smoke
+# preset for a pull request)
 book: install assets
 	$(BIN)/synthtrust book --preset $(PRESET)
 
+# the site again from a results bundle, no chapter run (a couple of minutes): BUNDLE=FILE, by
+# default the one `make book` wrote
+site-from-results: install assets
+	$(BIN)/synthtrust book --from-results $(BUNDLE)
+
+# a release tag names the package's version: v$(VERSION)
+release-check:
+	@test "$(TAG)" = "v$(VERSION)" || { echo "release tag '$(TAG)' does not name version $(VERSION) of pyproject.toml: tag v$(VERSION), or change the version"; exit 1; }
+	@echo "release v$(VERSION)"
+
 test: install assets chromium lint
-	$(BIN)/python -m pytest -q tests
+	$(BIN)/python -m pytest -q -n 2 --dist loadgroup tests
 
 # ruff's lint rules and formatting (pyproject.toml [tool.ruff]); `ruff format lib tests
 # benchmarks` fixes the formatting

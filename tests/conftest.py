@@ -35,6 +35,19 @@ SITE_PRESET = "smoke"
 SITE_N_JOBS = 1
 
 
+#: Session fixtures that build the book or drive the browser. `make test` runs pytest on two
+#: workers (pytest-xdist, ``--dist loadgroup``): every test that uses one of them goes to the
+#: same worker, so the book is built and the browser opened once per session.
+BOOK_FIXTURES = frozenset({"book_build", "site", "smoke_run_of", "browser"})
+
+
+def pytest_collection_modifyitems(config, items):
+    """Put the tests of the session's book build in one xdist group (see BOOK_FIXTURES)."""
+    for item in items:
+        if BOOK_FIXTURES.intersection(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.xdist_group("book"))
+
+
 # --------------------------------------------------------------------------------- the build
 @dataclass(frozen=True)
 class BookBuild:

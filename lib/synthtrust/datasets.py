@@ -1,12 +1,19 @@
-"""The public datasets the chapters use, read from the repository's ``data/`` folder, and a
-checked reader for user tables.
+"""The public datasets the chapters use, shipped with the package, and a checked reader for
+user tables.
 
-Nothing is downloaded: every file is a gzip CSV in the repository's ``data/`` folder
-(provenance in ``data/DATASETS.md``). The files are looked up in the folder named by the
-environment variable ``SYNTHTRUST_DATA`` if it is set, else in ``data/`` next to ``lib/`` (a
-clone or an editable install). An installed wheel does not carry them (17 MB): point
-``SYNTHTRUST_DATA`` at a clone's ``data/`` folder; the user-facing command lines
-(``synthtrust fidelity``, ``synthtrust audit``) read the user's own files and need none.
+Nothing is downloaded: every file is a gzip CSV of the repository's ``data/`` folder (17 MB,
+provenance in ``data/DATASETS.md``), which a built wheel carries as ``synthtrust/_data/``
+(``setup.py`` copies it at build time; git holds the one copy in ``data/``). The data folder
+:data:`DATA_DIR` is chosen once, at import, as the first of these that applies:
+
+1. the folder named by the environment variable ``SYNTHTRUST_DATA``, if it is set (it
+   overrides the others, even when it does not exist);
+2. ``data/`` next to ``lib/`` (:data:`REPOSITORY_DATA`): a clone, or an editable install;
+3. the copy installed with the package (:data:`PACKAGE_DATA`): ``pip install`` of the wheel.
+
+A file missing from the folder in use raises ``FileNotFoundError`` naming the dataset and the
+folders of this lookup. The user-facing command lines (``synthtrust fidelity``,
+``synthtrust audit``) read the user's own files and need none of these.
 
 * :func:`load` — one public dataset as published;
 * :func:`holdout_split` — the exact 50/50 training/holdout split of Platzer & Reutterer (2021);
@@ -21,6 +28,7 @@ import csv
 import gzip
 import lzma
 import os
+from collections.abc import Mapping
 from pathlib import Path
 
 import pandas as pd
@@ -29,21 +37,64 @@ __all__ = [
     "DATA_DIR",
     "HOLDOUT_SPLIT_NAMES",
     "NAMES",
+    "PACKAGE_DATA",
+    "REPOSITORY_DATA",
     "holdout_split",
     "load",
     "path",
     "read_table",
 ]
 
+#: The environment variable that names the data folder, overriding the other two.
+_ENV = "SYNTHTRUST_DATA"
+#: The repository's ``data/`` folder, next to ``lib/`` (exists in a clone or editable install).
+REPOSITORY_DATA = Path(__file__).resolve().parents[2] / "data"
+#: The copy of ``data/`` that a built wheel installs inside the package.
+PACKAGE_DATA = Path(__file__).resolve().parent / "_data"
 
-def _data_dir() -> Path:
-    env = os.environ.get("SYNTHTRUST_DATA")
-    if env:
-        return Path(env)
-    return Path(__file__).resolve().parents[2] / "data"
+
+def _lookup(environ: Mapping[str, str]) -> list[tuple[Path, str]]:
+    """The candidate data folders in the order they are tried, each with its origin.
+
+    ``SYNTHTRUST_DATA`` (a non-empty value) is the only candidate when set; otherwise the
+    repository's ``data/``, then the package's installed copy.
+    """
+    folder = environ.get(_ENV)
+    if folder:
+        return [(Path(folder), _ENV)]
+    return [
+        (REPOSITORY_DATA, "the repository's data/ folder"),
+        (PACKAGE_DATA, "the copy installed with the package"),
+    ]
 
 
-DATA_DIR = _data_dir()
+def _choose(candidates: list[tuple[Path, str]]) -> Path:
+    """The first candidate folder that exists, else the first candidate."""
+    return next((folder for folder, _ in candidates if folder.is_dir()), candidates[0][0])
+
+
+#: The folders tried, each with its origin, in order (:func:`_lookup` at import).
+_CANDIDATES = _lookup(os.environ)
+#: The folder the datasets are read from (the module docstring gives the lookup order).
+DATA_DIR = _choose(_CANDIDATES)
+
+
+def _missing(what: str, folder: Path, candidates: list[tuple[Path, str]]) -> str:
+    """The message for a file ``what`` that is not in the data folder ``folder``: the folders
+    ``candidates`` of the lookup, in order, whether each exists, and how to point at the data."""
+    tried = "; ".join(
+        f"{candidate} ({origin}, {'exists' if candidate.is_dir() else 'absent'})"
+        for candidate, origin in candidates
+    )
+    if candidates[0][1] == _ENV:
+        hint = (
+            f"{_ENV} overrides the other folders: point it at a folder that holds the file "
+            "(a clone's data/), or unset it to use the datasets installed with the package"
+        )
+    else:
+        hint = f"set the environment variable {_ENV} to a folder that holds it (a clone's data/)"
+    return f"{what} is not in {folder}; folders tried, in order: {tried}; {hint}"
+
 
 # name -> (file name, read_csv keyword arguments)
 _FILES: dict[str, tuple[str, dict]] = {
@@ -104,15 +155,12 @@ def load(name: str) -> pd.DataFrame:
     ValueError
         For an unknown name (the message lists the known names).
     FileNotFoundError
-        If the file is not in :data:`DATA_DIR` (the message says how to point at the data).
+        If the file is not in :data:`DATA_DIR` (the message names the dataset, the folders
+        tried and how to point at the data).
     """
     file = path(name)
     if not file.exists():
-        raise FileNotFoundError(
-            f"dataset {name!r}: {file.name} is not in {file.parent}; the datasets ship with the "
-            f"synthtrust repository (its data/ folder): set the environment variable "
-            f"SYNTHTRUST_DATA to that folder"
-        )
+        raise FileNotFoundError(_missing(f"dataset {name!r}: {file.name}", DATA_DIR, _CANDIDATES))
     df = pd.read_csv(file, **_FILES[name][1])
     if "index_col" in _FILES[name][1]:
         df = df.reset_index(drop=True)
@@ -177,7 +225,8 @@ def holdout_split(name: str) -> tuple[pd.DataFrame, pd.DataFrame]:
     ValueError
         If ``name`` is not one of :data:`HOLDOUT_SPLIT_NAMES` (the message lists them).
     FileNotFoundError
-        If a split file is missing (run from a full clone of the repository).
+        If a split file is not in :data:`DATA_DIR` (the message names it and the folders
+        tried).
     """
     if not isinstance(name, str) or name not in HOLDOUT_SPLIT_NAMES:
         raise ValueError(
@@ -190,7 +239,11 @@ def holdout_split(name: str) -> tuple[pd.DataFrame, pd.DataFrame]:
         file = folder / f"{name}_{part}.csv.gz"
         if not file.exists():
             raise FileNotFoundError(
-                f"split file {file} is missing; data/{'/'.join(_SPLIT_DIR)}/ must hold {file.name}"
+                _missing(
+                    f"split file {'/'.join(_SPLIT_DIR)}/{file.name} of dataset {name!r}",
+                    DATA_DIR,
+                    _CANDIDATES,
+                )
             )
         halves.append(pd.read_csv(file))
     return halves[0], halves[1]

@@ -8,23 +8,14 @@ import inspect
 import io
 import re
 
-from _repo import ROOT
+from _readme import python_block, section
 
 import synthtrust.synthesizers as synthesizers
 from synthtrust.privacy.accounting import cdp_rho
 
-README = ROOT / "README.md"
-
-
-def _section(title: str) -> str:
-    text = README.read_text(encoding="utf-8")
-    start = text.index(f"## {title}\n")
-    end = text.find("\n## ", start + 1)
-    return text[start : end if end >= 0 else None]
-
 
 def test_use_the_package_block_runs_and_prints_what_it_says():
-    (code,) = re.findall(r"```python\n(.*?)```", _section("Use the package"), flags=re.S)
+    code = python_block("Use the package")
     namespace: dict = {}
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
@@ -44,7 +35,7 @@ def test_use_the_package_block_runs_and_prints_what_it_says():
 
 
 def test_the_readme_names_every_synthesizer():
-    text = _section("Use the package")
+    text = section("Use the package")
     classes = {
         name for name in synthesizers.__all__ if inspect.isclass(getattr(synthesizers, name))
     }

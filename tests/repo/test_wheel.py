@@ -1,18 +1,25 @@
-"""The built wheel outside the repository: core dependencies only, the ``fidelity`` command on
-a user's files, the synthesizers without PyTorch (GSWGAN names the extra), and the datasets
-found where ``SYNTHTRUST_DATA`` points."""
+"""The built wheel outside the repository: core dependencies only, the datasets of ``data/``
+inside it, the README's Python example run from the installed package alone, the ``fidelity``
+command on a user's files, the synthesizers without PyTorch (GSWGAN names the extra), and
+``SYNTHTRUST_DATA`` overriding the installed datasets."""
 
 from __future__ import annotations
 
+import hashlib
+import json
 import os
 import shutil
 import subprocess
 import sys
+import zipfile
 
 import numpy as np
 import pandas as pd
 import pytest
+from _readme import python_block
 from _repo import ROOT
+
+from synthtrust.privacy.accounting import cdp_rho
 
 EXTRAS_PACKAGES = ("torch", "shap", "distributed", "papermill", "jupytext", "jupyter-book")
 
@@ -29,14 +36,16 @@ def _run(cmd, **kwargs) -> str:
 
 @pytest.fixture(scope="module")
 def installed(tmp_path_factory):
-    """A fresh venv with the wheel and its core dependencies, and a folder outside the repo."""
+    """A fresh venv with the wheel and its core dependencies, a folder outside the repo, and
+    the wheel."""
     tmp = tmp_path_factory.mktemp("wheel")
     # build from a copy of the sources: setuptools writes build/ next to pyproject.toml
     src = tmp / "src"
-    shutil.copytree(
-        ROOT / "lib", src / "lib", ignore=shutil.ignore_patterns("__pycache__", "*.egg-info")
-    )
-    for name in ("pyproject.toml", "README.md", "LICENSE"):
+    for folder in ("lib", "data"):
+        shutil.copytree(
+            ROOT / folder, src / folder, ignore=shutil.ignore_patterns("__pycache__", "*.egg-info")
+        )
+    for name in ("pyproject.toml", "setup.py", "MANIFEST.in", "README.md", "LICENSE"):
         shutil.copy2(ROOT / name, src / name)
     _run(
         [
@@ -58,12 +67,12 @@ def installed(tmp_path_factory):
     _run([python, "-m", "pip", "install", "--quiet", wheel])
     work = tmp / "elsewhere"
     work.mkdir()
-    return python, work
+    return python, work, wheel
 
 
 @pytest.mark.slow
 def test_the_wheel_installs_the_core_only(installed):
-    python, work = installed
+    python, work, _ = installed
     frozen = _run([python, "-m", "pip", "list", "--format=freeze"], cwd=work).lower()
     names = {line.split("==")[0] for line in frozen.split()}
     assert {"numpy", "scipy", "pandas", "mbi", "jax", "altair", "synthtrust"} <= names
@@ -75,7 +84,7 @@ def test_the_wheel_installs_the_core_only(installed):
 
 @pytest.mark.slow
 def test_fidelity_command_on_user_files(installed):
-    python, work = installed
+    python, work, _ = installed
     rng = np.random.default_rng(0)
     for name, n in (("train", 300), ("holdout", 300), ("synthetic", 300)):
         pd.DataFrame(
@@ -110,7 +119,7 @@ def test_fidelity_command_on_user_files(installed):
 
 @pytest.mark.slow
 def test_synthesizers_import_without_torch_and_gswgan_names_the_extra(installed):
-    python, work = installed
+    python, work, _ = installed
     code = (
         "import pandas as pd, synthtrust.synthesizers as s\n"
         "g = s.GSWGAN(epsilon=1.0, domain={'a': 2})\n"
@@ -124,17 +133,79 @@ def test_synthesizers_import_without_torch_and_gswgan_names_the_extra(installed)
     assert "pip install 'synthtrust[gan]'" in out
 
 
+def _digests(files) -> dict[str, str]:
+    """sha256 of each ``(name, bytes)``."""
+    return {name: hashlib.sha256(data).hexdigest() for name, data in files}
+
+
 @pytest.mark.slow
-def test_datasets_are_found_where_synthtrust_data_points(installed):
-    python, work = installed
-    code = "from synthtrust import datasets\nprint(datasets.load('adult').shape)"
-    proc = subprocess.run(
-        [python, "-c", code],
-        capture_output=True,
-        text=True,
-        cwd=work,
-        env={k: v for k, v in os.environ.items() if k != "SYNTHTRUST_DATA"},
+def test_the_wheel_carries_every_file_of_data(installed):
+    *_, wheel = installed
+    data = ROOT / "data"
+    prefix = "synthtrust/_data/"
+    repo = [
+        (p.relative_to(data).as_posix(), p.read_bytes()) for p in data.rglob("*") if p.is_file()
+    ]
+    with zipfile.ZipFile(wheel) as archive:
+        packed = [
+            (name.removeprefix(prefix), archive.read(name))
+            for name in archive.namelist()
+            if name.startswith(prefix)
+        ]
+    assert len(packed) == len(repo) >= 50  # csv.gz files, the splits, the 2024 synthetic files
+    assert _digests(packed) == _digests(repo)
+
+
+@pytest.mark.slow
+def test_the_readme_example_runs_from_the_installed_package(installed):
+    """The README's example verbatim, without ``SYNTHTRUST_DATA``, then its values as JSON."""
+    python, work, _ = installed
+    checks = (
+        "\nimport json\n"
+        "print(json.dumps({'data': str(datasets.DATA_DIR), 'cardio': cardio.shape,\n"
+        "    'train': train.shape, 'synthetic': synthetic.shape,\n"
+        "    'rho': mst.ledger_.total_rho, 'share': report.dcr.share,\n"
+        "    'tvd_2': report.tvd_2, 'holdout_tvd_2': report.holdout_tvd_2}))\n"
     )
-    assert proc.returncode != 0 and "set the environment variable SYNTHTRUST_DATA" in proc.stderr
-    out = _run([python, "-c", code], cwd=work, env={"SYNTHTRUST_DATA": os.fspath(ROOT / "data")})
-    assert out.strip() == "(48842, 15)"
+    out = _run([python, "-c", python_block("Use the package") + checks], cwd=work)
+    *printed, last = out.strip().splitlines()
+    values = json.loads(last)
+    # the datasets came from the package, not from a clone
+    assert values["data"].endswith(os.path.join("site-packages", "synthtrust", "_data"))
+    assert str(ROOT) not in values["data"]
+    # cardio: 70 000 rows × 13 columns less "id"; the README's 35 000 / 35 000 split
+    assert values["cardio"] == [70_000, 12]
+    assert values["train"] == values["synthetic"] == [35_000, 12]
+    assert 0 < values["rho"] <= cdp_rho(1.0, 1e-9) * (1 + 1e-9)
+    assert 0.4 < values["share"] < 0.6 and values["tvd_2"] > values["holdout_tvd_2"]
+    text = "\n".join(printed)
+    assert "PrivacyLedger(" in text and "HoldoutReport(" in text
+    assert "pvalue=np.float64(0.0)" in text and "reject=np.True_" in text
+
+
+@pytest.mark.slow
+def test_synthtrust_data_overrides_the_installed_datasets(installed, tmp_path):
+    python, work, _ = installed
+    own = tmp_path / "own"
+    own.mkdir()
+    pd.DataFrame({"age": [30, 41, 52], "income": ["<=50K", ">50K", "?"]}).to_csv(
+        own / "adult.csv.gz", index=False
+    )
+    code = (
+        "from synthtrust import datasets\n"
+        "print(datasets.load('adult').shape, int(datasets.load('adult')['income'].isna().sum()))\n"
+        "datasets.load('cardio')\n"
+    )
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    env["SYNTHTRUST_DATA"] = os.fspath(own)
+    proc = subprocess.run(
+        [python, "-c", code], capture_output=True, text=True, cwd=work, env=env, timeout=300
+    )
+    # adult from the named folder (3 rows, "?" read as NaN), not the installed 48 842 rows
+    assert proc.stdout.strip() == "(3, 2) 1"
+    # cardio is not there, and SYNTHTRUST_DATA is the only folder tried
+    assert proc.returncode != 0
+    message = proc.stderr.strip().splitlines()[-1]
+    assert message.startswith("FileNotFoundError: dataset 'cardio': cardio_train.csv.gz is not in")
+    assert f"folders tried, in order: {own} (SYNTHTRUST_DATA, exists);" in message
+    assert os.fspath(python.parent.parent) not in message  # not the venv's installed copy

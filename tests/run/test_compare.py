@@ -213,3 +213,40 @@ def test_compare_runs_with_atol_says_so(tmp_path):
     assert loose.identical and loose.summary().endswith("identical (numbers to within 1e-12)")
     with pytest.raises(ValueError, match=r"atol must be in \[0.0, inf\), got -1.0"):
         compare_runs(tmp_path / "a", tmp_path / "b", atol=-1.0)  # the message names it
+
+
+def _table_runs(tmp_path, before: pd.DataFrame, after: pd.DataFrame):
+    for side, frame in (("a", before), ("b", after)):
+        (tmp_path / side / "results").mkdir(parents=True)
+        frame.to_csv(tmp_path / side / "results" / "t.csv", index=False)
+    return tmp_path / "a", tmp_path / "b"
+
+
+def test_a_renamed_column_is_compared_under_its_new_name(tmp_path):
+    before = pd.DataFrame({"pgm_iters": [200, 200], "rate": [0.05, 0.06]})
+    a, b = _table_runs(tmp_path, before, before.rename(columns={"pgm_iters": "pgm_max_iter"}))
+    result = compare_runs(a, b)
+    assert result.identical and result.renamed == ["pgm_iters -> pgm_max_iter"]
+    assert "columns compared under their new names: pgm_iters -> pgm_max_iter" in result.summary()
+    # the values still count: a renamed column with another value differs
+    changed = before.rename(columns={"pgm_iters": "pgm_max_iter"}).assign(pgm_max_iter=[200, 300])
+    a, b = _table_runs(tmp_path / "x", before, changed)
+    assert compare_runs(a, b).differing_files == {
+        "t.csv": "values differ in 1 of 2 rows, columns pgm_max_iter"
+    }
+
+
+def test_only_the_vocabulary_table_renames(tmp_path):
+    from synthtrust.run.compare import RENAMED
+    from synthtrust.run.experiment import FROZEN_NAMES
+
+    assert RENAMED == {v: k for k, v in FROZEN_NAMES.items()} and len(RENAMED) == 4
+    before = pd.DataFrame({"pgm_iterations": [200]})  # not a frozen name
+    a, b = _table_runs(tmp_path, before, pd.DataFrame({"pgm_max_iter": [200]}))
+    result = compare_runs(a, b)
+    assert result.renamed == [] and "columns differ" in result.differing_files["t.csv"]
+    # a table that still has the old name on both sides is compared as it is
+    a, b = _table_runs(
+        tmp_path / "x", pd.DataFrame({"pgm_iters": [1]}), pd.DataFrame({"pgm_iters": [1]})
+    )
+    assert compare_runs(a, b).identical and compare_runs(a, b).renamed == []

@@ -6,7 +6,11 @@ On every HTML page (event ``html-page-context``, run late):
   script twice (once with filename ``None``, once with ``""``), which logs
   ``Identifier 'THEBE_JS_URL' has already been declared`` on every page;
 * drops the Vega bundle (config ``synthtrust_vega_bundle``, listed in ``html_js_files``) from
-  pages that draw no chart, so text-only pages do not load ~0.9 MB of JavaScript.
+  pages that draw no chart, so text-only pages do not load ~0.9 MB of JavaScript;
+* ends a chapter page with its provenance line (config ``synthtrust_provenance``: page name ->
+  the line ``synthtrust.run.book.provenance`` wrote from the run's manifest, naming the
+  version, commit and preset that made the page's numbers) in a ``<p
+  class="synthtrust-provenance">``.
 
 At the end of an HTML build it checks that the Vega bundle and the MathJax file named by
 ``mathjax_path`` exist in the output when they are local, so a missing asset fails the build
@@ -15,6 +19,7 @@ instead of producing blank charts or raw TeX.
 
 from __future__ import annotations
 
+import html
 import os
 from pathlib import Path
 from typing import Any
@@ -25,6 +30,8 @@ from synthtrust import __version__
 
 #: Marker that a page body draws a chart (written by ``synthtrust.presentation.charts.renderer_html``).
 CHART_MARKER = "vegaEmbed("
+#: The class of the paragraph that ends a chapter page with its provenance line.
+PROVENANCE_CLASS = "synthtrust-provenance"
 
 
 def _filename(asset: Any) -> str:
@@ -52,6 +59,9 @@ def _dedupe(assets: list) -> list:
 def _page_context(app, pagename: str, templatename: str, context: dict, doctree) -> None:
     bundle = app.config.synthtrust_vega_bundle
     draws_chart = CHART_MARKER in (context.get("body") or "")
+    line = (getattr(app.config, "synthtrust_provenance", None) or {}).get(pagename)
+    if line and "body" in context:
+        context["body"] += f'\n<p class="{PROVENANCE_CLASS}">{html.escape(line)}</p>\n'
     for key in ("script_files", "css_files"):
         assets = context.get(key)
         if not isinstance(assets, list):
@@ -86,9 +96,10 @@ def _check_assets(app, exception) -> None:
 def setup(app) -> dict[str, Any]:
     """Register the extension with Sphinx: the config value and the two event handlers.
 
-    Adds the HTML config value ``synthtrust_vega_bundle`` (default ``"synthtrust-vega.js"``),
-    connects the page clean-up to ``html-page-context`` (priority 900, after other handlers)
-    and the asset check to ``build-finished``.
+    Adds the HTML config values ``synthtrust_vega_bundle`` (default ``"synthtrust-vega.js"``)
+    and ``synthtrust_provenance`` (default ``{}``), connects the page clean-up and provenance
+    line to ``html-page-context`` (priority 900, after other handlers) and the asset check to
+    ``build-finished``.
 
     Returns
     -------
@@ -96,6 +107,7 @@ def setup(app) -> dict[str, Any]:
         Extension metadata: the synthtrust version, parallel read and write safe.
     """
     app.add_config_value("synthtrust_vega_bundle", "synthtrust-vega.js", "html", types=[str])
+    app.add_config_value("synthtrust_provenance", {}, "html", types=[dict])
     app.connect("html-page-context", _page_context, priority=900)
     app.connect("build-finished", _check_assets)
     return {"version": __version__, "parallel_read_safe": True, "parallel_write_safe": True}

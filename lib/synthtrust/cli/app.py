@@ -7,17 +7,21 @@ Examples::
     synthtrust run hypothesis_validity -p epsilon "[0.1,1]" -p n_reps 200 --out runs/x
     synthtrust run hypothesis_validity --dask tcp://scheduler:8786
     synthtrust book --preset default
+    synthtrust book --from-results _build/results-0.1.0.tar.gz
     synthtrust fidelity --train t.csv --holdout h.csv --synthetic s.csv --json r.json --html r.html
     synthtrust audit --generator mygen:MyGenerator --card card.yaml --json a.json --html a.html
     synthtrust dp-audit --mode replay --generator mygen:MyGenerator --epsilon 1 --strict
     synthtrust dp-audit --mode one-run --generator mygen:MyGenerator --epsilon 1 --canaries 1000
     synthtrust compare runs/before/auditing _build/runs/default/auditing
+    synthtrust compare results-0.1.0.tar.gz#auditing _build/runs/default/auditing
 
 Set ``SYNTHTRUST_DEBUG=1`` to see the traceback of such errors.
 
 Errors in what was asked (unknown chapter, preset or parameter, bad values) print
 ``synthtrust: error: <message>`` and exit with status 2; a chapter that fails while running
-exits with status 1 and names the failed notebook.
+exits with status 1 and names the failed notebook. A run stopped by SIGTERM or SIGINT (Ctrl-C)
+shuts its kernel down with the kernel's workers, prints ``synthtrust: stopped by SIGTERM; N of
+M tasks cached, rerun to resume`` and exits with 128 + the signal's number (143, 130).
 """
 
 from __future__ import annotations
@@ -76,7 +80,10 @@ def _add_run(sub) -> None:
         "run",
         help="execute one chapter notebook with a preset and overrides",
         description="Execute chapters/CHAPTER.md with papermill; write CHAPTER.ipynb, results/ "
-        "and manifest.json into the run folder.",
+        "and manifest.json into the run folder. SIGTERM (a scheduler's time limit, timeout) or "
+        "Ctrl-C stops the run within seconds, with its kernel, loky workers and Dask cluster: "
+        "it prints how many tasks are cached and exits with 143 or 130; the same command "
+        "resumes from the cache.",
     )
     p.add_argument("chapter", metavar="CHAPTER", help="chapter name (see `synthtrust list`)")
     p.add_argument(
@@ -183,9 +190,25 @@ def _cmd_run(args) -> int:
 # book
 # --------------------------------------------------------------------------------------------
 def _add_book(sub) -> None:
-    p = sub.add_parser("book", help="run every chapter and build the Jupyter Book")
-    p.add_argument(
-        "--preset", default="default", help="preset for every chapter (default: %(default)s)"
+    p = sub.add_parser(
+        "book",
+        help="run every chapter and build the Jupyter Book (or build it from a results bundle)",
+        description="Run every chapter of _toc.yml on a preset into DIR/runs/PRESET/, write "
+        "their run folders into the results bundle DIR/results-VERSION.tar.gz and build the "
+        "offline site into DIR/html/. With --from-results FILE, build the site from such a "
+        "bundle instead, running no chapter: each page names the version, commit and preset "
+        "of the bundle's runs.",
+    )
+    source = p.add_mutually_exclusive_group()
+    source.add_argument(
+        "--preset", default=None, help="preset for every chapter (default: default)"
+    )
+    source.add_argument(
+        "--from-results",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help="build the site from this results bundle (results-VERSION.tar.gz), no chapter run",
     )
     p.add_argument(
         "--out", type=Path, default=None, metavar="DIR", help="build folder (default: _build/)"
@@ -197,13 +220,19 @@ def _add_book(sub) -> None:
 def _cmd_book(args) -> int:
     from synthtrust.run import book  # lazy: pulls in the book toolchain only when asked
 
+    if args.from_results is not None and (args.n_jobs is not None or args.dask is not None):
+        raise ValueError("--from-results runs no chapter: --n-jobs and --dask do not apply")
     failures = (getattr(book, "BookBuildError", RuntimeError), FileNotFoundError)
     try:
-        site = book.build(preset=args.preset, out=args.out, n_jobs=args.n_jobs, dask=args.dask)
+        if args.from_results is not None:
+            site = book.build_from_results(args.from_results, out=args.out)
+        else:
+            preset = args.preset or "default"
+            site = book.build(preset=preset, out=args.out, n_jobs=args.n_jobs, dask=args.dask)
     except failures as exc:
         print(f"synthtrust: error: {exc}", file=sys.stderr)
         return 1
-    print(f"book: {site}")
+    print(f"book: {site}")  # the build says where it wrote the results bundle (stderr)
     return 0
 
 
@@ -693,11 +722,22 @@ def _add_compare(sub) -> None:
         "compare",
         help="compare two run folders of a chapter, file by file",
         description="Compare the results files and glued values of two runs of a chapter (e.g. "
-        "before and after a change of code, or a rerun against a published run). Exit status: "
+        "before and after a change of code, or a rerun against a published run: "
+        "`synthtrust compare results-0.1.0.tar.gz#auditing runs/auditing`). Exit status: "
         "0 identical, 1 something differs.",
     )
-    p.add_argument("before", type=Path, metavar="BEFORE", help="a run folder (run --out)")
-    p.add_argument("after", type=Path, metavar="AFTER", help="the run folder to compare with it")
+    p.add_argument(
+        "before",
+        metavar="BEFORE",
+        help="a run folder (run --out), or a chapter of a results bundle (what `synthtrust "
+        "book` writes and a release publishes) as FILE#CHAPTER, e.g. "
+        "results-0.1.0.tar.gz#auditing",
+    )
+    p.add_argument(
+        "after",
+        metavar="AFTER",
+        help="the run folder to compare with it (or a bundle's chapter, FILE#CHAPTER)",
+    )
     p.add_argument(
         "--ignore",
         type=regex,
@@ -785,6 +825,7 @@ def main(argv: list[str] | None = None) -> int:
     except SystemExit as exc:  # --help, --version, usage errors (argparse exits with 2)
         return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 2)
     from synthtrust.run._lock import FolderLockedError
+    from synthtrust.run._stop import RunStopped
     from synthtrust.run.runner import ChapterExecutionError
 
     try:
@@ -797,6 +838,9 @@ def main(argv: list[str] | None = None) -> int:
     except (ChapterExecutionError, FolderLockedError) as exc:
         print(f"synthtrust: error: {exc}", file=sys.stderr)
         return 1
+    except RunStopped as exc:  # SIGTERM or SIGINT: the run's processes are gone
+        print(f"synthtrust: {exc}", file=sys.stderr)
+        return exc.exit_status
     except KeyboardInterrupt:
         print(
             "synthtrust: interrupted; rerun the same command to resume from the cache",

@@ -16,6 +16,14 @@
 4. ``jupyter-book build`` runs on the stage with execution off (and, by default, warnings
    as errors); the site is moved to ``<out>/html/``.
 
+``build()`` also writes the runs into the results bundle ``<out>/results-<version>.tar.gz``
+(:mod:`synthtrust.run.bundle`) before it stages them; ``build_from_results()`` (``synthtrust book
+--from-results FILE``) extracts a bundle and goes through steps 2-4 alone, with no chapter run.
+Each chapter page ends with a line naming the synthtrust version, the commit and the preset
+that made its numbers (:func:`provenance`, from the run's ``manifest.json``; the staged
+``_config.yml`` carries the lines to the ``synthtrust._sphinx`` extension, which writes them),
+so a site rebuilt from a bundle names the bundle's runs, not the machine that rebuilt it.
+
 Errors raise :class:`BookBuildError` with the tail of the build log.
 """
 
@@ -37,6 +45,7 @@ import yaml
 
 from synthtrust._validation import check_folder
 from synthtrust.presentation import charts, scorecard
+from synthtrust.run import bundle
 from synthtrust.run.runner import RUNTIME_KEYS
 
 __all__ = [
@@ -44,9 +53,11 @@ __all__ = [
     "BOOK_FILES",
     "BookBuildError",
     "build",
+    "build_from_results",
     "build_site",
     "find_root",
     "mathjax_source",
+    "provenance",
     "stage",
     "toc_chapters",
 ]
@@ -62,6 +73,10 @@ MATHJAX_ES5 = Path(".cache/node/node_modules/mathjax/es5")
 MATHJAX_ENTRY = "tex-chtml.js"
 MATHJAX_PATH = f"mathjax/{MATHJAX_ENTRY}"  # relative to the site's _static/
 EXTENSION = "synthtrust._sphinx"
+#: The Sphinx setting (``synthtrust._sphinx``) that maps a chapter page to its provenance line.
+PROVENANCE_CONFIG = "synthtrust_provenance"
+#: Where ``build_from_results`` extracts a bundle's runs (inside the build folder).
+FROM_RESULTS_DIR = "from-results"
 
 _LOG_TAIL_LINES = 60
 _CDN = re.compile(r"""<script[^>]+src\s*=\s*["']?(?:https?:)?//|cdn\.jsdelivr\.net""", re.I)
@@ -269,6 +284,55 @@ def _stage_notebook(src: Path, dst: Path) -> None:
     dst.write_text(json.dumps(nb, ensure_ascii=False), encoding="utf-8")
 
 
+def provenance(manifest: Mapping[str, Any]) -> str:
+    """The line a chapter page ends with: what made its numbers, from its run's manifest.
+
+    Parameters
+    ----------
+    manifest : mapping
+        A run's ``manifest.json`` (:func:`synthtrust.run.manifest.write_manifest`): its
+        ``packages.synthtrust``, ``git.commit`` and ``git.dirty``, ``preset`` and ``end_time``.
+
+    Returns
+    -------
+    str
+        e.g. ``Numbers on this page: synthtrust 0.1.0, commit 2bbc1ff, preset smoke, run on
+        2026-12-03.``; the commit in its 7-character form, ``with uncommitted changes`` after it
+        when the tree was dirty; what the manifest lacks is said to be unknown.
+    """
+    version = (manifest.get("packages") or {}).get("synthtrust") or "of an unknown version"
+    git = manifest.get("git") or {}
+    commit = str(git.get("commit") or "unknown")
+    if commit == "unknown":
+        made = "an unknown commit"
+    else:
+        made = f"commit {commit[:7]}" + (" with uncommitted changes" if git.get("dirty") else "")
+    preset = manifest.get("preset") or "unknown"
+    day = str(manifest.get("end_time") or "")[:10]
+    when = f", run on {day}" if day else ""
+    return f"Numbers on this page: synthtrust {version}, {made}, preset {preset}{when}."
+
+
+def _provenance_lines(notebooks: Mapping[str, str | os.PathLike]) -> dict[str, str]:
+    """``{"chapters/<name>": provenance line}`` of the chapters whose notebook has a
+    ``manifest.json`` beside it (its run folder's)."""
+    lines = {}
+    for name, notebook in notebooks.items():
+        path = Path(notebook).parent / "manifest.json"
+        if not path.is_file():
+            continue
+        try:
+            manifest = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
+            raise BookBuildError(
+                f"chapter {name!r}: cannot read its manifest {path}: {err}"
+            ) from err
+        if not isinstance(manifest, dict):
+            raise BookBuildError(f"chapter {name!r}: its manifest {path} is not a JSON object")
+        lines[f"chapters/{name}"] = provenance(manifest)
+    return lines
+
+
 def stage(
     notebooks: Mapping[str, str | os.PathLike],
     root: str | os.PathLike | None = None,
@@ -280,7 +344,9 @@ def stage(
     ----------
     notebooks : mapping
         Chapter name -> executed ``.ipynb``; each is copied to ``chapters/<name>.ipynb``.
-        ``_toc.yml`` is restricted to these chapters.
+        ``_toc.yml`` is restricted to these chapters. The notebook's folder is the chapter's
+        run folder: its ``manifest.json``, when present, gives the page's provenance line
+        (:func:`provenance`) and its ``results/verdicts.csv`` the scorecard's rows.
     root : path, optional
         Book root (see :func:`find_root`).
     out : path, optional
@@ -294,7 +360,7 @@ def stage(
     ValueError
         If a notebook is not an ``.ipynb`` file.
     BookBuildError
-        If a notebook's outputs load scripts from the network.
+        If a notebook's outputs load scripts from the network, or a manifest cannot be read.
     """
     root_path = find_root(root)
     es5 = mathjax_source(root_path)
@@ -307,15 +373,19 @@ def stage(
         if notebook.suffix != ".ipynb":
             raise ValueError(f"chapter {name!r}: expected an executed .ipynb, got {notebook}")
         _check_offline_outputs(name, notebook)
+    lines = _provenance_lines(notebooks)
 
     if stage_dir.exists():
         shutil.rmtree(stage_dir)
     (stage_dir / "chapters").mkdir(parents=True)
 
     config = yaml.safe_load((root_path / "_config.yml").read_text(encoding="utf-8")) or {}
+    staged = _staged_config(config)
+    if lines:
+        staged["sphinx"]["config"][PROVENANCE_CONFIG] = lines
     (stage_dir / "_config.yml").write_text(
         "# Staged by synthtrust.run.book from the book's _config.yml (offline settings enforced).\n"
-        + yaml.safe_dump(_staged_config(config), sort_keys=False, allow_unicode=True),
+        + yaml.safe_dump(staged, sort_keys=False, allow_unicode=True),
         encoding="utf-8",
     )
     toc = yaml.safe_load((root_path / "_toc.yml").read_text(encoding="utf-8")) or {}
@@ -474,7 +544,10 @@ def build(
     Returns
     -------
     pathlib.Path
-        ``<out>/html``; its ``intro.html`` is the front page.
+        ``<out>/html``; its ``intro.html`` is the front page. Beside it, the results bundle
+        ``<out>/results-<version>.tar.gz`` (:func:`synthtrust.run.bundle.write_bundle`: every
+        run folder and ``bundle.json``), written once the chapters have run, before the site
+        is built.
 
     Raises
     ------
@@ -486,6 +559,10 @@ def build(
     BookBuildError
         If a chapter run fails (message names the chapter; the runner's exception is the
         cause) or ``jupyter-book build`` fails (message with the log's tail).
+
+    See Also
+    --------
+    build_from_results : the site again from a bundle, without running a chapter.
     """
     started = time.perf_counter()
     root_path = find_root(root)
@@ -536,7 +613,93 @@ def build(
         notebooks[name] = notebook
         _say(progress, f"chapter {name!r} done in {time.perf_counter() - t0:.1f} s: {notebook}")
 
-    stage_dir = stage(notebooks, root=root_path, out=out_path)
-    html = build_site(stage_dir, out_path / "html", strict=strict, progress=progress)
+    runs = {name: notebook.parent for name, notebook in notebooks.items()}
+    results = bundle.write_bundle(
+        out_path / bundle.bundle_name(), runs, preset=preset, root=root_path
+    )
+    _say(progress, f"results bundle: {results}")
+    html = _publish(notebooks, root_path, out_path, strict=strict, progress=progress)
     _say(progress, f"book done in {time.perf_counter() - started:.1f} s")
+    return html
+
+
+def _publish(notebooks, root_path: Path, out_path: Path, *, strict: bool, progress: bool) -> Path:
+    """Steps 2-4 of the build, shared by :func:`build` and :func:`build_from_results`: stage
+    the executed notebooks, build the site into ``<out>/html``."""
+    stage_dir = stage(notebooks, root=root_path, out=out_path)
+    return build_site(stage_dir, out_path / "html", strict=strict, progress=progress)
+
+
+def build_from_results(
+    results: str | os.PathLike,
+    out: str | os.PathLike | None = None,
+    *,
+    root: str | os.PathLike | None = None,
+    strict: bool = True,
+    progress: bool = True,
+) -> Path:
+    """Build the offline website from a results bundle, running no chapter; return the site
+    folder.
+
+    The bundle's runs are extracted into ``<out>/from-results/`` (made anew), then staged and
+    built as :func:`build` stages and builds its own runs, with the book's sources (``_toc.yml``
+    restricted to the bundle's chapters, ``intro.md``, the guides, the API pages) from
+    ``root``. Each chapter page names the bundle's run (version, commit, preset), not this
+    checkout.
+
+    Parameters
+    ----------
+    results : path
+        A bundle written by :func:`build` (``results-<version>.tar.gz``).
+    out : path, optional
+        Build folder (default ``<root>/_build``): the runs go to ``<out>/from-results``, the
+        stage to ``<out>/stage`` and the site to ``<out>/html``; ``<out>/runs`` is left alone.
+    root : path, optional
+        Book root (see :func:`find_root`).
+    strict : bool
+        Treat Sphinx warnings as errors.
+    progress : bool
+        Print progress to stderr.
+
+    Returns
+    -------
+    pathlib.Path
+        ``<out>/html``.
+
+    Raises
+    ------
+    ValueError
+        One line naming the bundle, if it is refused (:func:`synthtrust.run.bundle.read_bundle`:
+        no such file, not a tar.gz file, no ``bundle.json``, a chapter without its notebook,
+        ...) or holds a chapter that ``_toc.yml`` does not list; or if ``out`` cannot be a
+        folder.
+    FileNotFoundError
+        If MathJax is missing (run ``make assets``).
+    BookBuildError
+        If ``jupyter-book build`` fails.
+    """
+    started = time.perf_counter()
+    held = bundle.read_bundle(results)  # a bad bundle first: it is what the user gave
+    root_path = find_root(root)
+    mathjax_source(root_path)
+    listed = toc_chapters(root_path)
+    unknown = [name for name in held.chapters if name not in listed]
+    if unknown:
+        raise ValueError(
+            f"bundle {results}: chapter {', '.join(map(repr, unknown))} is not in "
+            f"{root_path / '_toc.yml'}, which lists {', '.join(listed)}"
+        )
+    out_path = check_folder(Path(out) if out is not None else root_path / "_build", "out")
+    runs_dir = out_path / FROM_RESULTS_DIR
+    if runs_dir.exists():
+        shutil.rmtree(runs_dir)
+    runs = bundle.extract_bundle(held.path, runs_dir)
+    _say(
+        progress,
+        f"{len(runs)} chapter runs of {held.path} (synthtrust {held.version}, commit "
+        f"{held.commit[:7]}, preset {held.preset!r}) in {runs_dir}",
+    )
+    notebooks = {name: run / f"{name}.ipynb" for name, run in runs.items()}
+    html = _publish(notebooks, root_path, out_path, strict=strict, progress=progress)
+    _say(progress, f"book from results done in {time.perf_counter() - started:.1f} s")
     return html

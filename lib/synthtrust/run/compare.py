@@ -7,15 +7,20 @@ and says which results files and glued values are equal, which differ (for a tab
 columns and how many rows) and which exist in one run only. Wall-clock times differ between any
 two runs, so the columns, JSON keys and glued values whose names match :data:`TIMING`
 (``seconds``, ``fit_sample_s``, ``wall``, ``audit_time``, ``cpu``, ...) are left out unless asked
-otherwise.
+otherwise. A column that a later commit renamed into the field's vocabulary
+(:data:`synthtrust.run.experiment.FROZEN_NAMES`, e.g. ``pgm_iters`` → ``pgm_max_iter``) is
+compared under its new name, and the summary says so.
 
 Use it to show that a refactoring leaves every number of the book as it was (run the chapters
 at the commit before and after, then compare), or that a rerun on another machine, backend or
-``n_jobs`` reproduces a published run (the package's results do not depend on them).
+``n_jobs`` reproduces a published run (the package's results do not depend on them). A
+published run is a chapter of a results bundle (:mod:`synthtrust.run.bundle`), named
+``results-0.1.0.tar.gz#auditing`` where a run folder is expected.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -25,6 +30,8 @@ import pandas as pd
 
 from synthtrust._result import ResultMixin
 from synthtrust._validation import check_input_folder, check_real, check_regex
+from synthtrust.run import bundle
+from synthtrust.run.experiment import FROZEN_NAMES
 
 __all__ = ["TIMING", "RunComparison", "compare_runs"]
 
@@ -32,6 +39,9 @@ TIMING = r"(^|[\W_])(seconds|s|wall|time|cpu)($|[\W_])"
 """Names of the wall-clock and CPU times the chapters write: columns and keys ``seconds``,
 ``fit_seconds``, ``fit_sample_s``, ``seconds a fit``, ``core-seconds``; glued values ``wall``, ``wall_s``, ``gan_wall``,
 ``audit_time``, ``cpu``, ``adult_s_mst``. Left out of the comparison by default."""
+
+#: ``{frozen name: today's name}``: the columns of an older run read under today's names.
+RENAMED = {frozen: today for today, frozen in FROZEN_NAMES.items()}
 
 _TABLES = {".csv": pd.read_csv, ".parquet": pd.read_parquet}
 
@@ -63,6 +73,9 @@ class RunComparison(ResultMixin):
         The pattern of the column, key and glued value names left out.
     atol : float
         Numbers of the results tables within this of each other counted as equal (0: exact).
+    renamed : list of str
+        ``"old -> new"`` for each column of the results tables read under its new name
+        (:data:`RENAMED`).
     """
 
     before: str
@@ -76,6 +89,7 @@ class RunComparison(ResultMixin):
     differing_parameters: list[str]
     ignore: str | None = field(default=TIMING)
     atol: float = 0.0
+    renamed: list[str] = field(default_factory=list)
 
     @property
     def identical(self) -> bool:
@@ -99,6 +113,8 @@ class RunComparison(ResultMixin):
         lines += [f"  glued {n}: {b!r} -> {a!r}" for n, (b, a) in self.differing_glued.items()]
         if self.differing_parameters:
             lines.append(f"parameters differ: {', '.join(self.differing_parameters)}")
+        if self.renamed:
+            lines.append(f"columns compared under their new names: {', '.join(self.renamed)}")
         lines.append(f"left out: names matching {self.ignore!r}" if self.ignore else "")
         within = f" (numbers to within {self.atol:g})" if self.atol else ""
         lines.append(("identical" if self.identical else "NOT identical") + within)
@@ -114,7 +130,8 @@ def compare_runs(before, after, *, ignore: str | None = TIMING, atol: float = 0.
     before, after : str or path-like
         Run folders (``synthtrust run --out``), each with a ``results/`` folder; the notebook
         is ``CHAPTER.ipynb`` (the chapter named by ``manifest.json``) or the folder's only
-        ``.ipynb``.
+        ``.ipynb``. Either may be a chapter of a results bundle, ``FILE#CHAPTER`` (e.g.
+        ``results-0.1.0.tar.gz#auditing``: :func:`synthtrust.run.bundle.chapter_run`).
     ignore : str or None, default :data:`TIMING`
         Regular expression (``re.search``) of the column names (CSV, Parquet), keys (JSON, at
         any depth) and glued value names left out; None compares everything.
@@ -134,9 +151,10 @@ def compare_runs(before, after, *, ignore: str | None = TIMING, atol: float = 0.
     Raises
     ------
     ValueError
-        ``before`` or ``after`` is not a folder with a ``results/`` folder, a results file or
-        a notebook cannot be read, ``ignore`` is empty or not a regular expression, or
-        ``atol`` is negative or not finite.
+        ``before`` or ``after`` is not a folder with a ``results/`` folder (nor a chapter of a
+        bundle that :func:`synthtrust.run.bundle.read_bundle` accepts and that holds it, or is
+        a bundle without ``#CHAPTER``), a results file or a notebook cannot be read, ``ignore``
+        is empty or not a regular expression, or ``atol`` is negative or not finite.
     TypeError
         ``ignore`` is neither a string nor None, or ``atol`` not a real number.
 
@@ -145,18 +163,43 @@ def compare_runs(before, after, *, ignore: str | None = TIMING, atol: float = 0.
     >>> comparison = compare_runs("runs/before/auditing", "runs/after/auditing")  # doctest: +SKIP
     >>> comparison.identical  # doctest: +SKIP
     True
+    >>> compare_runs("results-0.1.0.tar.gz#auditing", "runs/after/auditing")  # doctest: +SKIP
     """
     pattern = None if ignore is None else check_regex(ignore, "ignore")
     atol = check_real(atol, "atol", low=0.0)
-    what = "a run folder (what `synthtrust run --out DIR` wrote)"
-    runs = [
-        check_input_folder(path, name, containing="results", what=what)
-        for path, name in ((before, "before"), (after, "after"))
-    ]
+    with contextlib.ExitStack() as stack:
+        runs, shown = [], []
+        for path, name in ((before, "before"), (after, "after")):
+            runs.append(_run_folder(path, name, stack))
+            shown.append(path if bundle.split_chapter(path) else runs[-1])
+        return _compare_folders(runs, shown, pattern, ignore, atol)
+
+
+def _run_folder(path, name: str, stack: contextlib.ExitStack) -> Path:
+    """``path`` as a run folder: a chapter of a bundle (``FILE#CHAPTER``) extracted for as long
+    as ``stack`` lasts, or a folder holding ``results/``."""
+    spec = bundle.split_chapter(path)
+    if spec is not None:
+        return stack.enter_context(bundle.chapter_run(*spec))
+    if Path(path).is_file() and Path(path).name.endswith((".tar.gz", ".tgz")):
+        chapters = ", ".join(bundle.read_bundle(path).chapters)
+        raise ValueError(
+            f"{name}: {path} is a results bundle; name one of its chapters ({chapters}) as "
+            f"{path}#CHAPTER"
+        )
+    what = (
+        "a run folder (what `synthtrust run --out DIR` wrote) or a chapter of a results bundle "
+        "(results-VERSION.tar.gz#CHAPTER)"
+    )
+    return check_input_folder(path, name, containing="results", what=what)
+
+
+def _compare_folders(runs: list[Path], shown: list, pattern, ignore, atol: float):
+    """:func:`compare_runs` on two run folders; ``shown`` is how the summary names them."""
     files = [_results_files(run) for run in runs]
-    equal, differing = [], {}
+    equal, differing, renamed = [], {}, set()
     for rel in sorted(files[0].keys() & files[1].keys()):
-        what = _file_difference(files[0][rel], files[1][rel], pattern, atol)
+        what = _file_difference(files[0][rel], files[1][rel], pattern, atol, renamed)
         if what is None:
             equal.append(rel)
         else:
@@ -166,8 +209,8 @@ def compare_runs(before, after, *, ignore: str | None = TIMING, atol: float = 0.
     names = sorted(n for n in glued[0].keys() | glued[1].keys() if not _matches(pattern, n))
     parameters = [m.get("parameters", {}) for m in manifests]
     return RunComparison(
-        before=_label(runs[0], manifests[0]),
-        after=_label(runs[1], manifests[1]),
+        before=_label(shown[0], manifests[0]),
+        after=_label(shown[1], manifests[1]),
         equal_files=equal,
         differing_files=differing,
         only_before=sorted(files[0].keys() - files[1].keys()),
@@ -185,6 +228,7 @@ def compare_runs(before, after, *, ignore: str | None = TIMING, atol: float = 0.
         ),
         ignore=ignore,
         atol=atol,
+        renamed=sorted(f"{old} -> {RENAMED[old]}" for old in renamed),
     )
 
 
@@ -205,11 +249,22 @@ def _label(run: Path, manifest: dict) -> str:
     return f"{run} ({', '.join(facts)})" if facts else str(run)
 
 
-def _file_difference(a: Path, b: Path, pattern, atol: float = 0.0) -> str | None:
-    """What differs between two results files of the same name, or None when they are equal."""
+def _file_difference(a: Path, b: Path, pattern, atol: float = 0.0, renamed=None) -> str | None:
+    """What differs between two results files of the same name, or None when they are equal.
+    The before table's columns of :data:`RENAMED` are read under their new names (added to the
+    set ``renamed``) where the after table has the new name and not the old one."""
     if a.suffix in _TABLES:
         read = _TABLES[a.suffix]
-        return frame_difference(_read(read, a), _read(read, b), pattern, atol)
+        before, after = _read(read, a), _read(read, b)
+        old = [
+            c
+            for c in before.columns
+            if c in RENAMED and RENAMED[c] in after.columns and c not in after.columns
+        ]
+        if renamed is not None:
+            renamed.update(old)
+        before = before.rename(columns={c: RENAMED[c] for c in old})
+        return frame_difference(before, after, pattern, atol)
     if a.suffix == ".json":
         where = json_difference(_read_json(a), _read_json(b), pattern)
         return None if where is None else f"JSON values differ at {where}"

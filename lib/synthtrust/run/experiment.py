@@ -25,6 +25,14 @@ Caching and resumption
     computed again, with a warning, never loaded. A change to code outside the package that
     ``func`` calls (other than ``func`` itself) does *not* invalidate the cache: delete
     ``cache_dir`` (``make clean``) in that case.
+
+Stopping
+    A grid stopped by SIGINT (``KeyboardInterrupt``, e.g. a kernel interrupt) or SIGTERM kills
+    its loky workers (joblib's abort) or closes the Dask cluster it started before the
+    exception leaves :func:`run_grid`; after SIGTERM the process then ends by SIGTERM
+    (:func:`synthtrust.run._stop.sigterm_unwinds`). The tasks stored so far stay in the cache:
+    joblib writes every file of an entry to a temporary name and renames it, so an entry is
+    whole or absent.
 """
 
 from __future__ import annotations
@@ -40,7 +48,7 @@ import numbers
 import os
 import warnings
 from collections.abc import Callable, Mapping, Sequence
-from contextlib import ExitStack
+from contextlib import ExitStack, closing
 from pathlib import Path
 
 import joblib
@@ -57,6 +65,7 @@ from synthtrust.run._environ import (
     environ,
     release_freed_memory,
 )
+from synthtrust.run._stop import record_grid, sigterm_unwinds
 
 __all__ = ["FROZEN_NAMES", "cell_key", "replicate_index", "replicate_rngs", "run_grid"]
 
@@ -531,6 +540,9 @@ def run_grid(
 
     pending = [t for t in range(len(tasks)) if t not in results]
     param_names = _param_names(cells)
+    progress_record = record_grid(_bar_label(func), len(tasks)) if memorized is not None else None
+    if progress_record is not None:
+        progress_record(len(results))
     from tqdm import tqdm
 
     bar = tqdm(
@@ -549,6 +561,8 @@ def run_grid(
         if memorized is not None:  # stored even over an entry found corrupt
             memorized.call(*cache_args(t), compute=lambda: _sealed(out))
         results[t] = out
+        if progress_record is not None:
+            progress_record(len(results))
         bar.update(1)
 
     calls = (
@@ -565,7 +579,8 @@ def run_grid(
                 f, args, kwargs = call
                 collect(*f(*args, **kwargs))
         else:
-            with ExitStack() as stack:
+            # SIGTERM, like SIGINT, aborts the grid (workers killed, cluster closed) first
+            with sigterm_unwinds(), ExitStack() as stack:
                 if backend == "dask":
                     _dask_client(dask, n_jobs, stack)
                     stack.enter_context(joblib.parallel_config(backend="dask"))
@@ -581,8 +596,10 @@ def run_grid(
                     stack.enter_context(joblib.parallel_config(backend=backend))
                     par_jobs = min(n_jobs, len(pending))
                 parallel = joblib.Parallel(n_jobs=par_jobs, return_as="generator_unordered")
-                for t, out in parallel(calls):
-                    collect(t, out)
+                # closed at once if collect raises: joblib then aborts the remaining tasks
+                with closing(parallel(calls)) as outputs:
+                    for t, out in outputs:
+                        collect(t, out)
     finally:
         bar.close()
 
@@ -622,11 +639,16 @@ def _calibrate(func, cells, keys, tasks, seed: int, warm_up, n_jobs: int, record
         # joblib's reusable executor, not loky's bare one: a later joblib.Parallel in this
         # process reuses or replaces it (loky's own lacks the attributes joblib expects)
         executor = get_memmapping_executor(workers, initializer=warm_up)
-    futures = [
-        executor.submit(_timed_task, func, cells[i], keys[i], r0, r1, seed, t)
-        for t, (i, r0, r1) in ((t, tasks[t]) for t in picked)
-    ]
-    done, late = wait(futures, timeout=cap * math.ceil(size / workers))
+    with sigterm_unwinds():
+        try:
+            futures = [
+                executor.submit(_timed_task, func, cells[i], keys[i], r0, r1, seed, t)
+                for t, (i, r0, r1) in ((t, tasks[t]) for t in picked)
+            ]
+            done, late = wait(futures, timeout=cap * math.ceil(size / workers))
+        except BaseException:  # interrupted or terminated: the tasks stop with their workers
+            executor.shutdown(wait=True, kill_workers=True)  # killed before the process ends
+            raise
     if late:  # stop the tasks over the cap with their workers
         executor.shutdown(wait=False, kill_workers=True)
     seconds, peaks, errors, finished = [], [], [], []

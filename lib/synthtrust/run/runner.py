@@ -11,6 +11,11 @@ A run writes ``<out>/<name>.ipynb`` (executed), ``<out>/results/`` (the chapter'
 The chapter's cell tagged ``parameters`` must define every key of its presets plus the runtime
 keys :data:`RUNTIME_KEYS` (``results_dir``, ``cache_dir``, ``n_jobs``, ``dask``); papermill
 injects the run's values in a cell right after it.
+
+A run or estimate stopped by SIGTERM or SIGINT shuts its kernel down with the kernel's loky
+workers and Dask processes (papermill's client, through jupyter_client) and raises
+:class:`~synthtrust.run._stop.RunStopped`, whose message says how many tasks are in the cache;
+a rerun resumes from there (:mod:`synthtrust.run._stop`).
 """
 
 from __future__ import annotations
@@ -34,6 +39,7 @@ from synthtrust._optional import import_optional
 from synthtrust._validation import check_folder, check_n_jobs, one_line
 from synthtrust.run._environ import CHAPTER_VAR, WORKER_ENV, environ
 from synthtrust.run._lock import folder_lock
+from synthtrust.run._stop import PROGRESS_ENV, RunStopped, read_progress, stop_on_signals
 
 __all__ = [
     "RUNTIME_KEYS",
@@ -220,7 +226,8 @@ def _kernel_environment(progress: bool, chapter: str):
 
     A temporary kernelspec placed first on ``JUPYTER_PATH`` makes ``python3`` this interpreter
     (whatever user-level kernelspecs say); IPC sockets in the same temporary folder replace
-    unencrypted TCP ports (and ipykernel's warning about them). The kernel starts with
+    unencrypted TCP ports (and ipykernel's warning about them). The kernel is shut down at
+    once (``NotebookClient.shutdown_kernel = "immediate"``). The kernel starts with
     the environment of run_grid's workers (:data:`synthtrust.run._environ.WORKER_ENV`: the fixed
     ``PYTHONHASHSEED``). tqdm is disabled in the kernel
     (``TQDM_DISABLE=1``) when ``progress`` is False; ``SYNTHTRUST_CHAPTER`` is the chapter's name
@@ -249,6 +256,11 @@ def _kernel_environment(progress: bool, chapter: str):
         if not progress:
             values["TQDM_DISABLE"] = "1"
         config = Config()
+        # when the notebook has run, or the run is stopped (RunStopped unwinds papermill's
+        # client): jupyter_client's shutdown_kernel(now=True), SIGINT then SIGKILL to the
+        # kernel's process group, which holds its loky workers and Dask processes; the graceful
+        # default waited up to 5 s and let the dying kernel log to the terminal
+        config.NotebookClient.shutdown_kernel = "immediate"
         if os.name == "posix":
             config.KernelManager.transport = "ipc"
             config.KernelManager.ip = os.path.join(tmp, "kernel-ipc")
@@ -460,6 +472,11 @@ def run_chapter(
     synthtrust.run._lock.FolderLockedError
         Another run is writing to ``out`` (its pid and host are named); two runs never
         interleave their files.
+    synthtrust.run._stop.RunStopped
+        SIGTERM or SIGINT arrived (in the main thread, with those signals at their default
+        handlers): the kernel was shut down with its workers, no notebook or manifest is
+        written, and the message says how many of the tasks of the grids started so far are in
+        the cache (``"stopped by SIGTERM; 3 of 8 tasks cached, rerun to resume"``).
     """
     nb, source, final, overrides = _prepare(name, preset, overrides, n_jobs, dask)
     out = Path(out) if out is not None else repo_root() / "_build" / "runs" / preset / name
@@ -467,9 +484,22 @@ def run_chapter(
     check_folder(out, "out")
     if cache_dir is not None:
         check_folder(cache_dir, "cache_dir")
-    with folder_lock(out):
-        _execute(name, preset, nb, source, final, overrides, out, cache_dir, n_jobs, dask, progress)
+    args = (name, preset, nb, source, final, overrides, out, cache_dir, n_jobs, dask, progress)
+    with stop_on_signals(), folder_lock(out), tempfile.TemporaryDirectory() as record:
+        try:
+            with environ({PROGRESS_ENV: record}):  # run_grid's progress records
+                _execute(*args)
+        except RunStopped as stop:
+            raise RunStopped(stop.signum, _resume_detail(record)) from None
     return out
+
+
+def _resume_detail(record) -> str:
+    """What a stopped run kept: the tasks in the cache, from run_grid's progress records."""
+    grids, cached, tasks = read_progress(record)
+    if not grids:
+        return "no grid had started its tasks"
+    return f"{cached} of {tasks} tasks cached, rerun to resume"
 
 
 def _execute(name, preset, nb, source, final, overrides, out, cache_dir, n_jobs, dask, progress):
@@ -601,6 +631,9 @@ def estimate_chapter(
     ValueError
         As :func:`run_chapter`; ``n_tasks`` < 1; ``timeout`` not > 0; a chapter that calls
         ``run_grid`` nowhere.
+    synthtrust.run._stop.RunStopped
+        SIGTERM or SIGINT arrived: as :func:`run_chapter`; the message says how many grids
+        were timed.
     """
     import nbformat
     import papermill
@@ -613,7 +646,11 @@ def estimate_chapter(
     timeout = check_real_range(timeout, "timeout", 0.0)
     nb, _, final, overrides = _prepare(name, preset, overrides, None, None)
     t0 = time.perf_counter()
-    with _kernel_environment(progress, name) as config, tempfile.TemporaryDirectory() as tmp:
+    with (
+        stop_on_signals(),
+        _kernel_environment(progress, name) as config,
+        tempfile.TemporaryDirectory() as tmp,
+    ):
         tmp = Path(tmp)
         record, results = tmp / "stages.jsonl", tmp / "results"
         results.mkdir()
@@ -625,19 +662,25 @@ def estimate_chapter(
             estimate.TASKS_ENV: str(n_tasks),
             estimate.TIMEOUT_ENV: repr(timeout),
         }
-        with environ(mode), contextlib.suppress(PapermillExecutionError):
-            papermill.execute_notebook(
-                str(converted),
-                str(tmp / "estimated.ipynb"),
-                parameters={**final, **runtime},
-                kernel_name="python3",
-                language="python",
-                cwd=str(chapters_dir()),
-                progress_bar=False,
-                stderr_file=sys.stderr if progress else None,
-                config=config,
-                allow_errors=True,  # later cells see the sampled tasks only
-            )
+        try:
+            with environ(mode), contextlib.suppress(PapermillExecutionError):
+                papermill.execute_notebook(
+                    str(converted),
+                    str(tmp / "estimated.ipynb"),
+                    parameters={**final, **runtime},
+                    kernel_name="python3",
+                    language="python",
+                    cwd=str(chapters_dir()),
+                    progress_bar=False,
+                    stderr_file=sys.stderr if progress else None,
+                    config=config,
+                    allow_errors=True,  # later cells see the sampled tasks only
+                )
+        except RunStopped as stop:
+            timed = len(estimate.read_stages(record))
+            raise RunStopped(
+                stop.signum, f"no estimate ({timed} grid(s) timed), nothing was written"
+            ) from None
         stages = estimate.read_stages(record)
     if not stages:
         raise ValueError(f"chapter {name!r} calls run_grid nowhere: there is nothing to estimate")

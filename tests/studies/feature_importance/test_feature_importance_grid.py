@@ -27,3 +27,17 @@ def test_warm_up_loads_every_table_mbi_torch_and_the_compiled_treeshap():
     tables, datasets, compiled, mbi, torch = out.stdout.split()
     assert int(tables) == int(datasets) == 8
     assert int(compiled) >= 1 and mbi == "True" and torch == "True"
+
+
+_LEAN = """
+import sys
+from synthtrust.studies import feature_importance as fi
+fi.WarmUp(mbi=False, torch=False)()
+print("mbi" in sys.modules, "jax" in sys.modules, "torch" in sys.modules)
+"""
+
+
+def test_a_lean_warm_up_loads_neither_jax_nor_torch():
+    out = subprocess.run([sys.executable, "-c", _LEAN], capture_output=True, text=True, timeout=600)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.split() == ["False", "False", "False"]

@@ -44,17 +44,20 @@ from synthtrust.studies.feature_importance.generators import (
 )
 from synthtrust.studies.feature_importance.grid import (
     SHAP_BLOCK_ROWS,
+    WarmUp,
     build_grid,
     importance_cell,
     real_cell,
     similarity,
     summarize,
     warm_up,
+    warm_up_for,
 )
 from synthtrust.studies.feature_importance.models import MEASURES, compare_rankings, fit_importances
 from synthtrust.studies.feature_importance.views import baseline_bands, privbayes_gap, top_features
 
 __all__ = [
+    "WarmUp",
     "DATASETS",
     "GENERATORS",
     "MEASURES",
@@ -74,4 +77,5 @@ __all__ = [
     "top_features",
     "verdict_rows",
     "warm_up",
+    "warm_up_for",
 ]

@@ -18,6 +18,7 @@ from __future__ import annotations
 import functools
 import json
 import zlib
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
@@ -46,20 +47,50 @@ from synthtrust.studies.feature_importance.models import (
 _MIN_ROWS = 20  # fewer rows after the pipeline's cleaning: no forest is trained (failed)
 
 
-def warm_up() -> None:
+#: The generators whose fits need more than the tables and the forests: ``{name: library}``.
+_NEEDS = {"mst": "mbi", "aim": "mbi", "pate_ctgan": "torch"}
+
+
+@dataclass(frozen=True)
+class WarmUp:
     """What the study's tasks load once per worker process, loaded before its first task
-    (``run_grid(..., warm_up=warm_up)``): every dataset's table, JAX and mbi (MST, AIM),
-    PyTorch when installed (PATE-CTGAN) and the compiled TreeSHAP. loky takes a worker's memory
-    after its first task as the reference and recycles a worker grown 300 MB beyond it; loaded
-    lazily by later tasks, these made loky recycle workers in the middle of the grids.
-    It raises what :func:`load_table` raises for a dataset it cannot read."""
-    for name in DATASETS:
-        load_table(name)
-    import_mbi()
-    import_if_installed("torch", "PATE-CTGAN")
-    x = np.arange(40.0)
-    X = pd.DataFrame({"a": x % 2, "b": x % 3})
-    fit_importances(X, pd.Series((x % 2).astype(int)), methods=("shap",), rf_n_estimators=2)
+    (``run_grid(..., warm_up=WarmUp(...))``): every dataset's table and the compiled TreeSHAP,
+    and with ``mbi`` JAX and mbi (MST, AIM), with ``torch`` PyTorch when installed
+    (PATE-CTGAN).
+
+    loky takes a worker's memory after its first task as the reference and recycles a worker
+    grown 300 MB beyond it; loaded lazily by later tasks, these made loky recycle workers in the
+    middle of the grids. A worker loads only what its grid needs (:func:`warm_up_for`):
+    JAX and mbi add about 110 MB to a worker, PyTorch about 180 MB (measured on Adult's
+    workers), which the real forests and the PrivBayes cells do not need. Equal warm-ups
+    compare equal, so successive grids with the same needs keep their workers.
+    Calling it raises what :func:`load_table` raises for a dataset it cannot read.
+    """
+
+    mbi: bool = True
+    torch: bool = True
+
+    def __call__(self) -> None:
+        for name in DATASETS:
+            load_table(name)
+        if self.mbi:
+            import_mbi()
+        if self.torch:
+            import_if_installed("torch", "PATE-CTGAN")
+        x = np.arange(40.0)
+        X = pd.DataFrame({"a": x % 2, "b": x % 3})
+        fit_importances(X, pd.Series((x % 2).astype(int)), methods=("shap",), rf_n_estimators=2)
+
+
+#: Everything any task of the study may need.
+warm_up = WarmUp()
+
+
+def warm_up_for(cells) -> WarmUp:
+    """The :class:`WarmUp` of a grid's cells: mbi for MST and AIM, PyTorch for PATE-CTGAN
+    (cells without a ``generator``, the real side, need neither)."""
+    needs = {_NEEDS.get(cell.get("generator")) for cell in cells}
+    return WarmUp(mbi="mbi" in needs, torch="torch" in needs)
 
 
 def _stable_seed(*parts) -> int:

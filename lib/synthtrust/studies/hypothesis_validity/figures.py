@@ -17,6 +17,7 @@ import pandas as pd
 
 from synthtrust import hypothesis
 from synthtrust.presentation import charts
+from synthtrust.presentation.page_tables import page_table
 from synthtrust.studies.hypothesis_validity import gan as hg
 from synthtrust.studies.hypothesis_validity import multivariate as hm
 from synthtrust.studies.hypothesis_validity import simulation as hv
@@ -153,9 +154,7 @@ def type_one_table(gauss: pd.DataFrame, n: int, epsilon):
         .assign(method=lambda d: d["method"].map(charts.METHOD_LABELS))
         .pivot_table(index="method", columns="epsilon", values="rate", dropna=False)
     )
-    return table.style.format(lambda v: "—" if pd.isna(v) else f"{v:.3f}").format_index(
-        lambda v: f"ε = {v:g}", axis=1
-    )
+    return page_table(table, "{:.3f}", missing="—", columns=lambda v: f"ε = {v:g}")
 
 
 def cardio_facts(
@@ -203,9 +202,7 @@ def failed_view(rates: pd.DataFrame, data: str):
         },
         index=[f"{charts.METHOD_LABELS[meth]}, ε = {eps:g}" for _, meth, eps in table.index],
     )
-    return cells.style.set_table_styles(
-        [{"selector": "td, th", "props": "padding: 0.1em 0.8em; white-space: nowrap;"}]
-    )
+    return page_table(cells, compact=True)
 
 
 def failed_facts(gauss: pd.DataFrame, *, sizes, epsilon) -> dict[str, str]:
@@ -289,9 +286,7 @@ def controls_view(controls: pd.DataFrame):
     ]
     shown = controls.assign(run=run)[["run", "iterations", "tvd"]]
     shown.columns = ["run", "private iterations", "2-way TVD from the real table"]
-    return shown.style.hide(axis="index").format(
-        {shown.columns[1]: "{:,}", shown.columns[2]: "{:.3f}"}
-    )
+    return page_table(shown, {shown.columns[1]: "{:,}", shown.columns[2]: "{:.3f}"}, index=False)
 
 
 def accounting_view(acct: pd.DataFrame):
@@ -307,7 +302,7 @@ def accounting_view(acct: pd.DataFrame):
         axis=1,
     )
     formats = ["{:g}", "{:,}", "{:.3f}", "{:,.1f}", "{:,.1f}"]
-    return acct.style.hide(axis="index").format(dict(zip(acct.columns, formats, strict=True)))
+    return page_table(acct, dict(zip(acct.columns, formats, strict=True)), index=False)
 
 
 def multivariate_chart(multi: pd.DataFrame, data: str, *, epsilon, alpha: float, title: str):
