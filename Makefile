@@ -148,3 +148,13 @@ bench-node-fill: install
 
 clean:
 	rm -rf _build .cache/joblib
+
+# chapter 4's worker warm-up: every library vs what the grid needs, peak memory of one Adult
+# task each, outputs compared (~2 min)
+.PHONY: bench-warm-up profile-book
+bench-warm-up: install
+	$(BIN)/python benchmarks/bench_warm_up.py
+
+# the chapters' wall times and grids of the last `make book` (their run manifests)
+profile-book: install
+	$(BIN)/python benchmarks/profile_book.py --runs _build/runs/$(PRESET)

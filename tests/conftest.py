@@ -41,8 +41,12 @@ SITE_N_JOBS = 1
 BOOK_FIXTURES = frozenset({"book_build", "site", "smoke_run_of", "browser"})
 
 
+@pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config, items):
-    """Put the tests of the session's book build in one xdist group (see BOOK_FIXTURES)."""
+    """Put the tests of the session's book build in one xdist group (see BOOK_FIXTURES).
+
+    Runs first: xdist's own hook turns the ``xdist_group`` marks into the node ids its
+    ``loadgroup`` scheduler reads (``...::test_x@book``), and sees only marks made before it."""
     for item in items:
         if BOOK_FIXTURES.intersection(getattr(item, "fixturenames", ())):
             item.add_marker(pytest.mark.xdist_group("book"))

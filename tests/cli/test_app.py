@@ -137,6 +137,12 @@ def test_run_writes_notebook_results_and_manifest(book, tmp_path, capsys):
     assert info["wall_time_s"] > 0 and info["peak_memory_mib"]["total"] > 0
     assert set(info["git"]) == {"commit", "dirty"}
     assert info["results"] == ["draws.csv", "seen.json", "verdicts.csv"]
+    # the record of the chapter's one grid: 2 cells x 2 chunks of replicates (6 by 4)
+    (grid,) = info["grids"]
+    assert (grid["name"], grid["tasks"], grid["cached"]) == ("tiny: simulate", 4, 4)
+    assert grid["computed"] + grid["from_cache"] == 4
+    assert grid["task_s"] >= 0 and grid["wall_s"] >= 0
+    assert grid["computed"] == 0 or grid["peak_mb"] > 50  # a worker with numpy and pandas
 
     # executed notebook: papermill's injected cell carries the overrides and runtime keys
     nb = nbformat.read(notebook, as_version=4)

@@ -211,6 +211,15 @@ def test_sphinx_extension_refuses_a_site_without_its_assets(tmp_path):
 
 # ------------------------------------------------------------------------------ the built site
 @pytest.mark.site
+def test_the_books_tests_share_one_worker(site, request):
+    """``make test`` runs two pytest-xdist workers with ``--dist loadgroup``: every test of the
+    session's book is in the group ``book`` (tests/conftest.py), so one worker builds it, once.
+    xdist names the group in the test's id; a pytest that drops it (9.2) has both build it."""
+    if not getattr(request.config.option, "loadgroup", False):
+        pytest.skip("not an xdist worker with --dist loadgroup (make test runs one)")
+    assert request.node.nodeid.endswith("@book")
+
+
 def test_built_site_layout(site):
     assert (site / "intro.html").is_file()
     assert (site / "_static" / charts.VEGA_BUNDLE_FILENAME).is_file()

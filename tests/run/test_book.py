@@ -10,6 +10,7 @@ in tests/repo/test_site.py."""
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 
@@ -420,6 +421,32 @@ def test_build_runs_every_chapter_of_the_toc_by_default_and_one_given_by_name(
     )
     assert names == ["second"]
     assert (tmp_path / "a" / "runs" / "default" / "first" / "first.ipynb").is_file()
+
+
+def test_build_ends_by_printing_each_chapters_wall_time_and_grids(
+    small_book, tmp_path, monkeypatch, capsys
+):
+    _fake_site(monkeypatch)
+    walls = {"first": 61.5, "second": 2.25}
+
+    def run_chapter(name, **kwargs):
+        _notebook(kwargs["out"] / f"{name}.ipynb")
+        if name in walls:  # "third" ran without a manifest: left out of the table
+            grid = {"name": f"{name}: fit", "started": 0.0, "tasks": 4, "cached": 4}
+            grid |= {"from_cache": 1, "computed": 3, "wall_s": 60.0, "task_s": 119.0}
+            manifest = {"wall_time_s": walls[name], "grids": [grid | {"peak_mb": 512.4}]}
+            (kwargs["out"] / "manifest.json").write_text(json.dumps(manifest))
+        return kwargs["out"]
+
+    build(root=small_book, out=tmp_path / "_build", progress=True, run_chapter=run_chapter)
+    err = capsys.readouterr().err
+    table = err[err.index("| chapter / grid") :].splitlines()
+    assert table[2:5] == [
+        "| first | 61.5 | 1 | 3 / 4 | 119 | 512 |",
+        "| second | 2.2 | 1 | 3 / 4 | 119 | 512 |",
+        "| **total** | 63.8 | 2 | 6 / 8 | 238 | 512 |",
+    ]
+    assert "book done in" in table[5]
 
 
 def test_build_refuses_a_run_without_a_notebook_and_an_empty_selection(small_book, tmp_path):

@@ -25,8 +25,7 @@ import joblib
 import psutil
 import pytest
 
-from synthtrust.run import _stop
-from synthtrust.run._stop import RunStopped, read_progress, record_grid
+from synthtrust.run._stop import RunStopped
 from synthtrust.run.experiment import replicate_rngs
 
 N_TASKS = 8
@@ -44,19 +43,6 @@ def test_run_stopped_names_the_signal_and_exits_with_128_plus_its_number():
     assert str(RunStopped(signal.SIGINT)) == "stopped by SIGINT"
     assert RunStopped(signal.SIGINT).exit_status == 130
     assert isinstance(term, KeyboardInterrupt) and not isinstance(term, Exception)
-
-
-def test_progress_records_add_up_over_grids(tmp_path, monkeypatch):
-    monkeypatch.delenv(_stop.PROGRESS_ENV, raising=False)
-    assert record_grid("g", 4) is None  # no folder: nothing recorded
-    monkeypatch.setenv(_stop.PROGRESS_ENV, str(tmp_path))
-    first, second = record_grid("first", 8), record_grid("second", 5)
-    first(0)
-    second(5)
-    first(3)  # the latest count of a grid replaces the previous one
-    (tmp_path / ".abc.json.x.tmp.json").write_text("{half")  # a record being written
-    assert read_progress(tmp_path) == (2, 3 + 5, 8 + 5)
-    assert read_progress(tmp_path / "none") == (0, 0, 0)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -25,41 +25,27 @@ Who gets the signal and what follows (Linux; the same on other POSIX systems):
   file of an entry to a temporary name and renames it (``concurrency_safe_write``), an entry
   is only read once its ``output.pkl`` exists, and ``run_grid`` checks each entry's digest.
 
-The progress record (:data:`PROGRESS_ENV`, :func:`record_grid`, :func:`read_progress`) is how
-the chapter's kernel tells the ``synthtrust`` process how many tasks are in the cache, for the
-line a stopped run prints.
+The grid records (:mod:`synthtrust.run._grid_records`) are how the chapter's kernel tells the
+``synthtrust`` process how many tasks are in the cache, for the line a stopped run prints.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
-import os
 import signal
 import threading
-import uuid
 from collections.abc import Iterator
-from pathlib import Path
-
-from synthtrust._atomic import write_text
 
 __all__ = [
-    "PROGRESS_ENV",
     "STOP_SIGNALS",
     "RunStopped",
-    "read_progress",
-    "record_grid",
     "sigterm_unwinds",
     "stop_on_signals",
 ]
 
 #: The signals that stop a run: a scheduler's or ``timeout``'s SIGTERM, Ctrl-C's SIGINT.
 STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT)
-
-#: A folder into which ``run_grid`` records, one JSON file per grid call, its tasks and how many
-#: of them are in the cache (set by the runner for the chapter's kernel).
-PROGRESS_ENV = "SYNTHTRUST_PROGRESS"
 
 
 class RunStopped(KeyboardInterrupt):
@@ -182,34 +168,3 @@ def sigterm_unwinds() -> Iterator[None]:
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
     if stopped:
         signal.raise_signal(signal.SIGTERM)
-
-
-def record_grid(name: str, tasks: int):
-    """Start the progress record of one grid call; return ``update(cached)`` (or None).
-
-    With :data:`PROGRESS_ENV` naming a folder, ``update(cached)`` writes
-    ``<folder>/<uuid>.json`` = ``{"name": name, "tasks": tasks, "cached": cached}`` atomically;
-    without it, returns None and nothing is recorded.
-    """
-    folder = os.environ.get(PROGRESS_ENV)
-    if not folder:
-        return None
-    path = Path(folder) / f"{uuid.uuid4().hex}.json"
-
-    def update(cached: int) -> None:
-        write_text(path, json.dumps({"name": name, "tasks": int(tasks), "cached": int(cached)}))
-
-    return update
-
-
-def read_progress(folder: str | os.PathLike) -> tuple[int, int, int]:
-    """``(grids, cached tasks, tasks)`` summed over the records in ``folder`` (zeros if none)."""
-    grids = cached = tasks = 0
-    for path in sorted(Path(folder).glob("*.json")):
-        if path.name.startswith("."):  # a record being written (synthtrust._atomic)
-            continue
-        record = json.loads(path.read_text(encoding="utf-8"))
-        grids += 1
-        cached += record["cached"]
-        tasks += record["tasks"]
-    return grids, cached, tasks

@@ -29,6 +29,7 @@ Errors raise :class:`BookBuildError` with the tail of the build log.
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import json
 import os
@@ -46,6 +47,7 @@ import yaml
 from synthtrust._validation import check_folder
 from synthtrust.presentation import charts, scorecard
 from synthtrust.run import bundle
+from synthtrust.run._grid_records import profile_table
 from synthtrust.run.runner import RUNTIME_KEYS
 
 __all__ = [
@@ -619,8 +621,20 @@ def build(
     )
     _say(progress, f"results bundle: {results}")
     html = _publish(notebooks, root_path, out_path, strict=strict, progress=progress)
+    _say(progress, "chapter runs (their manifests' wall time and grids):\n" + _profile(runs))
     _say(progress, f"book done in {time.perf_counter() - started:.1f} s")
     return html
+
+
+def _profile(runs: Mapping[str, Path]) -> str:
+    """The table of the chapters' wall times and grids from their ``manifest.json``
+    (:func:`synthtrust.run._grid_records.profile_table`); a run without one is left out."""
+    manifests = {}
+    for name, run in runs.items():
+        path = Path(run) / "manifest.json"
+        with contextlib.suppress(OSError, ValueError):
+            manifests[name] = json.loads(path.read_text(encoding="utf-8"))
+    return profile_table(manifests)
 
 
 def _publish(notebooks, root_path: Path, out_path: Path, *, strict: bool, progress: bool) -> Path:

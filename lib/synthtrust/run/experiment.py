@@ -65,7 +65,8 @@ from synthtrust.run._environ import (
     environ,
     release_freed_memory,
 )
-from synthtrust.run._stop import record_grid, sigterm_unwinds
+from synthtrust.run._grid_records import record_grid
+from synthtrust.run._stop import sigterm_unwinds
 
 __all__ = ["FROZEN_NAMES", "cell_key", "replicate_index", "replicate_rngs", "run_grid"]
 
@@ -540,9 +541,10 @@ def run_grid(
 
     pending = [t for t in range(len(tasks)) if t not in results]
     param_names = _param_names(cells)
-    progress_record = record_grid(_bar_label(func), len(tasks)) if memorized is not None else None
-    if progress_record is not None:
-        progress_record(len(results))
+    # the chapter's grids (those with a cache) keep their record: progress and profile
+    grid_record = (
+        record_grid(_bar_label(func), len(tasks), len(results)) if memorized is not None else None
+    )
     from tqdm import tqdm
 
     bar = tqdm(
@@ -556,17 +558,17 @@ def run_grid(
         **({} if progress else {"disable": True}),
     )
 
-    def collect(t, out):
+    def collect(t, out, seconds, peak_mb):
         _check_columns(out, param_names)  # fail at the first result, not after the whole run
         if memorized is not None:  # stored even over an entry found corrupt
             memorized.call(*cache_args(t), compute=lambda: _sealed(out))
         results[t] = out
-        if progress_record is not None:
-            progress_record(len(results))
+        if grid_record is not None:
+            grid_record.task_done(seconds, peak_mb)
         bar.update(1)
 
     calls = (
-        joblib.delayed(_compute)(
+        joblib.delayed(_timed_task)(
             func, cells[tasks[t][0]], keys[tasks[t][0]], tasks[t][1], tasks[t][2], seed, t
         )
         for t in pending
@@ -598,8 +600,8 @@ def run_grid(
                 parallel = joblib.Parallel(n_jobs=par_jobs, return_as="generator_unordered")
                 # closed at once if collect raises: joblib then aborts the remaining tasks
                 with closing(parallel(calls)) as outputs:
-                    for t, out in outputs:
-                        collect(t, out)
+                    for t, out, seconds, peak_mb in outputs:
+                        collect(t, out, seconds, peak_mb)
     finally:
         bar.close()
 
@@ -608,17 +610,19 @@ def run_grid(
 
 def _bar_label(func) -> str:
     """The progress bar's label: ``func``'s name, after the chapter's inside a chapter's run."""
-    name = getattr(func, "__name__", "run_grid")
+    target = func.func if isinstance(func, functools.partial) else func
+    name = getattr(target, "__name__", "run_grid")
     chapter = os.environ.get(CHAPTER_VAR)
     return f"{chapter}: {name}" if chapter else name
 
 
 def _timed_task(func, params: dict, key: int, r0: int, r1: int, seed: int, task_id: int):
-    """One task in full, timed: (frame, seconds, peak resident MB of the process running it)."""
+    """One task in full, timed: (task_id, frame, seconds, peak resident MB of the process
+    running it), for the grid's record and estimate mode."""
     (_, out), seconds, peak = estimate.measure(
         functools.partial(_compute, func, params, key, r0, r1, seed, task_id)
     )
-    return out, seconds, peak
+    return task_id, out, seconds, peak
 
 
 def _calibrate(func, cells, keys, tasks, seed: int, warm_up, n_jobs: int, record):
@@ -658,7 +662,7 @@ def _calibrate(func, cells, keys, tasks, seed: int, warm_up, n_jobs: int, record
         elif (exc := f.exception()) is not None:  # reported, left out of the figures
             errors.append(estimate.describe_error(exc))
         else:
-            out, sec, peak = f.result()
+            _, out, sec, peak = f.result()
             seconds.append(sec)
             peaks.append(peak)
             finished.append((t, out))

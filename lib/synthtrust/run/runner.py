@@ -6,7 +6,8 @@ Layout (relative to the repository root, see :func:`repo_root`)::
     chapters/params/<name>/{smoke,default,paper}.yaml   flat dicts of scientific parameters
 
 A run writes ``<out>/<name>.ipynb`` (executed), ``<out>/results/`` (the chapter's tables) and
-``<out>/manifest.json``; ``<out>`` defaults to ``_build/runs/<preset>/<name>/``.
+``<out>/manifest.json`` (with ``grids``, the record of each grid call:
+:mod:`synthtrust.run._grid_records`); ``<out>`` defaults to ``_build/runs/<preset>/<name>/``.
 
 The chapter's cell tagged ``parameters`` must define every key of its presets plus the runtime
 keys :data:`RUNTIME_KEYS` (``results_dir``, ``cache_dir``, ``n_jobs``, ``dask``); papermill
@@ -38,8 +39,9 @@ from synthtrust._atomic import atomic_path
 from synthtrust._optional import import_optional
 from synthtrust._validation import check_folder, check_n_jobs, one_line
 from synthtrust.run._environ import CHAPTER_VAR, WORKER_ENV, environ
+from synthtrust.run._grid_records import RECORD_ENV, read_grids, read_progress
 from synthtrust.run._lock import folder_lock
-from synthtrust.run._stop import PROGRESS_ENV, RunStopped, read_progress, stop_on_signals
+from synthtrust.run._stop import RunStopped, stop_on_signals
 
 __all__ = [
     "RUNTIME_KEYS",
@@ -487,8 +489,8 @@ def run_chapter(
     args = (name, preset, nb, source, final, overrides, out, cache_dir, n_jobs, dask, progress)
     with stop_on_signals(), folder_lock(out), tempfile.TemporaryDirectory() as record:
         try:
-            with environ({PROGRESS_ENV: record}):  # run_grid's progress records
-                _execute(*args)
+            with environ({RECORD_ENV: record}):  # run_grid's grid records
+                _execute(*args, record)
         except RunStopped as stop:
             raise RunStopped(stop.signum, _resume_detail(record)) from None
     return out
@@ -502,8 +504,11 @@ def _resume_detail(record) -> str:
     return f"{cached} of {tasks} tasks cached, rerun to resume"
 
 
-def _execute(name, preset, nb, source, final, overrides, out, cache_dir, n_jobs, dask, progress):
-    """Run the chapter notebook into ``out`` (held locked by the caller) and write the manifest."""
+def _execute(
+    name, preset, nb, source, final, overrides, out, cache_dir, n_jobs, dask, progress, record
+):
+    """Run the chapter notebook into ``out`` (held locked by the caller) and write the manifest,
+    with the grid records its kernel left in the folder ``record`` (``grids``)."""
     import nbformat
     import papermill
     from papermill.exceptions import PapermillExecutionError
@@ -586,6 +591,7 @@ def _execute(name, preset, nb, source, final, overrides, out, cache_dir, n_jobs,
         results_dir=str(results),
         results=sorted(p.name for p in results.iterdir() if p.is_file()),
         cache_dir=str(cache),
+        grids=read_grids(record),
     )
 
 
