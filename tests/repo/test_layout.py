@@ -228,3 +228,57 @@ def test_the_private_check_finder_sees_functions_and_methods(tmp_path):
         "class K:\n    def _check_d(self): pass\n    def _fit(self): pass\n"
     )
     assert private_checks(tmp_path) == ["sub/m.py:_check_b", "sub/m.py:K._check_d"]
+
+
+# ------------------------------------------------------------- HTML only in the presentation
+#: An HTML element in a string: what building HTML in Python source looks like.
+HTML_TAG = re.compile(
+    r"<(?:p|div|span|table|thead|tbody|tr|td|th|ul|ol|li|h[1-6]|a|script|style|details|"
+    r"summary|pre|code|figure|img|br|section|html|body|head)[\s>/]",
+    re.I,
+)
+#: pandas' and Altair's HTML writers.
+HTML_WRITERS = frozenset({"to_html", "style"})
+
+
+def html_builders(package: Path) -> list[str]:
+    """``module:line`` for each string (docstrings aside) holding an HTML element, and each use
+    of ``.to_html`` or ``.style``, in the modules of ``package`` outside ``presentation/``."""
+    import ast
+
+    hits = []
+    for path in sorted(package.rglob("*.py")):
+        rel = path.relative_to(package.parent)
+        if "presentation" in rel.parts:
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        docstrings = {
+            id(node.body[0].value)
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef)
+            and node.body
+            and isinstance(node.body[0], ast.Expr)
+            and isinstance(node.body[0].value, ast.Constant)
+        }
+        for node in ast.walk(tree):
+            text = isinstance(node, ast.Constant) and isinstance(node.value, str)
+            if (text and id(node) not in docstrings and HTML_TAG.search(node.value)) or (
+                isinstance(node, ast.Attribute) and node.attr in HTML_WRITERS
+            ):
+                hits.append(f"{rel.as_posix()}:{node.lineno}")
+    return hits
+
+
+def test_no_module_outside_the_presentation_builds_html():
+    assert html_builders(ROOT / "lib" / "synthtrust") == []
+
+
+def test_the_html_rule_sees_a_tag_an_f_string_and_a_styler(tmp_path):
+    package = tmp_path / "synthtrust"
+    (package / "presentation").mkdir(parents=True)
+    (package / "presentation" / "page.py").write_text('PAGE = "<p>allowed here</p>"\n')
+    (package / "a.py").write_text('"""A docstring may show <p>markup</p>."""\nX = "<div>"\n')
+    (package / "b.py").write_text('def f(x):\n    return f"<td class={x}>"\n')
+    (package / "c.py").write_text("def g(frame):\n    return frame.style.format()\n")
+    (package / "d.py").write_text('LESS = "a < b and p > q"\nREGEX = r"<script[^>]"\n')
+    assert html_builders(package) == ["synthtrust/a.py:2", "synthtrust/b.py:2", "synthtrust/c.py:2"]

@@ -1,5 +1,6 @@
 """Every chapter page names the synthtrust version, the commit and the preset that made its
-numbers: ``synthtrust.run.book.provenance`` writes the line from the run's ``manifest.json``, the
+numbers: ``synthtrust.run.book`` writes the line from the run's ``manifest.json``
+(``synthtrust.presentation.provenance``, whose own tests are tests/presentation/test_provenance.py), the
 stage hands it to the ``synthtrust._sphinx`` extension in the staged ``_config.yml``, and the
 extension ends the page with it.
 
@@ -22,10 +23,11 @@ from _repo import ROOT, site_chapters
 
 import synthtrust
 from synthtrust import _sphinx
+from synthtrust.presentation.provenance import PROVENANCE_CLASS, provenance_line
 from synthtrust.run import book
 
 CHAPTERS = site_chapters()
-LINE = re.compile(rf'<p class="{_sphinx.PROVENANCE_CLASS}">(.*?)</p>', re.S)
+LINE = re.compile(rf'<p class="{PROVENANCE_CLASS}">(.*?)</p>', re.S)
 
 #: A run's manifest as ``synthtrust.run.manifest.write_manifest`` writes it (the keys read).
 MANIFEST = {
@@ -43,23 +45,6 @@ def provenance_lines(page: str) -> list[str]:
 
 
 # ---------------------------------------------------------------------------- without a build
-def test_the_line_names_version_commit_preset_and_day():
-    assert book.provenance(MANIFEST) == (
-        "Numbers on this page: synthtrust 9.9.9, commit feedfac, preset paper, run on 2026-01-02."
-    )
-    dirty = {**MANIFEST, "git": {"commit": "0123456789" * 4, "dirty": True}}
-    assert book.provenance(dirty) == (
-        "Numbers on this page: synthtrust 9.9.9, commit 0123456 with uncommitted changes, "
-        "preset paper, run on 2026-01-02."
-    )
-    # outside a git work tree (write_manifest's "unknown"), and a manifest that lacks the rest
-    outside = {**MANIFEST, "git": {"commit": "unknown", "dirty": None}}
-    assert ", an unknown commit, " in book.provenance(outside)
-    assert book.provenance({}) == (
-        "Numbers on this page: synthtrust of an unknown version, an unknown commit, preset unknown."
-    )
-
-
 def _app(lines: dict) -> SimpleNamespace:
     return SimpleNamespace(
         config=SimpleNamespace(synthtrust_vega_bundle="", synthtrust_provenance=lines)
@@ -100,7 +85,7 @@ def test_the_stage_hands_each_runs_line_to_the_extension(tmp_path):
     stage_dir = book.stage({"hypothesis_validity": notebook}, root=ROOT, out=tmp_path / "_build")
     config = yaml.safe_load((stage_dir / "_config.yml").read_text(encoding="utf-8"))
     assert config["sphinx"]["config"][book.PROVENANCE_CONFIG] == {
-        "chapters/hypothesis_validity": book.provenance(MANIFEST)
+        "chapters/hypothesis_validity": provenance_line(MANIFEST)
     }
     assert "synthtrust._sphinx" in config["sphinx"]["extra_extensions"]
     # a notebook without a manifest beside it gets no line; an unreadable manifest stops
@@ -133,7 +118,7 @@ def test_each_chapter_page_names_the_version_commit_and_preset_of_its_run(site, 
         "preset smoke, run on "
     )
     # the line ends the page's text: after the chapter's bibliography
-    assert page.index('id="references"') < page.index(_sphinx.PROVENANCE_CLASS)
+    assert page.index('id="references"') < page.index(PROVENANCE_CLASS)
 
 
 @pytest.mark.site

@@ -8,9 +8,9 @@ On every HTML page (event ``html-page-context``, run late):
 * drops the Vega bundle (config ``synthtrust_vega_bundle``, listed in ``html_js_files``) from
   pages that draw no chart, so text-only pages do not load ~0.9 MB of JavaScript;
 * ends a chapter page with its provenance line (config ``synthtrust_provenance``: page name ->
-  the line ``synthtrust.run.book.provenance`` wrote from the run's manifest, naming the
-  version, commit and preset that made the page's numbers) in a ``<p
-  class="synthtrust-provenance">``.
+  the line ``synthtrust.run.book`` wrote from the run's manifest, naming the version, commit
+  and preset that made the page's numbers) as :mod:`synthtrust.presentation.provenance`
+  shows it.
 
 At the end of an HTML build it checks that the Vega bundle and the MathJax file named by
 ``mathjax_path`` exist in the output when they are local, so a missing asset fails the build
@@ -19,7 +19,6 @@ instead of producing blank charts or raw TeX.
 
 from __future__ import annotations
 
-import html
 import os
 from pathlib import Path
 from typing import Any
@@ -27,11 +26,10 @@ from typing import Any
 from sphinx.errors import ExtensionError
 
 from synthtrust import __version__
+from synthtrust.presentation.provenance import provenance_html
 
 #: Marker that a page body draws a chart (written by ``synthtrust.presentation.charts.renderer_html``).
 CHART_MARKER = "vegaEmbed("
-#: The class of the paragraph that ends a chapter page with its provenance line.
-PROVENANCE_CLASS = "synthtrust-provenance"
 
 
 def _filename(asset: Any) -> str:
@@ -61,7 +59,7 @@ def _page_context(app, pagename: str, templatename: str, context: dict, doctree)
     draws_chart = CHART_MARKER in (context.get("body") or "")
     line = (getattr(app.config, "synthtrust_provenance", None) or {}).get(pagename)
     if line and "body" in context:
-        context["body"] += f'\n<p class="{PROVENANCE_CLASS}">{html.escape(line)}</p>\n'
+        context["body"] += f"\n{provenance_html(line)}\n"
     for key in ("script_files", "css_files"):
         assets = context.get(key)
         if not isinstance(assets, list):

@@ -20,7 +20,8 @@
 (:mod:`synthtrust.run.bundle`) before it stages them; ``build_from_results()`` (``synthtrust book
 --from-results FILE``) extracts a bundle and goes through steps 2-4 alone, with no chapter run.
 Each chapter page ends with a line naming the synthtrust version, the commit and the preset
-that made its numbers (:func:`provenance`, from the run's ``manifest.json``; the staged
+that made its numbers (:func:`synthtrust.presentation.provenance.provenance_line`, from the
+run's ``manifest.json``; the staged
 ``_config.yml`` carries the lines to the ``synthtrust._sphinx`` extension, which writes them),
 so a site rebuilt from a bundle names the bundle's runs, not the machine that rebuilt it.
 
@@ -46,6 +47,7 @@ import yaml
 
 from synthtrust._validation import check_folder
 from synthtrust.presentation import charts, scorecard
+from synthtrust.presentation.provenance import provenance_line
 from synthtrust.run import bundle
 from synthtrust.run._grid_records import profile_table
 from synthtrust.run.runner import RUNTIME_KEYS
@@ -59,7 +61,6 @@ __all__ = [
     "build_site",
     "find_root",
     "mathjax_source",
-    "provenance",
     "stage",
     "toc_chapters",
 ]
@@ -286,35 +287,6 @@ def _stage_notebook(src: Path, dst: Path) -> None:
     dst.write_text(json.dumps(nb, ensure_ascii=False), encoding="utf-8")
 
 
-def provenance(manifest: Mapping[str, Any]) -> str:
-    """The line a chapter page ends with: what made its numbers, from its run's manifest.
-
-    Parameters
-    ----------
-    manifest : mapping
-        A run's ``manifest.json`` (:func:`synthtrust.run.manifest.write_manifest`): its
-        ``packages.synthtrust``, ``git.commit`` and ``git.dirty``, ``preset`` and ``end_time``.
-
-    Returns
-    -------
-    str
-        e.g. ``Numbers on this page: synthtrust 0.1.0, commit 2bbc1ff, preset smoke, run on
-        2026-12-03.``; the commit in its 7-character form, ``with uncommitted changes`` after it
-        when the tree was dirty; what the manifest lacks is said to be unknown.
-    """
-    version = (manifest.get("packages") or {}).get("synthtrust") or "of an unknown version"
-    git = manifest.get("git") or {}
-    commit = str(git.get("commit") or "unknown")
-    if commit == "unknown":
-        made = "an unknown commit"
-    else:
-        made = f"commit {commit[:7]}" + (" with uncommitted changes" if git.get("dirty") else "")
-    preset = manifest.get("preset") or "unknown"
-    day = str(manifest.get("end_time") or "")[:10]
-    when = f", run on {day}" if day else ""
-    return f"Numbers on this page: synthtrust {version}, {made}, preset {preset}{when}."
-
-
 def _provenance_lines(notebooks: Mapping[str, str | os.PathLike]) -> dict[str, str]:
     """``{"chapters/<name>": provenance line}`` of the chapters whose notebook has a
     ``manifest.json`` beside it (its run folder's)."""
@@ -331,7 +303,7 @@ def _provenance_lines(notebooks: Mapping[str, str | os.PathLike]) -> dict[str, s
             ) from err
         if not isinstance(manifest, dict):
             raise BookBuildError(f"chapter {name!r}: its manifest {path} is not a JSON object")
-        lines[f"chapters/{name}"] = provenance(manifest)
+        lines[f"chapters/{name}"] = provenance_line(manifest)
     return lines
 
 
