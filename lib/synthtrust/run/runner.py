@@ -510,7 +510,6 @@ def _execute(
     """Run the chapter notebook into ``out`` (held locked by the caller) and write the manifest,
     with the grid records its kernel left in the folder ``record`` (``grids``)."""
     import nbformat
-    import papermill
     from papermill.exceptions import PapermillExecutionError
 
     from synthtrust.run.manifest import write_manifest
@@ -544,18 +543,7 @@ def _execute(
             # papermill records its input in the notebook: give it a path, not the whole notebook
             converted = Path(tmp) / f"{name}.ipynb"
             nbformat.write(nb, converted)
-            executed = papermill.execute_notebook(
-                str(converted),
-                # papermill formats output paths with str.format: escape braces
-                str(partial).replace("{", "{{").replace("}", "}}"),
-                parameters={**final, **runtime},
-                kernel_name="python3",
-                language="python",
-                cwd=str(chapters_dir()),
-                progress_bar=False,
-                stderr_file=sys.stderr if progress else None,
-                config=config,
-            )
+            executed = _papermill(converted, partial, {**final, **runtime}, config, progress)
     except PapermillExecutionError as exc:
         if partial.exists():
             _save_notebook(nbformat.read(partial, as_version=4), failed, source)
@@ -592,6 +580,28 @@ def _execute(
         results=sorted(p.name for p in results.iterdir() if p.is_file()),
         cache_dir=str(cache),
         grids=read_grids(record),
+    )
+
+
+def _papermill(source: Path, output: Path, parameters: dict, config, progress: bool, **options):
+    """Execute the converted notebook ``source`` into ``output`` with papermill as every chapter
+    run and estimate does (the python3 kernel, in the chapters' folder, the kernel's traitlets
+    ``config``, its stderr shown when ``progress``); ``options`` go to papermill as given.
+    Returns the executed notebook."""
+    import papermill
+
+    return papermill.execute_notebook(
+        str(source),
+        # papermill formats output paths with str.format: escape braces
+        str(output).replace("{", "{{").replace("}", "}}"),
+        parameters=parameters,
+        kernel_name="python3",
+        language="python",
+        cwd=str(chapters_dir()),
+        progress_bar=False,
+        stderr_file=sys.stderr if progress else None,
+        config=config,
+        **options,
     )
 
 
@@ -642,7 +652,6 @@ def estimate_chapter(
         were timed.
     """
     import nbformat
-    import papermill
     from papermill.exceptions import PapermillExecutionError
 
     from synthtrust._validation import check_positive_int, check_real_range
@@ -670,16 +679,12 @@ def estimate_chapter(
         }
         try:
             with environ(mode), contextlib.suppress(PapermillExecutionError):
-                papermill.execute_notebook(
-                    str(converted),
-                    str(tmp / "estimated.ipynb"),
-                    parameters={**final, **runtime},
-                    kernel_name="python3",
-                    language="python",
-                    cwd=str(chapters_dir()),
-                    progress_bar=False,
-                    stderr_file=sys.stderr if progress else None,
-                    config=config,
+                _papermill(
+                    converted,
+                    tmp / "estimated.ipynb",
+                    {**final, **runtime},
+                    config,
+                    progress,
                     allow_errors=True,  # later cells see the sampled tasks only
                 )
         except RunStopped as stop:
