@@ -30,6 +30,15 @@ BOOK_FIXTURE = FIXTURES / "book"
 #: Headless Chromium (Debian's package, ``make chromium``) and its flags for the browser tests.
 CHROMIUM = os.environ.get("SYNTHTRUST_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"]
+#: A run's manifest as ``synthtrust.run.manifest.write_manifest`` writes it: the keys that a
+#: page's provenance line reads (``synthtrust.presentation.provenance``).
+SAMPLE_MANIFEST = {
+    "chapter": "hypothesis_validity",
+    "preset": "paper",
+    "end_time": "2026-01-02T03:04:05+01:00",
+    "git": {"commit": "feedface" * 5, "dirty": False},
+    "packages": {"synthtrust": "9.9.9", "numpy": "2.3.0"},
+}
 
 
 def site_chapters() -> list[str]:

@@ -3,16 +3,9 @@ manifest, and its paragraph."""
 
 from __future__ import annotations
 
-from synthtrust.presentation.provenance import PROVENANCE_CLASS, provenance_html, provenance_line
+from _repo import SAMPLE_MANIFEST as MANIFEST
 
-#: A run's manifest as ``synthtrust.run.manifest.write_manifest`` writes it (the keys read).
-MANIFEST = {
-    "chapter": "hypothesis_validity",
-    "preset": "paper",
-    "end_time": "2026-01-02T03:04:05+01:00",
-    "git": {"commit": "feedface" * 5, "dirty": False},
-    "packages": {"synthtrust": "9.9.9", "numpy": "2.3.0"},
-}
+from synthtrust.presentation.provenance import PROVENANCE_CLASS, provenance_html, provenance_line
 
 
 def test_the_line_names_version_commit_preset_and_day():

@@ -79,14 +79,8 @@ def test_the_facts_are_the_repositorys():
 
 # ------------------------------------------------------------------------------ references
 def test_the_references_are_the_chapters_papers():
-    assert list(PAPERS) == [
-        "hypothesis_validity",
-        "holdout_fidelity_privacy",
-        "evaluation_protocols",
-        "feature_importance",
-        "auditing",
-        "dp_auditing",
-    ]
+    # six chapters (tests/run/test_book.py checks their order), each its own paper
+    assert len(PAPERS) == 6 and len(set(PAPERS.values())) == 6
     titles = [reference["title"] for reference in CFF["references"]]
     assert titles == [_text(BIB[key].fields["title"]) for key in PAPERS.values()]
 

@@ -20,6 +20,7 @@ import nbformat
 import pytest
 import yaml
 from _repo import ROOT, site_chapters
+from _repo import SAMPLE_MANIFEST as MANIFEST
 
 import synthtrust
 from synthtrust import _sphinx
@@ -28,15 +29,6 @@ from synthtrust.run import book
 
 CHAPTERS = site_chapters()
 LINE = re.compile(rf'<p class="{PROVENANCE_CLASS}">(.*?)</p>', re.S)
-
-#: A run's manifest as ``synthtrust.run.manifest.write_manifest`` writes it (the keys read).
-MANIFEST = {
-    "chapter": "hypothesis_validity",
-    "preset": "paper",
-    "end_time": "2026-01-02T03:04:05+01:00",
-    "git": {"commit": "feedface" * 5, "dirty": False},
-    "packages": {"synthtrust": "9.9.9", "numpy": "2.3.0"},
-}
 
 
 def provenance_lines(page: str) -> list[str]:

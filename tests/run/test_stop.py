@@ -46,14 +46,102 @@ def test_run_stopped_names_the_signal_and_exits_with_128_plus_its_number():
 
 
 # ---------------------------------------------------------------------------------------------
+# The kernel's shutdown: SIGKILL to its process group, no SIGINT first
+# ---------------------------------------------------------------------------------------------
+_CHILD = """
+import signal, sys, time
+def caught(signum, frame):
+    open(sys.argv[1], "w").write("SIGINT")
+    sys.exit(0)
+signal.signal(signal.SIGINT, caught)
+open(sys.argv[2], "w").write("ready")
+time.sleep(120)
+"""
+
+
+def _shutdown_with_a_child_in_the_group(manager_class, tmp_path) -> tuple[bool, bool]:
+    """Start a kernel of ``manager_class``, have it start a child in its process group (the
+    child writes ``caught`` at SIGINT), shut the kernel down at once; return (child caught a
+    SIGINT, child still alive 5 s later). The kill waits a second, so that a SIGINT sent before
+    it is seen however busy the machine."""
+    import asyncio
+
+    class DelayedKill(manager_class):
+        async def _async_kill_kernel(self, restart: bool = False) -> None:
+            await asyncio.sleep(1.0)
+            await super()._async_kill_kernel(restart)
+
+    caught, ready = tmp_path / "caught", tmp_path / "ready"
+    code = (
+        "import subprocess, sys\n"
+        f"child = subprocess.Popen([sys.executable, '-c', {_CHILD!r}, {str(caught)!r}, "
+        f"{str(ready)!r}])\n"
+        "print(child.pid)"
+    )
+
+    async def main() -> int:
+        km = DelayedKill(kernel_name="python3")
+        await km.start_kernel()
+        kc = km.client()
+        kc.start_channels()
+        try:
+            await kc.wait_for_ready(timeout=60)
+            pids = []
+            await kc.execute_interactive(
+                code, timeout=60, output_hook=lambda m: pids.append(m["content"].get("text"))
+            )
+            deadline = time.monotonic() + 30
+            while not ready.exists():
+                assert time.monotonic() < deadline, "the kernel's child never started"
+                await asyncio.sleep(0.05)
+        finally:
+            kc.stop_channels()
+            await km.shutdown_kernel(now=True)
+        return int("".join(p for p in pids if p).strip())
+
+    pid = asyncio.run(main())
+    deadline = time.monotonic() + 5
+    while psutil.pid_exists(pid) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    alive = psutil.pid_exists(pid) and psutil.Process(pid).status() != psutil.STATUS_ZOMBIE
+    return caught.exists(), alive
+
+
+def test_the_kernel_is_killed_without_an_interrupt_to_its_workers(tmp_path):
+    from jupyter_client.manager import AsyncKernelManager
+
+    from synthtrust.run._stop import kill_only_kernel_manager
+
+    manager = kill_only_kernel_manager()
+    assert issubclass(manager, AsyncKernelManager) and manager is kill_only_kernel_manager()
+    # jupyter_client's own manager interrupts the group first: the child sees SIGINT
+    (tmp_path / "stock").mkdir()
+    assert _shutdown_with_a_child_in_the_group(AsyncKernelManager, tmp_path / "stock") == (
+        True,
+        False,
+    )
+    # the run's manager: SIGKILL alone, the child ends without seeing a SIGINT
+    (tmp_path / "run").mkdir()
+    assert _shutdown_with_a_child_in_the_group(manager, tmp_path / "run") == (False, False)
+
+
+# ---------------------------------------------------------------------------------------------
 # The signal handlers, each in a process of its own
 # ---------------------------------------------------------------------------------------------
+def _default_stop_signals() -> None:
+    """In the child: SIGTERM and SIGINT at their defaults, as in a shell's foreground job (a
+    test run in the background of a non-interactive shell inherits SIGINT ignored)."""
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(sig, signal.SIG_DFL)
+
+
 def _python(code: str, **kwargs) -> subprocess.CompletedProcess:
     return subprocess.run(
         [sys.executable, "-c", textwrap.dedent(code)],
         capture_output=True,
         text=True,
         timeout=60,
+        preexec_fn=_default_stop_signals,
         **kwargs,
     )
 
@@ -199,6 +287,7 @@ def _stop_while_busy(argv, sig, ready, env, timeout=90.0):
         text=True,
         env=env,
         start_new_session=True,  # the signal goes to the child alone, as timeout's does
+        preexec_fn=_default_stop_signals,
     )
     root, procs = psutil.Process(child.pid), {}
 
@@ -263,7 +352,7 @@ def test_stopped_run_leaves_no_process_and_resumes_from_the_cache(stoppable, tmp
 
     status, out, err, left = _stop_while_busy(argv, sig, ready, env)
     assert left == []
-    assert status == 128 + sig
+    assert status == 128 + sig, (out, err)
     name = signal.Signals(sig).name
     lines = err.splitlines()
     assert len(lines) == 1 and out == "", err
@@ -295,7 +384,7 @@ def test_stopped_estimate_leaves_no_process(stoppable, sig):
 
     status, out, err, left = _stop_while_busy(argv, sig, ready, env)
     assert left == []
-    assert status == 128 + sig
+    assert status == 128 + sig, (out, err)
     name = signal.Signals(sig).name
     assert err.splitlines() == [
         f"synthtrust: stopped by {name}; no estimate (0 grid(s) timed), nothing was written"

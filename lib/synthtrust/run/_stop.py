@@ -12,9 +12,12 @@ Who gets the signal and what follows (Linux; the same on other POSIX systems):
 - :func:`stop_on_signals` turns the first SIGTERM or SIGINT into :class:`RunStopped`, raised in
   the main thread, so the ``finally`` clauses on the way out run. papermill's client shuts the
   kernel down there (``NotebookClient.setup_kernel``), with jupyter_client's
-  ``KernelManager.shutdown_kernel(now=True)`` as the runner configures it: SIGINT, then SIGKILL,
-  to the kernel's process group, which holds its loky workers and Dask processes. A second
-  signal while this runs is ignored, so it cannot cut the shutdown short.
+  ``KernelManager.shutdown_kernel(now=True)`` as the runner configures it: SIGKILL to the
+  kernel's process group, which holds its loky workers and Dask processes. The kernel manager
+  is :func:`kill_only_kernel_manager`'s: jupyter_client's own sends SIGINT to the group first,
+  and a loky worker still importing its modules when that arrives prints a
+  ``KeyboardInterrupt`` traceback to the terminal before the SIGKILL ends it. A second signal
+  while this runs is ignored, so it cannot cut the shutdown short.
 - In a kernel stopped otherwise (an interrupt or shutdown from a notebook server, a SIGTERM
   to the kernel alone), SIGINT raises ``KeyboardInterrupt`` in ``run_grid`` and joblib aborts
   the grid: ``abort_everything`` kills the loky workers (``terminate(kill_workers=True)``), a Dask
@@ -33,6 +36,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import signal
 import threading
 from collections.abc import Iterator
@@ -40,6 +44,7 @@ from collections.abc import Iterator
 __all__ = [
     "STOP_SIGNALS",
     "RunStopped",
+    "kill_only_kernel_manager",
     "sigterm_unwinds",
     "stop_on_signals",
 ]
@@ -168,3 +173,29 @@ def sigterm_unwinds() -> Iterator[None]:
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
     if stopped:
         signal.raise_signal(signal.SIGTERM)
+
+
+@functools.cache
+def kill_only_kernel_manager() -> type:
+    """The kernel manager of a chapter's kernel: its shutdown kills, without an interrupt first.
+
+    A subclass of jupyter_client's ``AsyncKernelManager`` (nbclient's default), built on first
+    call (jupyter_client is imported then, not with this module). Its
+    ``shutdown_kernel(now=True)`` sends only SIGKILL to the kernel's process group, where
+    jupyter_client's interrupts first: SIGINT to the group, SIGKILL a moment later. That SIGINT
+    reaches the kernel's loky workers too, and a worker still importing its modules (a grid
+    that has just started one) dies of it with a ``KeyboardInterrupt`` traceback on the
+    terminal, in the middle of a stopped run's one-line message. Interrupts outside a shutdown
+    (a cell's timeout) are unchanged.
+    """
+    from jupyter_client.manager import AsyncKernelManager
+
+    class KillOnlyKernelManager(AsyncKernelManager):
+        async def _async_interrupt_kernel(self) -> None:
+            if self.shutting_down:
+                return
+            await super()._async_interrupt_kernel()
+
+    KillOnlyKernelManager.__module__ = __name__
+    KillOnlyKernelManager.__qualname__ = "KillOnlyKernelManager"
+    return KillOnlyKernelManager

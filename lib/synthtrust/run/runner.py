@@ -41,7 +41,7 @@ from synthtrust._validation import check_folder, check_n_jobs, one_line
 from synthtrust.run._environ import CHAPTER_VAR, WORKER_ENV, environ
 from synthtrust.run._grid_records import RECORD_ENV, read_grids, read_progress
 from synthtrust.run._lock import folder_lock
-from synthtrust.run._stop import RunStopped, stop_on_signals
+from synthtrust.run._stop import RunStopped, kill_only_kernel_manager, stop_on_signals
 
 __all__ = [
     "RUNTIME_KEYS",
@@ -229,7 +229,8 @@ def _kernel_environment(progress: bool, chapter: str):
     A temporary kernelspec placed first on ``JUPYTER_PATH`` makes ``python3`` this interpreter
     (whatever user-level kernelspecs say); IPC sockets in the same temporary folder replace
     unencrypted TCP ports (and ipykernel's warning about them). The kernel is shut down at
-    once (``NotebookClient.shutdown_kernel = "immediate"``). The kernel starts with
+    once (``NotebookClient.shutdown_kernel = "immediate"``), by SIGKILL alone
+    (:func:`synthtrust.run._stop.kill_only_kernel_manager`). The kernel starts with
     the environment of run_grid's workers (:data:`synthtrust.run._environ.WORKER_ENV`: the fixed
     ``PYTHONHASHSEED``). tqdm is disabled in the kernel
     (``TQDM_DISABLE=1``) when ``progress`` is False; ``SYNTHTRUST_CHAPTER`` is the chapter's name
@@ -259,10 +260,12 @@ def _kernel_environment(progress: bool, chapter: str):
             values["TQDM_DISABLE"] = "1"
         config = Config()
         # when the notebook has run, or the run is stopped (RunStopped unwinds papermill's
-        # client): jupyter_client's shutdown_kernel(now=True), SIGINT then SIGKILL to the
-        # kernel's process group, which holds its loky workers and Dask processes; the graceful
-        # default waited up to 5 s and let the dying kernel log to the terminal
+        # client): jupyter_client's shutdown_kernel(now=True), SIGKILL to the kernel's process
+        # group, which holds its loky workers and Dask processes (without the SIGINT that
+        # jupyter_client sends first, see kill_only_kernel_manager); the graceful default
+        # waited up to 5 s and let the dying kernel log to the terminal
         config.NotebookClient.shutdown_kernel = "immediate"
+        config.NotebookClient.kernel_manager_class = kill_only_kernel_manager()
         if os.name == "posix":
             config.KernelManager.transport = "ipc"
             config.KernelManager.ip = os.path.join(tmp, "kernel-ipc")
