@@ -155,6 +155,11 @@ clean:
 bench-warm-up: install
 	$(BIN)/python benchmarks/bench_warm_up.py
 
+# CTGAN's sampling in blocks of rows vs one pass: peak memory, seconds, identical records
+.PHONY: bench-gan-sampling
+bench-gan-sampling: install
+	$(BIN)/python benchmarks/bench_gan_sampling.py
+
 # the chapters' wall times and grids of the last `make book` (their run manifests)
 profile-book: install
 	$(BIN)/python benchmarks/profile_book.py --runs _build/runs/$(PRESET)

@@ -234,3 +234,26 @@ def test_records_are_drawn_under_conditions_from_the_probabilities():
         expected = 0.5 * probs[c] + 0.5 / k
         counts = np.bincount(out[c], minlength=k)
         assert stats.chisquare(counts, expected * n).pvalue > 0.001, c
+
+
+@pytest.mark.parametrize("conditional", [True, False], ids=["conditional", "unconditional"])
+def test_records_generated_in_blocks_are_those_of_one_pass(conditional):
+    # one block of all n rows is the one-pass sampler (the conditions, z, then the (n, L) noise);
+    # blocks draw the same numbers in the same order, whatever their size
+    probs = {"a": np.array([0.3, 0.7]), "b": np.array([0.2, 0.5, 0.3])} if conditional else None
+    emb, L, n = 4, 5, 10_001
+    gnet = ResidualGenerator(
+        emb + (L if conditional else 0), (8, 8), L, torch.Generator().manual_seed(3), torch
+    )
+    gnet.freeze()
+
+    def draw(block_rows):
+        rng = np.random.default_rng(7)
+        out = sample_records(gnet, probs, ["a", "b"], [2, 3], emb, n, rng, torch, block_rows)
+        return out, rng.random()  # and where the stream stands after it
+
+    whole, after = draw(n)
+    assert whole["a"].nunique() == 2 and whole["b"].nunique() == 3
+    for block_rows in (1000, 4096, n + 5):
+        out, then = draw(block_rows)
+        assert out.equals(whole) and then == after, block_rows

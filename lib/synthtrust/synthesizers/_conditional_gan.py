@@ -174,19 +174,25 @@ def conditional_loss(logits, col, level, sizes, torch):
     return loss / logits.shape[0]
 
 
+#: Records that :func:`sample_records` generates at a time. Its memory is a few (rows, L)
+#: blocks (the conditional vectors, the logits, their Gumbel noise) of this many rows, not of
+#: all n (benchmarks/README.md, "CTGAN's sampling in blocks"). The records and the draws are the
+#: same whatever the block: the conditions and z are drawn for all n first, the noise block
+#: after block in row order, as one (n, L) draw would take it.
+SAMPLE_BLOCK_ROWS = 4096
+
+
 def _sampled_conditions(probabilities: dict, names: list, sizes: list[int], n: int, rng):
-    """(n, L) float32 one-hot conditional vectors: a column uniformly, a level from
-    ``probabilities`` ({column: array})."""
-    L, m = sum(sizes), len(names)
+    """Positions (int64 (n,)) of the 1 in each record's (L,) one-hot conditional vector: a
+    column uniformly, a level from ``probabilities`` ({column: array})."""
+    m = len(names)
     offsets = column_offsets(sizes)
     col = rng.integers(0, m, n)
     level = np.zeros(n, dtype=np.int64)
     for i, c in enumerate(names):
         sel = col == i
         level[sel] = rng.choice(sizes[i], size=int(sel.sum()), p=probabilities[c])
-    cvec = np.zeros((n, L), dtype=np.float32)
-    cvec[np.arange(n), offsets[col] + level] = 1.0
-    return cvec
+    return offsets[col] + level
 
 
 def sample_records(
@@ -198,17 +204,30 @@ def sample_records(
     n: int,
     rng: np.random.Generator,
     torch,
+    block_rows: int | None = None,
 ) -> pd.DataFrame:
     """n records of a trained generator (post-processing): conditional vectors from
     ``probabilities`` ({column: array}; None: an unconditional generator, PATE-GAN's), z ~ N(0,
     I), BatchNorm with its running statistics, and one level per column by Gumbel-max on the
     logits (an exact draw from the softmax of each column's block; CTGAN takes the argmax of its
-    Gumbel-softmax, the same draw). Returns a DataFrame of int64 codes with columns ``names``."""
-    parts = []
-    if probabilities is not None:
-        parts.append(_sampled_conditions(probabilities, names, sizes, n, rng))
+    Gumbel-softmax, the same draw). Generated ``block_rows`` records at a time (None:
+    :data:`SAMPLE_BLOCK_ROWS`). Returns a DataFrame of int64 codes with columns ``names``."""
+    width = sum(sizes)
+    block_rows = int(SAMPLE_BLOCK_ROWS if block_rows is None else block_rows)
+    hot = (
+        None if probabilities is None else _sampled_conditions(probabilities, names, sizes, n, rng)
+    )
     z = rng.standard_normal((n, int(embedding_dim))).astype(np.float32)
+    blocks = []
     with one_thread(torch), torch.no_grad():
-        inp = torch.from_numpy(np.concatenate([z, *parts], axis=1))
-        logits = gnet(inp, torch, False).numpy().astype(np.float64)
-    return decode_gumbel_max(logits, names, sizes, rng)
+        for start in range(0, n, block_rows) or [0]:
+            rows = slice(start, min(n, start + block_rows))
+            parts = [z[rows]]
+            if hot is not None:
+                cvec = np.zeros((len(parts[0]), width), dtype=np.float32)
+                cvec[np.arange(len(cvec)), hot[rows]] = 1.0
+                parts.append(cvec)
+            inp = torch.from_numpy(np.concatenate(parts, axis=1))
+            logits = gnet(inp, torch, False).numpy().astype(np.float64)
+            blocks.append(decode_gumbel_max(logits, names, sizes, rng))
+    return blocks[0] if len(blocks) == 1 else pd.concat(blocks, ignore_index=True)
