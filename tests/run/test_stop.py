@@ -18,6 +18,7 @@ import subprocess
 import sys
 import tempfile
 import textwrap
+import threading
 import time
 from pathlib import Path
 
@@ -128,11 +129,27 @@ def test_the_kernel_is_killed_without_an_interrupt_to_its_workers(tmp_path):
 # ---------------------------------------------------------------------------------------------
 # The signal handlers, each in a process of its own
 # ---------------------------------------------------------------------------------------------
-def _default_stop_signals() -> None:
-    """In the child: SIGTERM and SIGINT at their defaults, as in a shell's foreground job (a
-    test run in the background of a non-interactive shell inherits SIGINT ignored)."""
-    for sig in (signal.SIGTERM, signal.SIGINT):
-        signal.signal(sig, signal.SIG_DFL)
+@pytest.fixture(autouse=True)
+def _stop_signals_not_ignored():
+    """SIGINT and SIGTERM not ignored in this process while a test runs, so that its children
+    start with them at their defaults, as a shell's foreground job does: a test run in the
+    background of a non-interactive shell inherits SIGINT ignored, and a child exec'ed from it
+    would ignore it too (an ignored signal stays ignored across exec; a handler becomes the
+    default). Set here rather than in the child (``preexec_fn``), which would fork a process
+    that has JAX's threads."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    defaults = {signal.SIGINT: signal.default_int_handler, signal.SIGTERM: signal.SIG_DFL}
+    previous = {sig: signal.getsignal(sig) for sig in defaults}
+    for sig, handler in defaults.items():
+        if previous[sig] is signal.SIG_IGN:
+            signal.signal(sig, handler)
+    try:
+        yield
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
 
 
 def _python(code: str, **kwargs) -> subprocess.CompletedProcess:
@@ -141,7 +158,6 @@ def _python(code: str, **kwargs) -> subprocess.CompletedProcess:
         capture_output=True,
         text=True,
         timeout=60,
-        preexec_fn=_default_stop_signals,
         **kwargs,
     )
 
@@ -287,7 +303,6 @@ def _stop_while_busy(argv, sig, ready, env, timeout=90.0):
         text=True,
         env=env,
         start_new_session=True,  # the signal goes to the child alone, as timeout's does
-        preexec_fn=_default_stop_signals,
     )
     root, procs = psutil.Process(child.pid), {}
 
