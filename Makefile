@@ -134,6 +134,12 @@ bench-privmrf-select: install
 bench-treeshap: install
 	$(BIN)/python benchmarks/bench_treeshap.py
 
+# chapter 4's TreeSHAP on tables with repeated rows (the artificial datasets): every row vs each
+# distinct row once, whole test splits as the paper preset, bitwise the same values (~5 min)
+.PHONY: bench-treeshap-repeats
+bench-treeshap-repeats: install
+	$(BIN)/python benchmarks/bench_treeshap_repeats.py
+
 # chapter 4's permutation importance of one Adult forest: sklearn's default scorer vs
 # synthtrust._forest_score.ForestAccuracy, bitwise the same importances (~3 min)
 .PHONY: bench-permutation

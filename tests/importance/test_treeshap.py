@@ -3,7 +3,8 @@
 conditional expectation, enumerated over all subsets by brute force on a deep tree, and
 ``shap.TreeExplainer``'s values to 1e-9 on fully grown forests (binary, three-class,
 regression, extra trees), a multi-output regression tree, a single-leaf tree and rows with
-missing values; blocks of rows give the rows of the whole bitwise; :func:`fast_path_applies`
+missing values; blocks of rows give the rows of the whole bitwise, and so does computing
+repeated rows once; :func:`fast_path_applies`
 leaves other models and perturbations to shap. That ``feature_importance`` averages these
 values is tested in tests/test_importance.py."""
 
@@ -18,7 +19,13 @@ import pytest
 from sklearn.ensemble import RandomForestClassifier
 from sklearn.tree import DecisionTreeRegressor
 
-from synthtrust.importance.treeshap import BLOCK, fast_path_applies, tree_shap_values
+from synthtrust.importance.treeshap import (
+    BLOCK,
+    _every_row,
+    distinct_rows,
+    fast_path_applies,
+    tree_shap_values,
+)
 
 #: |Δφ| allowed between synthtrust.importance.treeshap and shap (both exact; about 1e-15 is seen)
 SHAP_TOL = 1e-9
@@ -158,6 +165,34 @@ def test_treeshap_blocks_of_rows_give_the_rows_of_the_whole():
         for a, b in [(0, 7), (7, BLOCK + 1), (BLOCK + 1, BLOCK + 30)]
     ]
     assert np.array_equal(whole, np.concatenate(parts))  # bitwise: rows are independent
+
+
+def test_repeated_rows_get_the_values_of_the_row_by_row_computation_bitwise():
+    import shap
+
+    model, X = _fully_grown("three-class")
+    ens = shap.TreeExplainer(model).model
+    rows = X.to_numpy()[:50].copy()
+    rows[3, 0] = np.nan  # NaN rows repeat too
+    rng = np.random.default_rng(5)
+    repeated = rows[rng.integers(0, 50, size=3 * BLOCK)]  # ~50 distinct of 192, shuffled
+    first, inverse = distinct_rows(repeated.astype(np.float32))
+    assert len(first) < len(repeated) and np.array_equal(
+        repeated[first][inverse], repeated, equal_nan=True
+    )
+    dedup = tree_shap_values(ens, repeated)
+    one_by_one = np.concatenate([_every_row(ens, r[None].astype(np.float32)) for r in repeated])
+    assert np.array_equal(dedup, one_by_one)  # bitwise
+    assert np.array_equal(dedup, _every_row(ens, repeated.astype(np.float32)))
+
+
+def test_distinct_rows_by_their_bits():
+    rows = np.array([[1.0, 0.0], [1.0, -0.0], [np.nan, 2.0], [1.0, 0.0], [np.nan, 2.0]])
+    first, inverse = distinct_rows(rows)
+    assert first.tolist() == [0, 1, 2]  # -0.0 differs from 0.0; equal NaNs are one row
+    assert inverse.tolist() == [0, 1, 2, 0, 2]
+    assert [a.tolist() for a in distinct_rows(np.empty((0, 3)))] == [[], []]
+    assert [a.tolist() for a in distinct_rows(np.empty((4, 0)))] == [[0], [0, 0, 0, 0]]
 
 
 def test_treeshap_leaves_other_models_to_shap():
