@@ -72,6 +72,32 @@ def test_run_audit_study_is_the_chapters_grid():
     assert not np.allclose(other.t.to_numpy(), raw.t.to_numpy())
 
 
+def test_fewer_audits_for_one_application_are_the_first_audits_of_the_full_grid():
+    grid = {
+        "applications": [1, 2],
+        "generators": [["ipf_honest", "cart"], ["ipf_dishonest"], []],
+        "copies": [20, 20, 10],
+        "k_select": 2,
+        "k_audit": 3,
+        "beyond_generators": [],
+    }
+    raw, summary = au.run_audit_study(n_reps=3, seed=7, application_audits={2: 1}, n_jobs=1, **grid)
+    full, _ = _old_audit_study(3, 7, **grid)
+    kept = full[(full.app != 2) | (full.rep < 1)].reset_index(drop=True)
+    pd.testing.assert_frame_equal(
+        raw.reset_index(drop=True).drop(columns=TIMES), kept.drop(columns=TIMES)
+    )
+    assert summary.set_index(["app", "generator"])["audits"].to_dict() == {
+        (1, "ipf_honest"): 3,
+        (1, "cart"): 3,
+        (2, "ipf_dishonest"): 1,
+    }
+    with pytest.raises(ValueError, match=r"application_audits\[2\] must be an int >= 1"):
+        au.run_audit_study(n_reps=1, seed=0, application_audits={2: 0}, **grid)
+    with pytest.raises(TypeError, match="application_audits must be a dict"):
+        au.run_audit_study(n_reps=1, seed=0, application_audits=[2], **grid)
+
+
 def test_run_audit_study_refuses_a_bad_grid():
     with pytest.raises(ValueError, match="generator"):
         au.run_audit_study(n_reps=1, seed=0, applications=[1], generators=["nope"])

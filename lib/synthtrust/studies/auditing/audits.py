@@ -355,10 +355,42 @@ def card_dimensions(applications, *, basis_seed: int = 0, n_candidates: int = 10
     return pd.DataFrame(rows)
 
 
+def _application_audits(application_audits, n_reps) -> dict[int, int]:
+    """``application_audits`` checked: {application: audits per cell}."""
+    if application_audits is None:
+        return {}
+    if not isinstance(application_audits, dict):
+        raise TypeError(
+            "application_audits must be a dict {application: audits per cell}, got "
+            f"{type(application_audits).__name__}"
+        )
+    out = {}
+    for app, k in application_audits.items():
+        application(app)  # raises for an unknown application
+        if isinstance(k, bool) or not isinstance(k, int) or k < 1:
+            raise ValueError(
+                f"application_audits[{app!r}] must be an int >= 1 (audits per cell), got {k!r}"
+            )
+        out[int(app)] = k
+    return out
+
+
+def _one_grid(cells: list[dict], parts: list[pd.DataFrame]) -> pd.DataFrame:
+    """The frames of several :func:`~synthtrust.run.experiment.run_grid` calls over parts of
+    ``cells`` as one call over all of them would give its columns: the cells' parameters in
+    order of first appearance, then the task's columns."""
+    names: list[str] = []
+    for cell in cells:
+        names.extend(k for k in cell if k not in names)
+    body = [c for c in parts[0].columns if c not in names]
+    return pd.concat(parts, ignore_index=True)[names + body]
+
+
 def run_audit_study(
     *,
     n_reps: int,
     seed: int,
+    application_audits: dict | None = None,
     n_jobs=None,
     dask=None,
     cache_dir=None,
@@ -377,6 +409,10 @@ def run_audit_study(
     seed : int
         Root seed of the grid (a cell's seeds also hash its parameters), and App. 3's
         ``basis_seed``.
+    application_audits : dict {application: int ≥ 1} or None
+        Audits per cell of these applications where not ``n_reps`` (e.g. ``{3: 6}``: App. 3's
+        audits cost 20-40 s each); an audit's seed depends on its cell and index only, so the
+        first k audits of a cell are the same whatever the count.
     n_jobs, dask, cache_dir
         Passed to :func:`~synthtrust.run.experiment.run_grid`.
     **grid
@@ -401,16 +437,22 @@ def run_audit_study(
     """
     cells = build_grid(**grid, basis_seed=seed)
     cells.sort(key=lambda c: -c["copies"] * (2 if c["app"] == 2 else 1))  # slow cells first
-    raw = run_grid(
-        audit_cell,
-        cells,
-        n_reps,
-        seed,
-        n_jobs=n_jobs,
-        dask=dask,
-        cache_dir=cache_dir,
-        chunk_size=1,
-    )
+    audits = _application_audits(application_audits, n_reps)
+    counts = [audits.get(c["app"], n_reps) for c in cells]
+    parts = [
+        run_grid(
+            audit_cell,
+            [c for c, k in zip(cells, counts, strict=True) if k == reps],
+            reps,
+            seed,
+            n_jobs=n_jobs,
+            dask=dask,
+            cache_dir=cache_dir,
+            chunk_size=1,
+        )
+        for reps in dict.fromkeys(counts)  # one grid per count, in order of first appearance
+    ]
+    raw = parts[0] if len(parts) == 1 else _one_grid(cells, parts)
     order = {g: i for i, g in enumerate(GENERATORS)}
     raw = raw.sort_values(
         ["app", "generator", "rep"], key=lambda s: s.map(order) if s.name == "generator" else s
