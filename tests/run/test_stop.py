@@ -66,6 +66,7 @@ def _shutdown_with_a_child_in_the_group(manager_class, tmp_path) -> tuple[bool, 
     SIGINT, child still alive 5 s later). The kill waits a second, so that a SIGINT sent before
     it is seen however busy the machine."""
     import asyncio
+    import concurrent.futures
 
     class DelayedKill(manager_class):
         async def _async_kill_kernel(self, restart: bool = False) -> None:
@@ -100,7 +101,10 @@ def _shutdown_with_a_child_in_the_group(manager_class, tmp_path) -> tuple[bool, 
             await km.shutdown_kernel(now=True)
         return int("".join(p for p in pids if p).strip())
 
-    pid = asyncio.run(main())
+    # a thread of its own: an earlier test of this worker may leave an event loop running in
+    # the main thread (asyncio.run then refuses to start)
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        pid = pool.submit(asyncio.run, main()).result()
     deadline = time.monotonic() + 5
     while psutil.pid_exists(pid) and time.monotonic() < deadline:
         time.sleep(0.05)
