@@ -34,7 +34,7 @@ import pandas as pd
 
 from synthtrust._validation import check_names, int_at_least, tuple_of
 from synthtrust.audit.two_step import audit
-from synthtrust.run.experiment import run_grid
+from synthtrust.run.experiment import _param_names, run_grid
 from synthtrust.studies.auditing.applications import (  # noqa: F401 (CENSUS: for the benchmarks)
     APPLICATIONS,
     CENSUS,
@@ -355,7 +355,7 @@ def card_dimensions(applications, *, basis_seed: int = 0, n_candidates: int = 10
     return pd.DataFrame(rows)
 
 
-def _application_audits(application_audits, n_reps) -> dict[int, int]:
+def _application_audits(application_audits) -> dict[int, int]:
     """``application_audits`` checked: {application: audits per cell}."""
     if application_audits is None:
         return {}
@@ -379,9 +379,7 @@ def _one_grid(cells: list[dict], parts: list[pd.DataFrame]) -> pd.DataFrame:
     """The frames of several :func:`~synthtrust.run.experiment.run_grid` calls over parts of
     ``cells`` as one call over all of them would give its columns: the cells' parameters in
     order of first appearance, then the task's columns."""
-    names: list[str] = []
-    for cell in cells:
-        names.extend(k for k in cell if k not in names)
+    names = _param_names(cells)
     body = [c for c in parts[0].columns if c not in names]
     return pd.concat(parts, ignore_index=True)[names + body]
 
@@ -437,7 +435,7 @@ def run_audit_study(
     """
     cells = build_grid(**grid, basis_seed=seed)
     cells.sort(key=lambda c: -c["copies"] * (2 if c["app"] == 2 else 1))  # slow cells first
-    audits = _application_audits(application_audits, n_reps)
+    audits = _application_audits(application_audits)
     counts = [audits.get(c["app"], n_reps) for c in cells]
     parts = [
         run_grid(
