@@ -207,6 +207,44 @@ def test_adding_a_grid_value_keeps_other_cells():
     assert explicit["mu"].tolist()[:4] == [1.0] * 4  # cell order is kept
 
 
+def test_replicates_per_cell_are_the_first_replicates_of_the_larger_grid(tmp_path):
+    """n_reps as a callable: each cell its own count, its replicates those of the brute-force
+    loop; its cached tasks are the ones a run with an int n_reps finds again."""
+    cells = [{"mu": m, "name": n} for m in GRID["mu"] for n in GRID["name"]]
+    markers, cache = tmp_path / "markers", tmp_path / "cache"
+    markers.mkdir()
+    func = functools.partial(flaky, str(markers))  # one marker file per computed task
+
+    def count(params):
+        return 2 if params["name"] == "b" else 5
+
+    got = run_grid(func, GRID, count, seed=3, n_jobs=1, chunk_size=2, cache_dir=cache,
+                   progress=False)  # fmt: skip
+    full = oracle_frame(cells, 5, 3)
+    want = full[(full["name"] != "b") | (full["rep"] < 2)].reset_index(drop=True)
+    pd.testing.assert_frame_equal(got, want, check_dtype=False)
+    assert got.groupby("name").rep.max().to_dict() == {"a": 4, "b": 1, "c": 4}
+    assert len(calls(markers)) == 2 * (3 + 1 + 3)  # tasks of [0, 2), [2, 4), [4, 5) or [0, 2)
+    two = run_grid(normal_draws, GRID, count, seed=3, n_jobs=2, chunk_size=2, progress=False)
+    pd.testing.assert_frame_equal(two, got)
+    b_cells = run_grid(func, {"mu": GRID["mu"], "name": ["b"]}, 2, seed=3, n_jobs=1,
+                       chunk_size=2, cache_dir=cache, progress=False)  # fmt: skip
+    assert len(calls(markers)) == 14  # all cached
+    pd.testing.assert_frame_equal(b_cells, got[got["name"] == "b"].reset_index(drop=True))
+
+
+@pytest.mark.parametrize(
+    ("count", "error", "match"),
+    [
+        (lambda p: 0, ValueError, r"n_reps\(\{'mu': 0.0\}\) must be >= 1, got 0"),
+        (lambda p: 1.5, TypeError, r"n_reps\(\{'mu': 0.0\}\) must be an integer"),
+    ],
+)
+def test_a_bad_count_of_a_cell_names_the_cell(count, error, match):
+    with pytest.raises(error, match=match):
+        run_grid(normal_draws, {"mu": [0.0]}, count, n_jobs=1, progress=False)
+
+
 def test_seed_changes_results():
     a = run_grid(normal_draws, {"mu": [0.0]}, n_reps=3, seed=0, n_jobs=1, progress=False)
     b = run_grid(normal_draws, {"mu": [0.0]}, n_reps=3, seed=1, n_jobs=1, progress=False)

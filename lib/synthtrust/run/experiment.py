@@ -422,7 +422,7 @@ def _dask_client(dask, n_jobs: int, stack: ExitStack):
 def run_grid(
     func: Callable[[dict, list[np.random.Generator]], pd.DataFrame],
     grid,
-    n_reps: int,
+    n_reps: int | Callable[[dict], int],
     seed: int = 0,
     *,
     chunk_size: int = 100,
@@ -449,8 +449,10 @@ def run_grid(
         ``{"epsilon": [0.1, 1], "n": [100, 1000]}`` is the cartesian product in key order (a
         scalar value is a one-value axis); ``[{"epsilon": 1, "n": 100}, ...]`` lists the cells.
         Values must be None, bool, int, float, str, or lists/dicts of these (they are hashed).
-    n_reps : int >= 1
-        Replicates per cell, indexed ``0 .. n_reps - 1``.
+    n_reps : int >= 1, or callable ``n_reps(params) -> int >= 1``
+        Replicates per cell, indexed ``0 .. n_reps - 1``; a callable gives each cell its own
+        count (e.g. fewer replicates of the slowest cells). A replicate's seed depends on its
+        cell and index only, so the first k replicates of a cell are the same whatever its count.
     seed : int >= 0
         Root of every replicate's ``SeedSequence(seed, spawn_key=(cell_key, rep))``.
     chunk_size : int >= 1
@@ -487,7 +489,7 @@ def run_grid(
     Raises
     ------
     ValueError
-        ``n_reps < 1``, ``chunk_size < 1``, an empty grid or empty axis, duplicate cells, an
+        ``n_reps < 1`` (or a cell's count, naming the cell), ``chunk_size < 1``, an empty grid or empty axis, duplicate cells, an
         unknown ``backend``, ``func`` output whose columns clash with parameter names or that
         has the wrong number of rows.
     TypeError
@@ -498,7 +500,8 @@ def run_grid(
         raise TypeError(f"func must be callable as func(params, rngs), got {type(func).__name__}")
     from synthtrust._validation import check_n_jobs, check_positive_int
 
-    n_reps = check_positive_int(n_reps, "n_reps")
+    if not callable(n_reps):
+        n_reps = check_positive_int(n_reps, "n_reps")
     chunk_size = check_positive_int(chunk_size, "chunk_size")
     seed = check_int_range(seed, "seed", 0)
     if backend is None:
@@ -511,11 +514,15 @@ def run_grid(
     cells = _expand_grid(grid)
     keys = [cell_key(c) for c in cells]
     jsons = [_cell_json(c) for c in cells]
+    counts = [
+        check_positive_int(n_reps(dict(c)), f"n_reps({c!r})") if callable(n_reps) else n_reps
+        for c in cells
+    ]
 
     tasks = [
-        (i, r0, min(r0 + chunk_size, n_reps))
+        (i, r0, min(r0 + chunk_size, counts[i]))
         for i in range(len(cells))
-        for r0 in range(0, n_reps, chunk_size)
+        for r0 in range(0, counts[i], chunk_size)
     ]
     record = estimate.active()
     if record is not None:

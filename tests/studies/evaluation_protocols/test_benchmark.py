@@ -235,28 +235,24 @@ def _grid():
     )
 
 
-def test_repetition_groups_give_privmrf_the_papers_ten_on_cardio_and_thyroid():
+def test_repetitions_give_privmrf_the_papers_ten_on_cardio_and_thyroid():
     cells = _grid()
     paper = {"privmrf": {"cardio": 10, "hypothyroid_allhypo": 10}}
-    groups = ep.repetition_groups(cells, 100, paper)
-    assert [reps for _, reps in groups] == [100, 10]
-    few = [(c["dataset"], c["generator"], c["epsilon"]) for c in groups[1][0]]
+    count = ep.repetitions(100, paper)
+    few = [(c["dataset"], c["generator"], c["epsilon"]) for c in cells if count(c) == 10]
     assert few == [
         ("hypothyroid_allhypo", "privmrf", 1.0),
         ("hypothyroid_allhypo", "privmrf", 10.0),
         ("cardio", "privmrf", 1.0),
         ("cardio", "privmrf", 10.0),
     ]
-    # every cell exactly once, each group in run order
-    assert sorted(map(cells.index, groups[0][0] + groups[1][0])) == list(range(len(cells)))
-    assert groups[0][0] == [c for c in cells if c not in groups[1][0]]
+    assert sum(map(count, cells)) == 100 * (len(cells) - 4) + 10 * 4
 
 
-def test_repetition_groups_without_exceptions_are_the_whole_grid():
+def test_repetitions_without_exceptions_are_n_reps_everywhere():
     cells = _grid()
-    assert ep.repetition_groups(cells, 10, {}) == [(cells, 10)]
-    # an exception equal to n_reps joins the main group
-    assert ep.repetition_groups(cells, 10, {"privmrf": {"cardio": 10}}) == [(cells, 10)]
+    assert {ep.repetitions(10, {})(c) for c in cells} == {10}
+    assert {ep.repetitions(7, {"privmrf": {"cardio": 7}})(c) for c in cells} == {7}
 
 
 @pytest.mark.parametrize(
@@ -268,6 +264,11 @@ def test_repetition_groups_without_exceptions_are_the_whole_grid():
         ({"privmrf": {"cardio": 2.5}}, "must be an integer >= 1, got 2.5"),
     ],
 )
-def test_repetition_groups_name_a_bad_entry(generator_reps, message):
+def test_repetitions_name_a_bad_entry(generator_reps, message):
     with pytest.raises(ValueError, match=re.escape(message)):
-        ep.repetition_groups(_grid(), 10, generator_reps)
+        ep.repetitions(10, generator_reps)
+
+
+def test_repetitions_name_a_bad_n_reps():
+    with pytest.raises(ValueError, match="n_reps must be >= 1, got 0"):
+        ep.repetitions(0, {})

@@ -43,16 +43,19 @@ def _inline_protocol_study(p: dict) -> tuple[pd.DataFrame, pd.DataFrame, int]:
         classifiers=p["classifiers"],
         max_rows=p["max_rows"],
     )
-    groups = ep.repetition_groups(cells, p["n_reps"], p["generator_reps"])
+    groups: dict[int, list[dict]] = {}  # the former repetition groups, one run_grid each
+    for cell in cells:
+        reps = p["generator_reps"].get(cell["generator"], {}).get(cell["dataset"], p["n_reps"])
+        groups.setdefault(reps, []).append(cell)
     raw = pd.concat(
         [
             run_grid(ep.repetition_cell, group, reps, p["seed"], n_jobs=1, chunk_size=1)
-            for group, reps in groups
+            for reps, group in groups.items()
         ],
         ignore_index=True,
     )
     raw = raw.drop(columns=["classifiers", "max_rows", "delta"])
-    return raw, ep.summarize(raw), sum(len(group) * reps for group, reps in groups)
+    return raw, ep.summarize(raw), sum(len(group) * reps for reps, group in groups.items())
 
 
 @pytest.fixture(scope="module")

@@ -34,7 +34,7 @@ import pandas as pd
 
 from synthtrust._validation import check_names, int_at_least, tuple_of
 from synthtrust.audit.two_step import audit
-from synthtrust.run.experiment import _param_names, run_grid
+from synthtrust.run.experiment import run_grid
 from synthtrust.studies.auditing.applications import (  # noqa: F401 (CENSUS: for the benchmarks)
     APPLICATIONS,
     CENSUS,
@@ -375,15 +375,6 @@ def _application_audits(application_audits) -> dict[int, int]:
     return out
 
 
-def _one_grid(cells: list[dict], parts: list[pd.DataFrame]) -> pd.DataFrame:
-    """The frames of several :func:`~synthtrust.run.experiment.run_grid` calls over parts of
-    ``cells`` as one call over all of them would give its columns: the cells' parameters in
-    order of first appearance, then the task's columns."""
-    names = _param_names(cells)
-    body = [c for c in parts[0].columns if c not in names]
-    return pd.concat(parts, ignore_index=True)[names + body]
-
-
 def run_audit_study(
     *,
     n_reps: int,
@@ -436,21 +427,17 @@ def run_audit_study(
     cells = build_grid(**grid, basis_seed=seed)
     cells.sort(key=lambda c: -c["copies"] * (2 if c["app"] == 2 else 1))  # slow cells first
     audits = _application_audits(application_audits)
-    counts = [audits.get(c["app"], n_reps) for c in cells]
-    parts = [
-        run_grid(
-            audit_cell,
-            [c for c, k in zip(cells, counts, strict=True) if k == reps],
-            reps,
-            seed,
-            n_jobs=n_jobs,
-            dask=dask,
-            cache_dir=cache_dir,
-            chunk_size=1,
-        )
-        for reps in dict.fromkeys(counts)  # one grid per count, in order of first appearance
-    ]
-    raw = parts[0] if len(parts) == 1 else _one_grid(cells, parts)
+    n_reps = int_at_least(1)(n_reps, "n_reps")
+    raw = run_grid(
+        audit_cell,
+        cells,
+        (lambda cell: audits.get(cell["app"], n_reps)) if audits else n_reps,
+        seed,
+        n_jobs=n_jobs,
+        dask=dask,
+        cache_dir=cache_dir,
+        chunk_size=1,
+    )
     order = {g: i for i, g in enumerate(GENERATORS)}
     raw = raw.sort_values(
         ["app", "generator", "rep"], key=lambda s: s.map(order) if s.name == "generator" else s

@@ -22,12 +22,14 @@ optimism under Protocol A, and the ranking of the generators by true performance
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
 from synthtrust import datasets, protocols, verdicts
+from synthtrust._validation import check_positive_int
 from synthtrust.domain import Categorical, dataset_domain
 from synthtrust.run.experiment import replicate_index
 
@@ -43,7 +45,7 @@ __all__ = [
     "make_generator",
     "prepare",
     "repetition_cell",
-    "repetition_groups",
+    "repetitions",
     "summarize",
     "two_way_tvd",
     "verdict_rows",
@@ -229,23 +231,19 @@ def build_grid(
     ]
 
 
-def repetition_groups(
-    cells: list[dict], n_reps: int, generator_reps: dict
-) -> list[tuple[list[dict], int]]:
-    """:func:`build_grid`'s cells grouped by their number of repetitions, one ``run_grid`` call
-    a group.
+def repetitions(n_reps: int, generator_reps: dict) -> Callable[[dict], int]:
+    """The number of repetitions of each cell of :func:`build_grid`, as ``run_grid``'s
+    ``n_reps`` takes it.
 
     A cell gets ``generator_reps[generator][dataset]`` repetitions where that is given and
     ``n_reps`` otherwise: the paper ran 100 repetitions, "except for PrivMRF with the Cardio and
     Thyroid datasets where the experiments were only performed 10 times due to PrivMRF being
     computationally intensive" (Movahedi et al. 2024 [``movahedi2024``], §IV.C). Repetition
-    ``i`` of a cell is the same whatever group it is run in (``run_grid`` seeds it by cell and
-    index), so a smaller count is the first repetitions of the larger one.
+    ``i`` of a cell is the same whatever its count (``run_grid`` seeds it by cell and index),
+    so a smaller count is the first repetitions of the larger one.
 
     Parameters
     ----------
-    cells : list of dict
-        Cells with ``"generator"`` and ``"dataset"`` keys, in run order.
     n_reps : int >= 1
         Repetitions of every other cell.
     generator_reps : dict
@@ -253,15 +251,16 @@ def repetition_groups(
 
     Returns
     -------
-    list of (list of dict, int)
-        The groups in the order of their first cell, each with its cells in run order.
+    callable ``count(cell) -> int``
+        ``cell`` a dict with ``"generator"`` and ``"dataset"`` keys.
 
     Raises
     ------
-    ValueError
-        An unknown generator or dataset in ``generator_reps``, or a count that is not an
-        integer >= 1 (the message names the entry).
+    ValueError, TypeError
+        ``n_reps`` not an integer >= 1; an unknown generator or dataset in ``generator_reps``,
+        or a count that is not an integer >= 1 (the message names the entry).
     """
+    n_reps = check_positive_int(n_reps, "n_reps")
     for gen, per_dataset in generator_reps.items():
         if gen not in GENERATORS:
             raise ValueError(
@@ -277,11 +276,12 @@ def repetition_groups(
                 raise ValueError(
                     f"generator_reps[{gen!r}][{name!r}] must be an integer >= 1, got {count!r}"
                 )
-    groups: dict[int, list[dict]] = {}
-    for cell in cells:
-        reps = generator_reps.get(cell["generator"], {}).get(cell["dataset"], n_reps)
-        groups.setdefault(reps, []).append(cell)
-    return [(group, reps) for reps, group in groups.items()]
+    table = {gen: dict(per_dataset) for gen, per_dataset in generator_reps.items()}
+
+    def count(cell: dict) -> int:
+        return table.get(cell["generator"], {}).get(cell["dataset"], n_reps)
+
+    return count
 
 
 def repetition_cell(params: dict, rngs: list[np.random.Generator]) -> pd.DataFrame:

@@ -23,7 +23,7 @@ import pandas as pd
 from synthtrust._validation import check_parameters
 from synthtrust.run.experiment import run_grid
 
-from .benchmark import adult_cell, build_grid, repetition_cell, repetition_groups, summarize
+from .benchmark import adult_cell, build_grid, repetition_cell, repetitions, summarize
 
 __all__ = [
     "ADULT_COLUMNS",
@@ -107,7 +107,7 @@ def run_protocol_study(
     ValueError
         ``params`` lacks a key of :data:`PROTOCOL_PARAMETERS`; an unknown dataset, generator or
         classifier (:func:`~.benchmark.build_grid`); a bad ``generator_reps`` entry
-        (:func:`~.benchmark.repetition_groups`).
+        (:func:`~.benchmark.repetitions`).
 
     References
     ----------
@@ -122,26 +122,23 @@ def run_protocol_study(
         classifiers=params["classifiers"],
         max_rows=params["max_rows"],
     )
-    groups = repetition_groups(cells, params["n_reps"], params["generator_reps"])
-    frames = [
-        run_grid(
-            repetition_cell,
-            group,
-            reps,
-            params["seed"],
-            n_jobs=n_jobs,
-            dask=dask,
-            cache_dir=cache_dir,
-            chunk_size=1,
-            progress=progress,
-        )
-        for group, reps in groups
-    ]
-    raw = pd.concat(frames, ignore_index=True).drop(columns=["classifiers", "max_rows", "delta"])
+    count = repetitions(params["n_reps"], params["generator_reps"])
+    raw = run_grid(
+        repetition_cell,
+        cells,
+        count,
+        params["seed"],
+        n_jobs=n_jobs,
+        dask=dask,
+        cache_dir=cache_dir,
+        chunk_size=1,
+        progress=progress,
+    )
+    raw = raw.drop(columns=["classifiers", "max_rows", "delta"])
     return ProtocolStudy(
         repetitions=raw,
         errors=summarize(raw),
-        n_runs=sum(len(group) * reps for group, reps in groups),
+        n_runs=sum(count(c) for c in cells),
     )
 
 
