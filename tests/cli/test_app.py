@@ -18,7 +18,7 @@ import pytest
 
 from synthtrust import verdicts
 from synthtrust.cli import app as cli
-from synthtrust.run import manifest
+from synthtrust.run import fingerprint, manifest, runner
 from synthtrust.run.experiment import cell_key
 
 
@@ -137,6 +137,12 @@ def test_run_writes_notebook_results_and_manifest(book, tmp_path, capsys):
     assert info["wall_time_s"] > 0 and info["peak_memory_mib"]["total"] > 0
     assert set(info["git"]) == {"commit", "dirty"}
     assert info["results"] == ["draws.csv", "seen.json", "verdicts.csv"]
+    # the inputs it was made from: a book build reuses this run while they stay the same
+    overrides = {"epsilon": [0.25, 2], "label": "hello"}
+    assert info["inputs_digest"] == runner.run_inputs_digest("tiny", "default", overrides)
+    assert fingerprint.up_to_date(out_dir, "tiny", info["inputs_digest"])
+    assert not fingerprint.up_to_date(out_dir, "tiny", runner.run_inputs_digest("tiny", "default"))
+    assert not fingerprint.up_to_date(out_dir, "other", info["inputs_digest"])
     # the record of the chapter's one grid: 2 cells x 2 chunks of replicates (6 by 4)
     (grid,) = info["grids"]
     assert (grid["name"], grid["tasks"], grid["cached"]) == ("tiny: simulate", 4, 4)

@@ -449,6 +449,55 @@ def test_build_ends_by_printing_each_chapters_wall_time_and_grids(
     assert "book done in" in table[5]
 
 
+def test_a_second_build_runs_only_the_chapters_whose_inputs_changed(
+    small_book, tmp_path, monkeypatch, capsys
+):
+    """A run folder whose manifest records the inputs digest a run would have now is reused;
+    a changed notebook, preset, package file or a deleted results file reruns that chapter, and
+    ``rerun=True`` every one. The fake runner writes what :func:`runner.run_chapter` writes."""
+    from synthtrust.run import experiment, runner
+
+    _fake_site(monkeypatch)
+    monkeypatch.setenv("SYNTHTRUST_ROOT", str(small_book))
+    for name in ("first", "second", "third"):
+        (small_book / "chapters" / "params" / name).mkdir(parents=True)
+        (small_book / "chapters" / "params" / name / "default.yaml").write_text("n_reps: 3\n")
+        (small_book / "chapters" / f"{name}.md").write_text(f"# {name}\n")
+    ran = []
+
+    def run_chapter(name, **kwargs):
+        ran.append(name)
+        out = kwargs["out"]
+        _notebook(out / f"{name}.ipynb")
+        (out / "results").mkdir(exist_ok=True)
+        (out / "results" / "table.csv").write_text("x\n1\n")
+        manifest = {"chapter": name, "results": ["table.csv"]}
+        manifest["inputs_digest"] = runner.run_inputs_digest(name, kwargs["preset"])
+        (out / "manifest.json").write_text(json.dumps(manifest))
+        return out
+
+    def book():
+        ran.clear()
+        build(root=small_book, out=tmp_path / "_build", run_chapter=run_chapter, progress=True)
+        return list(ran)
+
+    assert book() == ["first", "second", "third"]
+    assert book() == []
+    assert "chapter 'second' is up to date, not run" in capsys.readouterr().err
+    (small_book / "chapters" / "second.md").write_text("# second, edited\n")
+    (small_book / "chapters" / "params" / "third" / "default.yaml").write_text("n_reps: 4\n")
+    assert book() == ["second", "third"]
+    (tmp_path / "_build" / "runs" / "default" / "first" / "results" / "table.csv").unlink()
+    assert book() == ["first"]
+    ran.clear()
+    build(root=small_book, out=tmp_path / "_build", run_chapter=run_chapter, progress=False,
+          rerun=True)  # fmt: skip
+    assert ran == ["first", "second", "third"]
+    # the package's code is an input: another digest reruns every chapter
+    monkeypatch.setattr(experiment, "package_digest", lambda: "another package")
+    assert book() == ["first", "second", "third"]
+
+
 def test_build_refuses_a_run_without_a_notebook_and_an_empty_selection(small_book, tmp_path):
     with pytest.raises(ValueError, match=r"no chapter selected; _toc.yml lists \['first'"):
         build(chapters=[], root=small_book, run_chapter=lambda *a, **k: None, progress=False)
@@ -468,12 +517,12 @@ def test_build_rejects_unknown_chapter_before_running_anything():
     assert calls == []
 
 
-def test_build_names_the_chapter_whose_run_failed():
+def test_build_names_the_chapter_whose_run_failed(tmp_path):
     def run_chapter(name, **kwargs):
         raise RuntimeError("cell 3 raised ZeroDivisionError")
 
     with pytest.raises(BookBuildError, match="hypothesis_validity.*ZeroDivisionError"):
-        build(root=ROOT, run_chapter=run_chapter, progress=False)
+        build(root=ROOT, out=tmp_path, run_chapter=run_chapter, progress=False)
 
 
 def test_build_fails_loudly_on_a_missing_citation(tmp_path):

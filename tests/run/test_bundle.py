@@ -295,8 +295,11 @@ def test_from_results_refuses_the_options_of_a_run(toy, capsys):
     code = cli.main(["book", "--from-results", str(path), "--n-jobs", "2"])
     assert code == 2
     assert capsys.readouterr().err == (
-        "synthtrust: error: --from-results runs no chapter: --n-jobs and --dask do not apply\n"
+        "synthtrust: error: --from-results runs no chapter: --n-jobs, --dask and --rerun do "
+        "not apply\n"
     )
+    assert cli.main(["book", "--from-results", str(path), "--rerun"]) == 2
+    assert "--rerun do not apply" in capsys.readouterr().err
     code = cli.main(["book", "--from-results", str(path), "--preset", "smoke"])
     assert code == 2 and "not allowed with argument" in capsys.readouterr().err
 

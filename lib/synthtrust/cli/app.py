@@ -213,6 +213,12 @@ def _add_book(sub) -> None:
     p.add_argument(
         "--out", type=Path, default=None, metavar="DIR", help="build folder (default: _build/)"
     )
+    p.add_argument(
+        "--rerun",
+        action="store_true",
+        help="run every chapter, also those whose run is up to date (same notebook, "
+        "parameters, code, data and library versions as their last run)",
+    )
     _add_parallel_options(p, dask=True)
     p.set_defaults(handler=_cmd_book)
 
@@ -220,15 +226,21 @@ def _add_book(sub) -> None:
 def _cmd_book(args) -> int:
     from synthtrust.run import book  # lazy: pulls in the book toolchain only when asked
 
-    if args.from_results is not None and (args.n_jobs is not None or args.dask is not None):
-        raise ValueError("--from-results runs no chapter: --n-jobs and --dask do not apply")
+    if args.from_results is not None and (
+        args.n_jobs is not None or args.dask is not None or args.rerun
+    ):
+        raise ValueError(
+            "--from-results runs no chapter: --n-jobs, --dask and --rerun do not apply"
+        )
     failures = (getattr(book, "BookBuildError", RuntimeError), FileNotFoundError)
     try:
         if args.from_results is not None:
             site = book.build_from_results(args.from_results, out=args.out)
         else:
             preset = args.preset or "default"
-            site = book.build(preset=preset, out=args.out, n_jobs=args.n_jobs, dask=args.dask)
+            site = book.build(
+                preset=preset, out=args.out, n_jobs=args.n_jobs, dask=args.dask, rerun=args.rerun
+            )
     except failures as exc:
         print(f"synthtrust: error: {exc}", file=sys.stderr)
         return 1

@@ -487,8 +487,14 @@ def build(
     strict: bool = True,
     progress: bool = True,
     run_chapter: Callable[..., str | os.PathLike] | None = None,
+    rerun: bool = False,
 ) -> Path:
     """Run the chapters and build the offline website; return the site folder.
+
+    A chapter whose run folder holds a finished run made from the same inputs (its notebook,
+    parameters, the package's code and data, the datasets and the library versions:
+    :mod:`synthtrust.run.fingerprint`) is not run again, so a second build with nothing changed
+    only rebuilds the site; ``rerun=True`` runs every chapter.
 
     Parameters
     ----------
@@ -514,6 +520,8 @@ def build(
     run_chapter : callable, optional
         ``run_chapter(name, preset=, out=, n_jobs=, dask=, progress=) -> run folder`` holding
         ``<name>.ipynb``; default ``synthtrust.run.runner.run_chapter``.
+    rerun : bool
+        Run every selected chapter even where its run is up to date.
 
     Returns
     -------
@@ -569,6 +577,10 @@ def build(
         _say(progress, f"running chapter {name!r} (preset {preset!r})")
         t0 = time.perf_counter()
         run_out = out_path / "runs" / preset / name
+        if not rerun and _up_to_date(name, preset, run_out):
+            notebooks[name] = run_out / f"{name}.ipynb"
+            _say(progress, f"chapter {name!r} is up to date, not run: {notebooks[name]}")
+            continue
         try:
             run_dir = Path(
                 runner(
@@ -596,6 +608,17 @@ def build(
     _say(progress, "chapter runs (their manifests' wall time and grids):\n" + _profile(runs))
     _say(progress, f"book done in {time.perf_counter() - started:.1f} s")
     return html
+
+
+def _up_to_date(name: str, preset: str, run_out: Path) -> bool:
+    """Whether ``run_out`` holds a finished run of chapter ``name`` on ``preset`` made from the
+    inputs a run would have now (False for a chapter or preset the runner does not know)."""
+    from synthtrust.run import runner
+    from synthtrust.run.fingerprint import up_to_date
+
+    if name not in runner.list_chapters() or preset not in runner.presets(name):
+        return False
+    return up_to_date(run_out, name, runner.run_inputs_digest(name, preset))
 
 
 def _profile(runs: Mapping[str, Path]) -> str:

@@ -55,6 +55,7 @@ __all__ = [
     "presets",
     "repo_root",
     "run_chapter",
+    "run_inputs_digest",
 ]
 
 #: Keys the runner adds to every chapter's parameters (they must not appear in presets).
@@ -153,6 +154,21 @@ def load_params(name: str, preset: str = "default") -> dict:
             f"{path} sets runtime key(s) {runtime}; these come from `synthtrust run` options"
         )
     return params
+
+
+def run_inputs_digest(name: str, preset: str = "default", overrides: Mapping | None = None) -> str:
+    """The :func:`synthtrust.run.fingerprint.inputs_digest` that :func:`run_chapter` would write into
+    the manifest of a run of chapter ``name`` with ``preset`` and ``overrides`` now.
+
+    Raises
+    ------
+    ValueError
+        Unknown chapter or preset (:func:`load_params`).
+    """
+    from synthtrust.run.fingerprint import inputs_digest
+
+    final = {**load_params(name, preset), **dict(overrides or {})}
+    return inputs_digest(chapters_dir() / f"{name}.md", final)
 
 
 def parse_value(text: str):
@@ -515,6 +531,7 @@ def _execute(
     import nbformat
     from papermill.exceptions import PapermillExecutionError
 
+    from synthtrust.run.fingerprint import inputs_digest
     from synthtrust.run.manifest import write_manifest
 
     results = out / "results"
@@ -540,6 +557,7 @@ def _execute(
         "dask": dask,
     }
 
+    digest = inputs_digest(source, final)  # what this run is made from, read before it runs
     start, t0 = _dt.datetime.now().astimezone(), time.perf_counter()
     try:
         with _kernel_environment(progress, name) as config, tempfile.TemporaryDirectory() as tmp:
@@ -569,6 +587,7 @@ def _execute(
     write_manifest(
         manifest_path,
         chapter=name,
+        inputs_digest=digest,
         preset=preset,
         parameters=final,
         overrides=overrides,
