@@ -227,13 +227,25 @@ def test_a_renamed_column_is_compared_under_its_new_name(tmp_path):
     a, b = _table_runs(tmp_path, before, before.rename(columns={"pgm_iters": "pgm_max_iter"}))
     result = compare_runs(a, b)
     assert result.identical and result.renamed == ["pgm_iters -> pgm_max_iter"]
-    assert "columns compared under their new names: pgm_iters -> pgm_max_iter" in result.summary()
+    assert "names compared under their new names: pgm_iters -> pgm_max_iter" in result.summary()
     # the values still count: a renamed column with another value differs
     changed = before.rename(columns={"pgm_iters": "pgm_max_iter"}).assign(pgm_max_iter=[200, 300])
     a, b = _table_runs(tmp_path / "x", before, changed)
     assert compare_runs(a, b).differing_files == {
         "t.csv": "values differ in 1 of 2 rows, columns pgm_max_iter"
     }
+
+
+def test_a_renamed_parameter_is_compared_under_its_new_name(tmp_path):
+    table = pd.DataFrame({"rate": [0.05]})
+    a, b = _table_runs(tmp_path, table, table)
+    (a / "manifest.json").write_text(json.dumps({"parameters": {"pgm_iters": 200, "seed": 1}}))
+    (b / "manifest.json").write_text(json.dumps({"parameters": {"pgm_max_iter": 200, "seed": 1}}))
+    result = compare_runs(a, b)
+    assert result.differing_parameters == [] and result.renamed == ["pgm_iters -> pgm_max_iter"]
+    # another value under the new name still differs, and so does a name that is no rename
+    (b / "manifest.json").write_text(json.dumps({"parameters": {"pgm_max_iter": 300, "n": 2}}))
+    assert compare_runs(a, b).differing_parameters == ["n", "pgm_max_iter", "seed"]
 
 
 def test_only_the_vocabulary_table_renames(tmp_path):

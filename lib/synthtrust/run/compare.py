@@ -74,8 +74,8 @@ class RunComparison(ResultMixin):
     atol : float
         Numbers of the results tables within this of each other counted as equal (0: exact).
     renamed : list of str
-        ``"old -> new"`` for each column of the results tables read under its new name
-        (:data:`RENAMED`).
+        ``"old -> new"`` for each column of the results tables, and each parameter of the
+        manifests, read under its new name (:data:`RENAMED`).
     """
 
     before: str
@@ -114,7 +114,7 @@ class RunComparison(ResultMixin):
         if self.differing_parameters:
             lines.append(f"parameters differ: {', '.join(self.differing_parameters)}")
         if self.renamed:
-            lines.append(f"columns compared under their new names: {', '.join(self.renamed)}")
+            lines.append(f"names compared under their new names: {', '.join(self.renamed)}")
         lines.append(f"left out: names matching {self.ignore!r}" if self.ignore else "")
         within = f" (numbers to within {self.atol:g})" if self.atol else ""
         lines.append(("identical" if self.identical else "NOT identical") + within)
@@ -221,15 +221,20 @@ def _compare_folders(runs: list[Path], shown: list, pattern, ignore, atol: float
             for n in names
             if glued[0].get(n) != glued[1].get(n)
         },
-        differing_parameters=sorted(
-            k
-            for k in parameters[0].keys() | parameters[1].keys()
-            if parameters[0].get(k) != parameters[1].get(k)
-        ),
+        differing_parameters=_differing_parameters(*parameters, renamed),
         ignore=ignore,
         atol=atol,
         renamed=sorted(f"{old} -> {RENAMED[old]}" for old in renamed),
     )
+
+
+def _differing_parameters(before: dict, after: dict, renamed: set) -> list[str]:
+    """The keys whose values differ, a frozen key of ``before`` read under its new name where
+    ``after`` has the new name and not the old one (added to ``renamed``)."""
+    moved = {k for k in before if k in RENAMED and RENAMED[k] in after and k not in after}
+    renamed.update(moved)
+    before = {RENAMED[k] if k in moved else k: v for k, v in before.items()}
+    return sorted(k for k in before.keys() | after.keys() if before.get(k) != after.get(k))
 
 
 def _results_files(run: Path) -> dict[str, Path]:
