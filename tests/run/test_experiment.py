@@ -488,6 +488,73 @@ def test_warm_up_runs_before_the_first_task_so_loky_keeps_its_workers(warm_up, r
         assert not stopped and out["pid"].nunique() <= 2 and out["loaded"].all()
 
 
+_LOADED: list = []
+
+
+class Loads:
+    """A warm-up that records its name in the worker's ``_LOADED`` (equal by name)."""
+
+    def __init__(self, name):
+        self.name = name
+
+    def __eq__(self, other):
+        return isinstance(other, Loads) and other.name == self.name
+
+    def __hash__(self):
+        return hash(self.name)
+
+    def __call__(self):
+        _LOADED.append(self.name)
+
+
+def loaded_draws(params, rngs):
+    """The draws of ``normal_draws`` and what the worker's warm-ups loaded."""
+    return normal_draws(params, rngs).assign(loaded=",".join(sorted(set(_LOADED))))
+
+
+@pytest.mark.parametrize("estimate_mode", [False, True])
+def test_warm_up_of_gives_each_group_of_cells_workers_that_load_only_theirs(
+    estimate_mode, tmp_path, monkeypatch
+):
+    from synthtrust.run import estimate
+
+    needs = {"a": "torch", "b": "mbi", "c": "torch", "d": None}
+    cells = [{"mu": float(i), "name": n} for i, n in enumerate(needs)]
+
+    def warm_up_of(params):
+        need = needs[params["name"]]
+        return Loads(need) if need else None
+
+    if estimate_mode:  # a sample of the tasks, timed in workers of each warm-up
+        monkeypatch.setenv(estimate.ESTIMATE_ENV, str(tmp_path / "stages.jsonl"))
+        monkeypatch.setenv(estimate.TASKS_ENV, "8")
+    out = run_grid(loaded_draws, cells, n_reps=4, seed=5, n_jobs=2, chunk_size=1,
+                   progress=False, warm_up_of=warm_up_of)  # fmt: skip
+    if estimate_mode:
+        monkeypatch.delenv(estimate.ESTIMATE_ENV)
+        assert set(out["name"]) == set(needs)  # the sample reaches every group
+    # each cell's workers loaded its warm-up and nothing else; the draws are the oracle's
+    loaded = out.groupby("name").loaded.agg(set).to_dict()
+    assert all(loaded[n] == {needs[n] or ""} for n in loaded)
+    expected = oracle_frame(cells, 4, 5)
+    if estimate_mode:  # a sample of the tasks: their rows are the oracle's
+        expected = expected.merge(out[["mu", "rep"]], on=["mu", "rep"])
+    else:
+        assert len(out) == 16
+    pd.testing.assert_frame_equal(out[expected.columns], expected, check_dtype=False)
+    sequential = run_grid(normal_draws, cells, n_reps=4, seed=5, n_jobs=1, progress=False,
+                          warm_up_of=warm_up_of)  # fmt: skip
+    pd.testing.assert_frame_equal(sequential, oracle_frame(cells, 4, 5), check_dtype=False)
+
+
+def test_warm_up_of_is_checked():
+    with pytest.raises(TypeError, match="warm_up_of must be callable"):
+        run_grid(normal_draws, GRID, 1, n_jobs=1, progress=False, warm_up_of=3)
+    with pytest.raises(TypeError, match="not both"):
+        run_grid(normal_draws, GRID, 1, n_jobs=1, progress=False, warm_up=_load_state,
+                 warm_up_of=lambda p: None)  # fmt: skip
+
+
 _PINNED: list = []
 
 

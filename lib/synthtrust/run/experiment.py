@@ -432,6 +432,7 @@ def run_grid(
     cache_dir=None,
     progress: bool = True,
     warm_up: Callable[[], object] | None = None,
+    warm_up_of: Callable[[dict], Callable[[], object] | None] | None = None,
 ) -> pd.DataFrame:
     """Run ``func`` on every grid cell × ``n_reps`` replicates; return one tidy frame.
 
@@ -478,6 +479,11 @@ def run_grid(
         while some jobs were given to the executor" — so one-time state loaded lazily by a
         later task would recycle the worker. A call with another ``warm_up`` than the previous
         call starts fresh workers. Other backends ignore it; results never depend on it.
+    warm_up_of : callable ``warm_up_of(params) -> warm_up or None``, optional
+        Instead of ``warm_up``, each cell's own: the tasks of the cells with equal warm-ups
+        (``==``) run on loky workers of their own that load only that (e.g. no PyTorch in a
+        worker whose cells fit no GAN), group after group in the order of their first cell. The
+        frame is the one a single warm-up gives.
 
     Returns
     -------
@@ -493,7 +499,8 @@ def run_grid(
         unknown ``backend``, ``func`` output whose columns clash with parameter names or that
         has the wrong number of rows.
     TypeError
-        Non-callable ``func``, a grid of the wrong shape, unhashable grid values, ``func`` not
+        Non-callable ``func`` or ``warm_up_of``, ``warm_up`` and ``warm_up_of`` both given, a
+        grid of the wrong shape, unhashable grid values, ``func`` not
         returning a DataFrame.
     """
     if not callable(func):
@@ -511,6 +518,12 @@ def run_grid(
     if dask is not None and backend != "dask":
         raise ValueError(f"dask={dask!r} was given with backend={backend!r}; use backend='dask'")
     n_jobs = check_n_jobs(n_jobs)
+    if warm_up_of is not None and not callable(warm_up_of):
+        raise TypeError(
+            f"warm_up_of must be callable as warm_up_of(params), got {type(warm_up_of).__name__}"
+        )
+    if warm_up_of is not None and warm_up is not None:
+        raise TypeError("give warm_up (every cell's) or warm_up_of (each cell's), not both")
     cells = _expand_grid(grid)
     keys = [cell_key(c) for c in cells]
     jsons = [_cell_json(c) for c in cells]
@@ -524,9 +537,10 @@ def run_grid(
         for i in range(len(cells))
         for r0 in range(0, counts[i], chunk_size)
     ]
+    cell_warm_ups = [warm_up_of(dict(c)) if warm_up_of else warm_up for c in cells]
     record = estimate.active()
     if record is not None:
-        return _calibrate(func, cells, keys, tasks, seed, warm_up, n_jobs, record)
+        return _calibrate(func, cells, keys, tasks, seed, cell_warm_ups, n_jobs, record)
     results: dict[int, pd.DataFrame] = {}
 
     memorized = None
@@ -574,45 +588,65 @@ def run_grid(
             grid_record.task_done(seconds, peak_mb)
         bar.update(1)
 
-    calls = (
-        joblib.delayed(_timed_task)(
-            func, cells[tasks[t][0]], keys[tasks[t][0]], tasks[t][1], tasks[t][2], seed, t
+    def calls(ts):
+        return (
+            joblib.delayed(_timed_task)(
+                func, cells[tasks[t][0]], keys[tasks[t][0]], tasks[t][1], tasks[t][2], seed, t
+            )
+            for t in ts
         )
-        for t in pending
-    )
+
     try:
         if not pending:
             pass
         elif backend == "sequential" or (backend != "dask" and (n_jobs == 1 or len(pending) == 1)):
-            for call in calls:
+            for call in calls(pending):
                 f, args, kwargs = call
                 collect(*f(*args, **kwargs))
         else:
             # SIGTERM, like SIGINT, aborts the grid (workers killed, cluster closed) first
             with sigterm_unwinds(), ExitStack() as stack:
+                batches = [({}, pending)]  # (parallel_config options, tasks)
                 if backend == "dask":
                     _dask_client(dask, n_jobs, stack)
                     stack.enter_context(joblib.parallel_config(backend="dask"))
-                    par_jobs = -1
                 elif backend == "loky":
                     # loky's children inherit this process's environment when spawned
                     stack.enter_context(environ(WORKER_ENV))
-                    stack.enter_context(
-                        joblib.parallel_config(backend=backend, initializer=warm_up)
-                    )
-                    par_jobs = min(n_jobs, len(pending))
+                    batches = [
+                        ({"backend": "loky", "initializer": w}, group)
+                        for w, group in _groups(
+                            pending, [cell_warm_ups[tasks[t][0]] for t in pending]
+                        )
+                    ]
                 else:
                     stack.enter_context(joblib.parallel_config(backend=backend))
-                    par_jobs = min(n_jobs, len(pending))
-                parallel = joblib.Parallel(n_jobs=par_jobs, return_as="generator_unordered")
-                # closed at once if collect raises: joblib then aborts the remaining tasks
-                with closing(parallel(calls)) as outputs:
-                    for t, out, seconds, peak_mb in outputs:
-                        collect(t, out, seconds, peak_mb)
+                for options, group in batches:
+                    with joblib.parallel_config(**options):
+                        par_jobs = -1 if backend == "dask" else min(n_jobs, len(group))
+                        parallel = joblib.Parallel(n_jobs=par_jobs, return_as="generator_unordered")
+                        # closed at once if collect raises: joblib then aborts the rest
+                        with closing(parallel(calls(group))) as outputs:
+                            for t, out, seconds, peak_mb in outputs:
+                                collect(t, out, seconds, peak_mb)
     finally:
         bar.close()
 
     return _assemble(cells, tasks, results)
+
+
+def _groups(items: list, warm_ups: list) -> list[tuple[object, list]]:
+    """``items`` grouped by their warm-ups (equal by ``==``), in the order of each group's first
+    item, each group in the order of ``items``: ``[(warm_up, [item, ...]), ...]``."""
+    groups: list[tuple[object, list]] = []
+    for item, w in zip(items, warm_ups, strict=True):
+        for warm, group in groups:
+            if warm == w:
+                group.append(item)
+                break
+        else:
+            groups.append((w, [item]))
+    return groups
 
 
 def _bar_label(func) -> str:
@@ -632,12 +666,13 @@ def _timed_task(func, params: dict, key: int, r0: int, r1: int, seed: int, task_
     return task_id, out, seconds, peak
 
 
-def _calibrate(func, cells, keys, tasks, seed: int, warm_up, n_jobs: int, record):
+def _calibrate(func, cells, keys, tasks, seed: int, warm_ups: list, n_jobs: int, record):
     """Estimate mode (:mod:`synthtrust.run.estimate`): run a seeded systematic sample of the tasks in
     loky workers, each on one core (``n_jobs`` at a time), each stopped after the time cap
     (counted as taking at least the cap); append the stage's record to ``record`` (a task that
     raised is recorded by its error, not timed) and return the rows of the tasks that
-    finished."""
+    finished. ``warm_ups`` holds each cell's warm-up: the sampled tasks of each warm-up run on
+    an executor of their own, one group after the other."""
     from concurrent.futures import wait
 
     from joblib.executor import get_memmapping_executor
@@ -646,24 +681,33 @@ def _calibrate(func, cells, keys, tasks, seed: int, warm_up, n_jobs: int, record
     picked = estimate.systematic_sample(len(tasks), size, random_state=seed)
     workers = min(n_jobs, size)
     cap = estimate.task_timeout()
-    with environ(WORKER_ENV):
-        # joblib's reusable executor, not loky's bare one: a later joblib.Parallel in this
-        # process reuses or replaces it (loky's own lacks the attributes joblib expects)
-        executor = get_memmapping_executor(workers, initializer=warm_up)
-    with sigterm_unwinds():
-        try:
-            futures = [
-                executor.submit(_timed_task, func, cells[i], keys[i], r0, r1, seed, t)
-                for t, (i, r0, r1) in ((t, tasks[t]) for t in picked)
-            ]
-            done, late = wait(futures, timeout=cap * math.ceil(size / workers))
-        except BaseException:  # interrupted or terminated: the tasks stop with their workers
-            executor.shutdown(wait=True, kill_workers=True)  # killed before the process ends
-            raise
-    if late:  # stop the tasks over the cap with their workers
-        executor.shutdown(wait=False, kill_workers=True)
+    futures, done, late = {}, set(), set()
+    for warm_up, group in _groups(list(picked), [warm_ups[tasks[t][0]] for t in picked]):
+        with environ(WORKER_ENV):
+            # joblib's reusable executor, not loky's bare one: a later joblib.Parallel in this
+            # process reuses or replaces it (loky's own lacks the attributes joblib expects)
+            executor = get_memmapping_executor(min(workers, len(group)), initializer=warm_up)
+        with sigterm_unwinds():
+            try:
+                for t in group:
+                    i, r0, r1 = tasks[t]
+                    futures[t] = executor.submit(
+                        _timed_task, func, cells[i], keys[i], r0, r1, seed, t
+                    )
+                ended, over = wait(
+                    [futures[t] for t in group],
+                    timeout=cap * math.ceil(len(group) / min(workers, len(group))),
+                )
+            except BaseException:  # interrupted or terminated: the tasks stop with their workers
+                executor.shutdown(wait=True, kill_workers=True)  # killed before the process ends
+                raise
+        done |= ended
+        late |= over
+        if over:  # stop the tasks over the cap with their workers
+            executor.shutdown(wait=False, kill_workers=True)
     seconds, peaks, errors, finished = [], [], [], []
-    for t, f in zip(picked, futures, strict=True):
+    for t in picked:
+        f = futures[t]
         if f not in done:
             seconds.append(float(cap))
         elif (exc := f.exception()) is not None:  # reported, left out of the figures

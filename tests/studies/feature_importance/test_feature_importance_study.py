@@ -150,36 +150,20 @@ def test_importance_study_names_a_missing_parameter_and_bad_values():
         study.run_importance_study({**TINY, "subsample_fractions": [1.5]})
 
 
-def _fake_cell(params, rngs):
-    """A cheap stand-in for importance_cell: one row per replicate, seeded like a real one."""
-    return pd.DataFrame({"draw": [rng.random() for rng in rngs], "rows": 3})
-
-
-def test_grids_by_needs_give_the_frame_of_one_grid(monkeypatch):
+def test_each_synthetic_cell_warms_up_only_what_it_needs():
     cells = [
         {"dataset": "adult", "generator": "mst", "level": 1.0},
         {"dataset": "adult", "generator": "aim", "level": 1.0},
         {"dataset": "adult", "generator": "pate_ctgan", "level": 10.0},
-        {"dataset": "adult", "generator": "independent", "level": None},  # alone: object dtype
+        {"dataset": "adult", "generator": "independent", "level": None},
         {"dataset": "polish", "generator": "privbayes", "level": 0.5},
-        {"dataset": "polish", "generator": "mst", "level": 0.1},  # mbi again, after the rest
     ]
-    seen = []
-
-    def recording(func, grid, n_reps, seed, *, warm_up, **kw):
-        seen.append(([c["generator"] for c in grid], warm_up))
-        return run_grid(func, grid, n_reps, seed, **kw)
-
-    monkeypatch.setattr(study, "importance_cell", _fake_cell)
-    monkeypatch.setattr(study, "run_grid", recording)
-    options = {"n_jobs": 1, "chunk_size": 1, "progress": False}
-    got = study._by_needs(cells, 3, 11, options)
-    pd.testing.assert_frame_equal(got, run_grid(_fake_cell, cells, 3, 11, **options))
-    assert seen == [
-        (["mst", "aim"], fi.WarmUp(mbi=True, torch=False)),
-        (["pate_ctgan"], fi.WarmUp(mbi=False, torch=True)),
-        (["independent", "privbayes"], fi.WarmUp(mbi=False, torch=False)),
-        (["mst"], fi.WarmUp(mbi=True, torch=False)),
+    assert [study._warm_up_of(c) for c in cells] == [
+        fi.WarmUp(mbi=True, torch=False),
+        fi.WarmUp(mbi=True, torch=False),
+        fi.WarmUp(mbi=False, torch=True),
+        fi.WarmUp(mbi=False, torch=False),
+        fi.WarmUp(mbi=False, torch=False),
     ]
     assert fi.warm_up_for([{"dataset": "adult"}]) == fi.WarmUp(mbi=False, torch=False)
     assert fi.warm_up == fi.WarmUp()  # the study's whole warm-up: every library

@@ -216,7 +216,8 @@ def run_importance_study(
     }
     reps, seed = params["n_reps"], params["seed"]
     real = run_grid(real_cell, real_cells, reps, seed, warm_up=warm_up_for(real_cells), **options)
-    synthetic = _by_needs(cells, reps, seed, options)
+    # each worker loads only what its cells need (MST and AIM: mbi; PATE-CTGAN: PyTorch)
+    synthetic = run_grid(importance_cell, cells, reps, seed, warm_up_of=_warm_up_of, **options)
     raw = similarity(synthetic, real)[REPLICATE_COLUMNS]
     real = real[REAL_COLUMNS]
     first = params["importance"][0]
@@ -224,23 +225,6 @@ def run_importance_study(
     return ImportanceStudy(replicates=raw, real=real, summary=summarize(raw), n_models=n_models)
 
 
-def _by_needs(cells: list[dict], reps: int, seed: int, options: dict) -> pd.DataFrame:
-    """``run_grid(importance_cell, cells, ...)`` as consecutive grids of the cells with the same
-    :func:`~.grid.warm_up_for` (MST and AIM, then PATE-CTGAN, then the rest in
-    :func:`study_cells`' order): each worker loads only what its grid needs. The same frame as
-    one grid: a cell's seeds depend on its parameters only, the grids keep the cells' order and
-    the parameter columns get the dtypes one grid gives them."""
-    groups: list[tuple] = []
-    for cell in cells:
-        need = warm_up_for([cell])
-        if groups and groups[-1][0] == need:
-            groups[-1][1].append(cell)
-        else:
-            groups.append((need, [cell]))
-    frames = [
-        run_grid(importance_cell, group, reps, seed, warm_up=need, **options)
-        for need, group in groups
-    ]
-    out = pd.concat(frames, ignore_index=True, sort=False)
-    dtypes = pd.DataFrame(cells).dtypes
-    return out.astype({c: t for c, t in dtypes.items() if out[c].dtype != t})
+def _warm_up_of(cell: dict):
+    """A synthetic cell's :class:`~.grid.WarmUp` (``run_grid``'s ``warm_up_of``)."""
+    return warm_up_for([cell])

@@ -52,7 +52,9 @@ __all__ = [
     "run_generator_study",
     "score_cell",
     "synthetic_records",
-    "warm_up",
+    "load_mbi",
+    "load_torch",
+    "warm_up_of",
 ]
 
 #: The generators of the comparison: name -> label; ``mst`` and ``aim`` are DP.
@@ -397,17 +399,33 @@ def run_generator_study(
         dask=dask,
         cache_dir=cache_dir,
         chunk_size=1,
-        warm_up=warm_up,
+        warm_up_of=warm_up_of,
     )
     return gens, generator_comparison(pd.concat([scores, gens], ignore_index=True))
 
 
-def warm_up() -> None:
-    """What the cells load once per worker process (``run_grid(..., warm_up=warm_up)``): JAX
-    and mbi (MST, AIM) and PyTorch (CTGAN), so that loky does not recycle a worker that a later
-    task grows by their imports."""
+def load_mbi() -> None:
+    """JAX and mbi, once per worker process (MST's and AIM's cells)."""
     from synthtrust._jax import import_mbi
-    from synthtrust._optional import import_if_installed
 
     import_mbi()
+
+
+def load_torch() -> None:
+    """PyTorch, once per worker process (CTGAN's cells)."""
+    from synthtrust._optional import import_if_installed
+
     import_if_installed("torch", "CTGAN")
+
+
+def warm_up_of(cell: dict):
+    """What a cell loads once per worker process (``run_grid(..., warm_up_of=warm_up_of)``):
+    :func:`load_mbi` for MST and AIM, :func:`load_torch` for CTGAN, nothing for CART and the
+    copula. Loaded before a worker's first task, so that loky does not recycle a worker that a
+    later task grows by the imports; a worker loads only its cells' (PyTorch and JAX are not
+    both in one process).
+    """
+    return _WARM_UPS.get(cell["label"])
+
+
+_WARM_UPS = {"mst": load_mbi, "aim": load_mbi, "ctgan": load_torch}
