@@ -73,7 +73,9 @@ def main(argv: list[str] | None = None) -> int:
     if missing:
         print(f"no finished build in {args.out} (missing {missing}); run with --first")
         return 2
-    print(f"# a second `synthtrust book --preset {args.preset}`, nothing changed ({args.out})\n")
+    out = args.out.resolve()  # named without the machine's folders in the printed table
+    shown = out.relative_to(ROOT) if out.is_relative_to(ROOT) else Path(out.name)
+    print(f"# a second `synthtrust book --preset {args.preset}`, nothing changed ({shown})\n")
     header = f"{'variant':<40} {'seconds':>8} {'chapters run':>13}  runs before/after"
     print(header)
     print("-" * len(header))

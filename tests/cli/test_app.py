@@ -211,8 +211,8 @@ def test_failing_chapter_exits_1_and_keeps_the_notebook(book, capsys):
 def test_book_calls_book_build_lazily(book, capsys, monkeypatch, tmp_path):
     seen = {}
 
-    def build(preset="default", out=None, n_jobs=None, dask=None):
-        seen.update(preset=preset, out=out, n_jobs=n_jobs, dask=dask)
+    def build(preset="default", out=None, n_jobs=None, dask=None, rerun=False):
+        seen.update(preset=preset, out=out, n_jobs=n_jobs, dask=dask, rerun=rerun)
         return tmp_path / "site"
 
     monkeypatch.setitem(sys.modules, "synthtrust.run.book", types.SimpleNamespace(build=build))
@@ -223,8 +223,12 @@ def test_book_calls_book_build_lazily(book, capsys, monkeypatch, tmp_path):
         capsys, "book", "--preset", "smoke", "--out", str(tmp_path / "b"), "--n-jobs", "2"
     )
     assert code == 0
-    assert seen == {"preset": "smoke", "out": tmp_path / "b", "n_jobs": 2, "dask": None}
+    expected = {"preset": "smoke", "out": tmp_path / "b", "n_jobs": 2, "dask": None}
+    assert seen == {**expected, "rerun": False}
     assert out.strip() == f"book: {tmp_path / 'site'}"
+    code, _, _ = run_cli(capsys, "book", "--rerun")  # every chapter, also the up-to-date ones
+    assert code == 0
+    assert seen == {"preset": "default", "out": None, "n_jobs": None, "dask": None, "rerun": True}
 
 
 def test_book_failure_exits_1_without_traceback(book, capsys, monkeypatch):
