@@ -50,11 +50,8 @@ def _timed_build(preset: str, out: Path, rerun: bool) -> tuple[float, int]:
         return run_chapter(name, **kwargs)
 
     t0 = time.perf_counter()
-    if rerun:
-        book.build(preset=preset, out=out, run_chapter=counting, rerun=True, progress=False)
-    else:
-        # the default runner: only a chapter whose inputs changed reaches it
-        book.build(preset=preset, out=out, run_chapter=counting, progress=False)
+    # without rerun, only a chapter whose inputs changed reaches the runner
+    book.build(preset=preset, out=out, run_chapter=counting, rerun=rerun, progress=False)
     return time.perf_counter() - t0, len(ran)
 
 

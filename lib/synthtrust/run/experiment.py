@@ -615,9 +615,7 @@ def run_grid(
                     stack.enter_context(environ(WORKER_ENV))
                     batches = [
                         ({"backend": "loky", "initializer": w}, group)
-                        for w, group in _groups(
-                            pending, [cell_warm_ups[tasks[t][0]] for t in pending]
-                        )
+                        for w, group in _by_warm_up(pending, tasks, cell_warm_ups)
                     ]
                 else:
                     stack.enter_context(joblib.parallel_config(backend=backend))
@@ -635,17 +633,19 @@ def run_grid(
     return _assemble(cells, tasks, results)
 
 
-def _groups(items: list, warm_ups: list) -> list[tuple[object, list]]:
-    """``items`` grouped by their warm-ups (equal by ``==``), in the order of each group's first
-    item, each group in the order of ``items``: ``[(warm_up, [item, ...]), ...]``."""
+def _by_warm_up(task_ids, tasks, cell_warm_ups: list) -> list[tuple[object, list]]:
+    """The tasks ``task_ids`` (indices into ``tasks``) grouped by their cell's warm-up (equal by
+    ``==``), in the order of each group's first task, each group in the order of ``task_ids``:
+    ``[(warm_up, [task id, ...]), ...]``."""
     groups: list[tuple[object, list]] = []
-    for item, w in zip(items, warm_ups, strict=True):
+    for t in task_ids:
+        w = cell_warm_ups[tasks[t][0]]
         for warm, group in groups:
             if warm == w:
-                group.append(item)
+                group.append(t)
                 break
         else:
-            groups.append((w, [item]))
+            groups.append((w, [t]))
     return groups
 
 
@@ -682,7 +682,7 @@ def _calibrate(func, cells, keys, tasks, seed: int, warm_ups: list, n_jobs: int,
     workers = min(n_jobs, size)
     cap = estimate.task_timeout()
     futures, done, late = {}, set(), set()
-    for warm_up, group in _groups(list(picked), [warm_ups[tasks[t][0]] for t in picked]):
+    for warm_up, group in _by_warm_up(picked, tasks, warm_ups):
         with environ(WORKER_ENV):
             # joblib's reusable executor, not loky's bare one: a later joblib.Parallel in this
             # process reuses or replaces it (loky's own lacks the attributes joblib expects)
